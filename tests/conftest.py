@@ -1,0 +1,25 @@
+"""Shared helpers: situations are built from card notation, like a stacked deck."""
+
+from __future__ import annotations
+
+import pytest
+
+from simsuite.cards import parse_cards, parse_rank
+from simsuite.order import hand_order, parse_trump
+from simsuite.units import counts_of
+from simsuite.variant import load_variant
+
+
+def cards(text: str) -> dict[int, int]:
+    """Card notation to a count dict {card id: copies}."""
+    return counts_of(parse_cards(text))
+
+
+def order_for(variant_id: str, level: str = "2", trump: str = "S"):
+    """The card order of a hand of ``variant_id`` played at ``level`` with ``trump``."""
+    return hand_order(load_variant(variant_id), parse_rank(level), parse_trump(trump))
+
+
+@pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
+def variant_id(request):
+    return request.param
