@@ -240,6 +240,7 @@ class TrickRuling:
     winning_unit: Unit | None
     winner_trump: bool = False
     notes: list[str] = field(default_factory=list)
+    lead_cards: int = 0  # cards in the lead the trick was played to (the forced play after a failed throw)
 
 
 def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
@@ -262,7 +263,7 @@ def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
     if not lead.legal:
         for seat, play in zip(seats[1:], plays[1:]):
             rulings.append(PlayRuling(seat, play, None, "-", "not ruled: the lead is illegal"))
-        return TrickRuling(rulings, lead, None, None, points, None, False, notes)
+        return TrickRuling(rulings, lead, None, None, points, None, False, notes, n_cards(lead_play))
     structure = lead.structure
     throw = None
     if lead.is_throw:
@@ -279,7 +280,7 @@ def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
                 notes.append("the throw failed: the hand ends here")
                 for seat, play in zip(seats[1:], plays[1:]):
                     rulings.append(PlayRuling(seat, play, None, "-", "not ruled: the hand ended"))
-                return TrickRuling(rulings, lead, throw, None, points, None, False, notes)
+                return TrickRuling(rulings, lead, throw, None, points, None, False, notes, n_cards(lead_play))
     winner = leader
     best = contender(order, structure, lead_play, True)
     for seat, play in zip(seats[1:], plays[1:]):
@@ -300,7 +301,7 @@ def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
             best, winner = c, seat
     if throw is not None and throw.stands is False:
         points = points_in(lead_play) + sum(points_in(p) for p in plays[1:])
-    return TrickRuling(rulings, lead, throw, winner, points, best.unit, bool(best.trump), notes)
+    return TrickRuling(rulings, lead, throw, winner, points, best.unit, bool(best.trump), notes, structure.n_cards)
 
 
 def _best_units(order: HandOrder, play: dict[int, int]):
