@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install clean
+.PHONY: demo test test-all install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -18,6 +18,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/simsuite variants
+	$(BIN)/simsuite judge examples/scenarios/follow-3plus3.toml --variant all
 	$(BIN)/simsuite judge examples/scenarios/last-trick-capture.toml --variant all
 
 test: $(STAMP)
