@@ -1,0 +1,93 @@
+"""Python entry points to the compiled engine: seeds in, hand records out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SimsuiteError
+from ..variant import Variant
+from . import hand as H
+from .core import Work
+from .params import compile_variant
+from .policies import POLICY_NAMES
+from .rng import seed_state
+
+
+def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
+    """``"expert,basic"`` (team NS, team EW) or four names (N, E, S, W) to engine codes."""
+    names = policies.split(",") if isinstance(policies, str) else list(policies)
+    names = [n.strip() for n in names]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) == 2:
+        names = [names[0], names[1], names[0], names[1]]
+    if len(names) != 4:
+        raise SimsuiteError(f"policies: give one name, two (team NS, team EW) or four (N, E, S, W); got {policies!r}")
+    bad = [n for n in names if n not in POLICY_NAMES]
+    if bad:
+        raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)}")
+    return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
+
+
+def hand_states(seed: int, start: int, count: int) -> np.ndarray:
+    """Generator states of hands ``start .. start+count-1`` of a run with root ``seed``: hand i
+    always gets the same state, however the work is split."""
+    return np.stack([seed_state(np.random.SeedSequence(int(seed), spawn_key=(int(i),))) for i in range(start, start + count)])
+
+
+@dataclass
+class HandHistory:
+    deal: np.ndarray
+    bottom: np.ndarray
+    bids: np.ndarray  # rows: seat, card, count, kind (1 declare, 2 override, 3 reinforce)
+    bury: np.ndarray
+    plays: np.ndarray  # rows: trick, seat, kind (0 play, 1 failed throw), winner, 54 counts
+
+
+@dataclass
+class HandResult:
+    record: dict
+    history: HandHistory | None = field(default=None)
+
+
+def play_one(variant: Variant, seed: int, policies="basic", level: int | None = None, first_drawer: int = 0,
+             first_hand: bool = True, keep: bool = True, hand_index: int = 0) -> HandResult:
+    """Play one hand with its full history (for traces and tests)."""
+    P = compile_variant(variant)
+    pols = policy_codes(policies)
+    W = Work().arrays()
+    state = hand_states(seed, hand_index, 1)[0]
+    rec = np.zeros(H.N_RECORD, np.int64)
+    h_deal = np.zeros((4, 54), np.int64)
+    h_bottom = np.zeros(54, np.int64)
+    h_bids = np.zeros((H.MAX_BIDS, 4), np.int64)
+    h_bury = np.zeros(54, np.int64)
+    h_plays = np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64)
+    h_n = np.zeros(2, np.int64)
+    lvl = variant.start_level if level is None else level
+    H.play_hand(P, state, lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n)
+    record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
+    if record["error"]:
+        raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
+    hist = HandHistory(h_deal, h_bottom, h_bids[: h_n[0]].copy(), h_bury, h_plays[: h_n[1]].copy()) if keep else None
+    return HandResult(record, hist)
+
+
+def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int | None = None,
+               first_hand: bool = True, start: int = 0) -> np.ndarray:
+    """Play hands ``start .. start+n-1`` of a run with root ``seed``; one record row per hand."""
+    P = compile_variant(variant)
+    pols = policy_codes(policies)
+    W = Work().arrays()
+    states = hand_states(seed, start, n)
+    lvl = variant.start_level if level is None else level
+    levels = np.full(n, lvl, np.int64)
+    drawers = np.arange(start, start + n, dtype=np.int64) % 4
+    out = np.zeros((n, H.N_RECORD), np.int64)
+    H.play_many(P, states, levels, drawers, first_hand, pols, W, out)
+    if out[:, H.R_ERROR].any():
+        bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])
+        raise SimsuiteError(f"the engine stopped on an illegal play in hand {start + bad} of seed {seed}")
+    return out

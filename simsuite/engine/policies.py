@@ -1,0 +1,516 @@
+"""The built-in policies, compiled: ``random`` (0), ``basic`` (1) and ``expert`` (2).
+
+Each policy answers four questions: whether to bid while drawing, what to bury, what to lead
+and what to follow with. They see only what a player sees: their own hand, the cards played so
+far, the current trick; ``expert`` also infers voids from who failed to follow suit.
+
+Legality never depends on a policy: follows are built from the unit sets that reach the best
+follow profile (``core.best_sets``), leads are single units, and a throw is only attempted when
+the policy judges it safe; the hand loop applies the rules to whatever is chosen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import core
+from .core import NC, TRUMP
+from .params import (
+    BOTTOM, CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, JOKER_BIDS,
+    NO_TRUMP_OK, THROW_TEST, THROWS,
+)
+from .rng import randint, uniform
+
+RANDOM, BASIC, EXPERT = 0, 1, 2
+POLICY_NAMES = ("random", "basic", "expert")
+
+# ctx: [0] declarers, [1] tricks left (including this one), [2] dealer, [3] trump, [4] level,
+#      [5] trick number, [6] partner-is-winning flag (follow), [7] winner seat (follow)
+C_DECL, C_LEFT, C_DEALER, C_TRUMP, C_LEVEL = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _strength(c, cls, pos):
+    """One number to order every card: trump above side suits, then position."""
+    return (100 if cls[c] == TRUMP else 0) + pos[c]
+
+
+# --- bidding --------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def bid_wish(pol, hand, level, P, s, drawn):
+    """The bid a policy would like to show now: (card, count) or (-1, 0). The hand loop decides
+    whether the rules accept it; a policy only asks for what it holds."""
+    best_card = -1
+    best_n = 0
+    best_score = -1.0
+    for su in range(4):
+        c = su * 13 + level
+        n = hand[c]
+        if n == 0:
+            continue
+        length = 0
+        for r in range(13):
+            length += hand[su * 13 + r]
+        if pol == RANDOM:
+            score = uniform(s)
+        else:
+            # trump strength: cards of the suit, the level cards shown, jokers
+            score = length + 1.5 * n + hand[52] + 2.0 * hand[53]
+            if score < 0.32 * drawn + 1.0:
+                continue
+        if score > best_score:
+            best_score = score
+            best_card = c
+            best_n = n
+    if P[JOKER_BIDS] != 0 and P[NO_TRUMP_OK] == 1:
+        for j in (52, 53):
+            if hand[j] >= 2:
+                if pol == RANDOM:
+                    if uniform(s) < 0.2:
+                        return j, hand[j]
+                elif best_card < 0 and drawn >= 10:
+                    return j, hand[j]
+    if pol == RANDOM and best_card >= 0 and uniform(s) < 0.5:
+        return -1, 0
+    return best_card, best_n
+
+
+# --- burying ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def choose_bury(pol, hand, cls, pos, P, s, n, out):
+    """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector)."""
+    for c in range(NC):
+        out[c] = 0
+    left = hand.copy()
+    if pol == RANDOM:
+        for _ in range(n):
+            total = 0
+            for c in range(NC):
+                total += left[c]
+            r = randint(s, total)
+            for c in range(NC):
+                if r < left[c]:
+                    left[c] -= 1
+                    out[c] += 1
+                    break
+                r -= left[c]
+        return
+    # basic / expert: shortest side suits first (to make voids), lowest cards, no points,
+    # never a pair or better; expert keeps a high card of a short suit only if it is an ace.
+    length = np.zeros(5, np.int64)
+    for c in range(NC):
+        length[cls[c]] += left[c]
+    for _ in range(n):
+        best = -1
+        best_key = 1 << 40
+        for c in range(NC):
+            if left[c] == 0:
+                continue
+            k = cls[c]
+            key = 0
+            if k == TRUMP:
+                key += 1 << 30
+            if core.POINTS[c] > 0:
+                key += 1 << 24 if pol == EXPERT else 1 << 20
+            if left[c] >= 2:
+                key += 1 << 22
+            key += length[k] * 64 + pos[c]
+            if key < best_key:
+                best_key = key
+                best = c
+        left[best] -= 1
+        out[best] += 1
+        length[cls[best]] -= 1
+
+
+# --- leading ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _unseen(hand, played, P):
+    """Copies of each card that this player has not seen (in other hands or the bottom)."""
+    u = np.empty(NC, np.int64)
+    for c in range(NC):
+        u[c] = P[DECKS] - hand[c] - played[c]
+    return u
+
+
+@njit(cache=True)
+def _unit_is_sure(W, u, unseen, cls, pos, k):
+    """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless trumped)."""
+    best = np.zeros(64, np.int64)
+    core._best_at(unseen, cls, pos, k, best)
+    L = W[2][u]
+    top = W[3][u]
+    uni = core.unit_uniform(W, u)
+    for t in range(top + 1, 64):
+        if t - L + 1 < 0:
+            continue
+        if uni:
+            ok = True
+            for j in range(L):
+                if best[t - j] < W[1][u, 0]:
+                    ok = False
+                    break
+        else:
+            ok = (best[t] >= 3 and best[t - 1] >= 2) or (best[t] >= 2 and best[t - 1] >= 3)
+        if ok:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _put_unit(W, u, out):
+    for s in range(W[2][u]):
+        out[W[0][u, s]] += W[1][u, s]
+
+
+@njit(cache=True)
+def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
+    """Fill ``out`` with the lead. Returns 1 if it is a throw (several units), else 0."""
+    for c in range(NC):
+        out[c] = 0
+    hand = hands[seat]
+    if pol == RANDOM:
+        classes = np.zeros(5, np.int64)
+        nk = 0
+        for k in range(5):
+            if core.class_count(hand, cls, k) > 0:
+                classes[nk] = k
+                nk += 1
+        k = classes[randint(s, nk)]
+        nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+        _put_unit(W, randint(s, nU), out)
+        return 0
+    declarers = ctx[C_DECL]
+    my_team = seat % 2
+    unseen = _unseen(hand, played, P)
+    left = ctx[C_LEFT]
+    # 1. sure winners in side suits: the biggest unit, then the most points
+    best_u = -1
+    best_key = -1
+    best_k = -1
+    for k in range(4):
+        if core.class_count(hand, cls, k) == 0:
+            continue
+        # an opponent known void in this suit may trump it (expert knows; basic does not)
+        if pol == EXPERT:
+            risky = False
+            for o in range(4):
+                if o % 2 != my_team and voids[o, k] == 1 and voids[o, TRUMP] == 0:
+                    risky = True
+            if risky:
+                continue
+        nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+        for u in range(nU):
+            if _unit_is_sure(W, u, unseen, cls, pos, k):
+                pts = 0
+                for st in range(W[2][u]):
+                    pts += core.POINTS[W[0][u, st]] * W[1][u, st]
+                key = W[4][u] * 1000 + pts * 4 + W[3][u]
+                if key > best_key:
+                    best_key = key
+                    best_u = u
+                    best_k = k
+    if best_u >= 0:
+        # expert: throw every sure unit of that suit at once when the throw test is safe
+        if pol == EXPERT and P[THROWS] == 1:
+            thrown = _safe_throw(hand, unseen, cls, pos, P, best_k, W, out)
+            if thrown:
+                return 1
+        core.build_units(hand, cls, pos, best_k, P, 64, 1, W)
+        _put_unit(W, best_u, out)
+        return 0
+    n_trump = core.class_count(hand, cls, TRUMP)
+    # 2. expert declarers draw trumps while they hold many and opponents may still have some
+    if pol == EXPERT and my_team == declarers and n_trump >= 2:
+        unseen_trump = core.class_count(unseen, cls, TRUMP)
+        opp_void = True
+        for o in range(4):
+            if o % 2 != my_team and voids[o, TRUMP] == 0:
+                opp_void = False
+        if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
+            nU = core.build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+            # the strongest unit that is sure to win, else the lowest single
+            pick = -1
+            for u in range(nU):
+                if _unit_is_sure(W, u, unseen, cls, pos, TRUMP):
+                    if pick < 0 or W[4][u] > W[4][pick]:
+                        pick = u
+            if pick >= 0:
+                _put_unit(W, pick, out)
+                return 0
+    # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
+    best_c = -1
+    best_key = 1 << 40
+    for c in range(NC):
+        if hand[c] == 0 or cls[c] == TRUMP:
+            continue
+        k = cls[c]
+        key = core.POINTS[c] * 1000 + pos[c] * 4
+        if pol == EXPERT:
+            key -= core.class_count(hand, cls, k) * 8
+            if hand[c] >= 2:
+                key -= 2
+        if key < best_key:
+            best_key = key
+            best_c = c
+    if best_c >= 0:
+        n = 1
+        if pol == EXPERT and hand[best_c] >= 2 and core.POINTS[best_c] == 0:
+            n = hand[best_c]
+        out[best_c] = n
+        return 0
+    # 4. only trump left: expert keeps its best for the end; lead the lowest
+    low = -1
+    for c in range(NC):
+        if hand[c] > 0 and (low < 0 or _strength(c, cls, pos) < _strength(low, cls, pos)):
+            low = c
+    out[low] = 1
+    return 0
+
+
+@njit(cache=True)
+def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
+    """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
+    the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
+    nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+    tmp = np.zeros(NC, np.int64)
+    left = hand.copy()
+    n_units = 0
+    # greedy: biggest sure units first
+    order = np.argsort(-W[4][:nU] * 100 - W[3][:nU])
+    for i in range(nU):
+        u = order[i]
+        ok = True
+        for st in range(W[2][u]):
+            if left[W[0][u, st]] < W[1][u, st]:
+                ok = False
+        if not ok or not _unit_is_sure(W, u, unseen, cls, pos, k):
+            continue
+        for st in range(W[2][u]):
+            left[W[0][u, st]] -= W[1][u, st]
+            tmp[W[0][u, st]] += W[1][u, st]
+        n_units += 1
+    if n_units < 2:
+        return False
+    if P[THROW_TEST] == 0:
+        # absolute max: the smallest card must be at least every unseen card of the suit
+        low = 1 << 30
+        for c in range(NC):
+            if tmp[c] > 0 and pos[c] < low:
+                low = pos[c]
+        for c in range(NC):
+            if unseen[c] > 0 and cls[c] == k and pos[c] > low:
+                return False
+    for c in range(NC):
+        out[c] = tmp[c]
+    return True
+
+
+# --- following --------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _fill(play, pool, need, cls, pos, mode):
+    """Add ``need`` cards from ``pool`` (minus ``play``) to ``play``: mode 0 lowest non-point first,
+    mode 1 most points first, mode 2 highest first."""
+    for _ in range(need):
+        best = -1
+        best_key = 0
+        for c in range(NC):
+            if pool[c] - play[c] <= 0:
+                continue
+            st = _strength(c, cls, pos)
+            if mode == 0:
+                key = -(core.POINTS[c] * 1000 + st)
+            elif mode == 1:
+                key = core.POINTS[c] * 1000 - st
+            else:
+                key = st
+            if best < 0 or key > best_key:
+                best = c
+                best_key = key
+        play[best] += 1
+
+
+@njit(cache=True)
+def _play_points(play):
+    t = 0
+    for c in range(NC):
+        t += core.POINTS[c] * play[c]
+    return t
+
+
+@njit(cache=True)
+def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
+    """Fill ``out`` with a legal follow to the lead ``LI`` (the trick's current best claim is
+    ``win_c``, held by seat ``winner``)."""
+    hand = hands[seat]
+    k = LI[0]
+    n = LI[1]
+    inclass = np.zeros(NC, np.int64)
+    others = np.zeros(NC, np.int64)
+    for c in range(NC):
+        if cls[c] == k:
+            inclass[c] = hand[c]
+        else:
+            others[c] = hand[c]
+    have = 0
+    for c in range(NC):
+        have += inclass[c]
+    partner_wins = winner % 2 == seat % 2
+    declarers = ctx[C_DECL]
+    last_trick = ctx[C_LEFT] == 1
+    cand = np.zeros(NC, np.int64)
+    cur = np.zeros(3, np.int64)
+    for c in range(NC):
+        out[c] = 0
+    if have <= n:
+        # all of the suit, then anything; a void player may trump
+        for c in range(NC):
+            out[c] = inclass[c]
+        need = n - have
+        if need == 0:
+            return
+        if have == 0 and pol != RANDOM and not partner_wins and k != TRUMP:
+            if _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
+                for c in range(NC):
+                    out[c] = cand[c]
+                return
+        if pol == RANDOM:
+            for _ in range(need):
+                total = 0
+                for c in range(NC):
+                    total += others[c] - out[c] if cls[c] != k else 0
+                r = randint(s, total)
+                for c in range(NC):
+                    if cls[c] == k:
+                        continue
+                    a = others[c] - out[c]
+                    if r < a:
+                        out[c] += 1
+                        break
+                    r -= a
+            return
+        _fill(out, others, need, cls, pos, 1 if partner_wins else 0)
+        return
+    best = np.zeros(core.NF, np.int64)
+    core.best_sets(inclass, cls, pos, P, LI, W, best)
+    nrec = W[7][0]
+    if pol == RANDOM:
+        r = randint(s, nrec)
+        for j in range(W[6][r]):
+            _put_unit(W, W[5][r, j], out)
+        need = n
+        for c in range(NC):
+            need -= out[c]
+        for _ in range(need):
+            total = 0
+            for c in range(NC):
+                total += inclass[c] - out[c]
+            x = randint(s, total)
+            for c in range(NC):
+                a = inclass[c] - out[c]
+                if x < a:
+                    out[c] += 1
+                    break
+                x -= a
+        return
+    # basic / expert: candidates = each optimal unit set, filled cheaply or with points
+    best_score = -(1 << 40)
+    for r in range(nrec):
+        for mode in range(3):
+            for c in range(NC):
+                cand[c] = 0
+            for j in range(W[6][r]):
+                _put_unit(W, W[5][r, j], cand)
+            need = n
+            for c in range(NC):
+                need -= cand[c]
+            _fill(cand, inclass, need, cls, pos, mode)
+            wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+            pts = _play_points(cand)
+            cost = 0
+            for c in range(NC):
+                cost += _strength(c, cls, pos) * cand[c]
+            if partner_wins:
+                score = pts * 100 - cost  # give points, keep strength
+                if pol == EXPERT and wins and not last_trick:
+                    score -= 50  # do not overtake a partner
+            elif wins:
+                score = 100000 - cost + pts * 50
+            else:
+                score = -pts * 100 - cost
+            if score > best_score:
+                best_score = score
+                for c in range(NC):
+                    out[c] = cand[c]
+
+
+@njit(cache=True)
+def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
+    """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
+    n = LI[1]
+    trumps = np.zeros(NC, np.int64)
+    for c in range(NC):
+        if cls[c] == TRUMP:
+            trumps[c] = hand[c]
+    if core.class_count(trumps, cls, TRUMP) < n:
+        return False
+    found = False
+    best_cost = 1 << 40
+    best_u = -1
+    if LI[19] == 1:
+        # one unit: a trump unit of the same shape (or of the stronger kind)
+        nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+        for u in range(nU):
+            if W[4][u] != n:
+                continue
+            for c in range(NC):
+                cand[c] = 0
+            _put_unit(W, u, cand)
+            if core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c):
+                cost = W[3][u]
+                if cost < best_cost:
+                    best_cost = cost
+                    found = True
+                    best_u = u
+        if found:
+            for c in range(NC):
+                cand[c] = 0
+            core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+            _put_unit(W, best_u, cand)
+        return found
+    # a throw: the lowest trump units of each shape, singles lowest
+    for c in range(NC):
+        cand[c] = 0
+    left = trumps.copy()
+    nsel = LI[63]
+    for i in range(nsel - 1, -1, -1):
+        code = LI[23 + i]
+        nU = core.build_units(left, cls, pos, TRUMP, P, n, 2, W)
+        pick = -1
+        for u in range(nU):
+            if core.shape_code(W, u) == code and (pick < 0 or W[3][u] < W[3][pick]):
+                pick = u
+        if pick < 0:
+            return False
+        for st in range(W[2][pick]):
+            left[W[0][pick, st]] -= W[1][pick, st]
+            cand[W[0][pick, st]] += W[1][pick, st]
+    for _ in range(LI[22]):
+        low = -1
+        for c in range(NC):
+            if left[c] > 0 and (low < 0 or pos[c] < pos[low]):
+                low = c
+        if low < 0:
+            return False
+        left[low] -= 1
+        cand[low] += 1
+    return core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
