@@ -12,7 +12,8 @@ A hand, a play or a deck is a *count vector*: ``numpy.int8`` array of length 54 
 ``c`` is how many copies of card ``c`` it holds (0..decks).
 
 Notation: space separated tokens, suit letter first: ``"H5 H5 H10 SJ BJ"``. ``T`` is accepted
-for ten (``HT``); formatting always writes ``10``.
+for ten (``HT``); formatting always writes ``10``. ``SJ`` is the small joker, so the jack of
+spades is written ``S-J`` (a ``-`` between suit and rank is accepted on any card: ``H-10``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ JOKER_NAMES = {SMALL_JOKER: "SJ", BIG_JOKER: "BJ"}
 
 NOTATION_HELP = (
     "cards are written suit then rank, separated by spaces: suits S H D C, "
-    "ranks 2-10 (T for 10), J Q K A; jokers SJ (small) and BJ (big); e.g. \"H5 H5 S10 SJ BJ\""
+    "ranks 2-10 (T for 10), J Q K A; jokers SJ (small) and BJ (big), so the jack of spades is S-J; "
+    "e.g. \"H5 H5 S10 S-J SJ BJ\""
 )
 
 _RANK_BY_NAME = {name: i for i, name in enumerate(RANK_NAMES)}
@@ -81,8 +83,9 @@ def parse_card(token: str) -> int:
     tok = token.strip().upper()
     if tok in ("SJ", "BJ"):
         return SMALL_JOKER if tok == "SJ" else BIG_JOKER
-    if len(tok) >= 2 and tok[0] in SUIT_LETTERS and tok[1:] in _RANK_BY_NAME:
-        return make_card(SUIT_LETTERS.index(tok[0]), _RANK_BY_NAME[tok[1:]])
+    rank = tok[2:] if tok[1:2] == "-" else tok[1:]
+    if len(tok) >= 2 and tok[0] in SUIT_LETTERS and rank in _RANK_BY_NAME:
+        return make_card(SUIT_LETTERS.index(tok[0]), _RANK_BY_NAME[rank])
     raise CardError(f"bad card {token!r}: {NOTATION_HELP}")
 
 
@@ -92,6 +95,8 @@ def format_card(card: int, symbols: bool = False) -> str:
     if not 0 <= card < SMALL_JOKER:
         raise CardError(f"not a card id: {card!r}")
     suit = SUIT_SYMBOLS[card_suit(card)] if symbols else SUIT_LETTERS[card_suit(card)]
+    if not symbols and card == make_card(0, 9):
+        return "S-J"  # "SJ" is the small joker
     return suit + RANK_NAMES[card_rank(card)]
 
 
@@ -122,15 +127,18 @@ def _is_count_vector(obj) -> bool:
 
 def cards_to_counts(cards: Iterable[int], decks: int | None = None, what: str = "cards") -> np.ndarray:
     """Card ids to a count vector; with ``decks``, more copies than the decks hold is an error."""
-    counts = np.zeros(N_CARDS, dtype=np.int8)
+    wide = np.zeros(N_CARDS, dtype=np.int64)
     for c in cards:
-        counts[c] += 1
+        wide[c] += 1
     if decks is not None:
+        counts = wide
         too_many = np.nonzero(counts > decks)[0]
         if too_many.size:
             detail = ", ".join(f"{counts[c]} x {format_card(int(c))}" for c in too_many)
             raise CardError(f"{what} hold {detail}, but {decks} deck(s) have only {decks} of each card")
-    return counts
+    if wide.max(initial=0) > 127:
+        raise CardError(f"{what} hold {int(wide.max())} copies of one card; no game has that many decks")
+    return wide.astype(np.int8)
 
 
 def counts_to_cards(counts: np.ndarray) -> list[int]:

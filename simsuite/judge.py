@@ -126,7 +126,8 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
         for team, name in enumerate(TEAM_NAMES):
             if team in s.levels:
                 lvl = s.levels[team] + o.level_change[team]
-                after[name] = RANK_NAMES[lvl] if lvl <= 12 else f"past A (+{lvl - 12})"
+                end_rank = RANK_NAMES[v.end_level]
+                after[name] = RANK_NAMES[lvl] if lvl <= v.end_level else f"past {end_rank} (+{lvl - v.end_level})"
         end["levels_after"] = after
     out["end"] = end
 

@@ -337,7 +337,7 @@ def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
                 for section in parent.to_toml_dict().values():
                     flat.update(section)
             except VariantError as exc:
-                problems.append(f"extends {base!r}: {exc}")
+                raise VariantError(source, [f"extends {base!r}: {exc}"]) from None
     flat["id"] = raw.pop("id", path.stem)
     for key, value in raw.items():
         if isinstance(value, dict) and key in SECTIONS:

@@ -165,8 +165,6 @@ def test_variant_file_cites_its_document(vid):
 
 # Every file currently leaves some differing rule lines bare (e.g. capture_per_card, bombs,
 # throw_penalty, declarer_cap): see the assertion message for the exact lines.
-@pytest.mark.xfail(strict=True, reason="bug: variants/*.toml: lines whose value differs between variants "
-                                       "carry no citation comment (clause or [default])")
 @pytest.mark.parametrize("vid", IDS)
 def test_variant_file_comments_every_differing_rule_line(vid):
     # a value that differs between tournaments must say where it comes from (clause or [default])
@@ -312,8 +310,6 @@ def test_extends_unknown_id_names_it_and_known_ids(tmp_path):
         assert vid in problems[0]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: variant.py _load_path: an unknown `extends` id is followed by ~72 "
-                                       "spurious 'missing key' problems that bury the real one")
 def test_extends_unknown_id_is_one_problem(tmp_path):
     problems = problems_of(tmp_path, 'extends = "nope"\n[deal]\nbottom_size = 6\n')
     assert len(problems) == 1

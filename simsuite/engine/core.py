@@ -443,6 +443,60 @@ def best_sets(counts, cls, pos, P, LI, W, best):
 
 
 @njit(cache=True)
+def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
+    """``lead_info`` for a lead that is one unit (the common case), without a search."""
+    for i in range(64):
+        LI[i] = 0
+    mixed = code >= 9000
+    L = 2 if mixed else code % 100
+    LI[0] = k
+    LI[1] = n
+    has_wide = L >= 2 and w >= 3
+    has_lone_wide = L == 1 and w >= 3
+    LI[2] = 1 if has_wide else 0
+    LI[3] = 1 if has_lone_wide else 0
+    f = np.zeros(NF, np.int64)
+    if w >= 2:
+        if L >= 2 and w >= 3:
+            f[F_TT] = n
+        if L >= 2:
+            tl = (w == 2 and not mixed) or P[WIDE_AS_TRACTOR] == 1 or has_wide
+        else:
+            tl = P[BOMBS] == 1 and w == 4
+        if tl:
+            f[F_TCARDS] = n
+            f[F_LONG] = n
+        if not mixed:
+            f[F_QUADS] = L if w == 4 else 0
+            f[F_TRIPLES] = L if w >= 3 else 0
+        else:
+            f[F_TRIPLES] = 1
+    f[F_PAIRS] = n // 2 if w >= 2 else 0
+    f[F_WIDTH] = 99
+    if L == 1 and w == 4:
+        nf = P[N_FOLLOW_QUAD]
+        for i in range(nf):
+            LI[5 + i] = P[FOLLOW_QUAD0 + i]
+    else:
+        nf = P[N_FOLLOW]
+        for i in range(nf):
+            LI[5 + i] = P[FOLLOW0 + i]
+    LI[4] = nf
+    for i in range(nf):
+        LI[12 + i] = f[LI[5 + i]]
+    LI[19] = 1
+    LI[21] = top
+    if w == 1:
+        LI[20] = 101
+        LI[22] = 1
+    else:
+        LI[20] = code
+        LI[23] = code
+        LI[62] = n
+        LI[63] = 1
+
+
+@njit(cache=True)
 def lead_info(play, cls, pos, P, W, LI):
     """Read a one-class lead: its canonical decomposition (fewest units, then most cards in wide
     units, then in tractors), the follow caps and the shapes a trump answer must match.
@@ -451,6 +505,10 @@ def lead_info(play, cls, pos, P, W, LI):
     n = 0
     for c in range(NC):
         n += play[c]
+    code, top, w, _n = single_unit_shape(play, cls, pos, k)
+    if k >= 0 and code >= 0 and not (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0) and not (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0):
+        _lead_info_one_unit(play, k, n, code, top, w, P, LI)
+        return 0 if w == 1 else 1
     nU = build_units(play, cls, pos, k, P, n, 2, W)
     U_card, U_w, U_len, U_size = W[0], W[1], W[2], W[4]
     rec, rec_n = W[5], W[6]

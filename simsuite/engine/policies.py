@@ -141,10 +141,9 @@ def _unseen(hand, played, P):
 
 
 @njit(cache=True)
-def _unit_is_sure(W, u, unseen, cls, pos, k):
-    """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless trumped)."""
-    best = np.zeros(64, np.int64)
-    core._best_at(unseen, cls, pos, k, best)
+def _unit_is_sure(W, u, best):
+    """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
+    trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class."""
     L = W[2][u]
     top = W[3][u]
     uni = core.unit_uniform(W, u)
@@ -190,6 +189,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     unseen = _unseen(hand, played, P)
+    ubest = np.zeros(64, np.int64)
     left = ctx[C_LEFT]
     # 1. sure winners in side suits: the biggest unit, then the most points
     best_u = -1
@@ -207,8 +207,9 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
             if risky:
                 continue
         nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+        core._best_at(unseen, cls, pos, k, ubest)
         for u in range(nU):
-            if _unit_is_sure(W, u, unseen, cls, pos, k):
+            if _unit_is_sure(W, u, ubest):
                 pts = 0
                 for st in range(W[2][u]):
                     pts += core.POINTS[W[0][u, st]] * W[1][u, st]
@@ -236,10 +237,11 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = core.build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+            core._best_at(unseen, cls, pos, TRUMP, ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
-                if _unit_is_sure(W, u, unseen, cls, pos, TRUMP):
+                if _unit_is_sure(W, u, ubest):
                     if pick < 0 or W[4][u] > W[4][pick]:
                         pick = u
             if pick >= 0:
@@ -280,6 +282,8 @@ def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+    ubest = np.zeros(64, np.int64)
+    core._best_at(unseen, cls, pos, k, ubest)
     tmp = np.zeros(NC, np.int64)
     left = hand.copy()
     n_units = 0
@@ -291,7 +295,7 @@ def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
         for st in range(W[2][u]):
             if left[W[0][u, st]] < W[1][u, st]:
                 ok = False
-        if not ok or not _unit_is_sure(W, u, unseen, cls, pos, k):
+        if not ok or not _unit_is_sure(W, u, ubest):
             continue
         for st in range(W[2][u]):
             left[W[0][u, st]] -= W[1][u, st]
@@ -400,6 +404,31 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
             return
         _fill(out, others, need, cls, pos, 1 if partner_wins else 0)
         return
+    if n == 1:
+        # a single lead: any card of the suit is legal
+        if pol == RANDOM:
+            x = randint(s, have)
+            for c in range(NC):
+                if x < inclass[c]:
+                    out[c] = 1
+                    return
+                x -= inclass[c]
+        best_score = -(1 << 40)
+        pick = -1
+        for c in range(NC):
+            if inclass[c] == 0:
+                continue
+            # the single-card case of _score, without building the play
+            cur[0] = 0
+            cur[1] = 1 if cls[c] == TRUMP else 0
+            cur[2] = pos[c]
+            score = _score_parts(pol, core.beats(cur, win_c), core.POINTS[c], _strength(c, cls, pos),
+                                 partner_wins, last_trick)
+            if score > best_score:
+                best_score = score
+                pick = c
+        out[pick] = 1
+        return
     best = np.zeros(core.NF, np.int64)
     core.best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = W[7][0]
@@ -434,23 +463,38 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
             for c in range(NC):
                 need -= cand[c]
             _fill(cand, inclass, need, cls, pos, mode)
-            wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
-            pts = _play_points(cand)
-            cost = 0
-            for c in range(NC):
-                cost += _strength(c, cls, pos) * cand[c]
-            if partner_wins:
-                score = pts * 100 - cost  # give points, keep strength
-                if pol == EXPERT and wins and not last_trick:
-                    score -= 50  # do not overtake a partner
-            elif wins:
-                score = 100000 - cost + pts * 50
-            else:
-                score = -pts * 100 - cost
+            score = _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick)
             if score > best_score:
                 best_score = score
                 for c in range(NC):
                     out[c] = cand[c]
+
+
+@njit(cache=True)
+def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
+    """How much a policy likes a candidate follow: win cheaply, feed a winning partner, else
+    give away little."""
+    wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+    pts = 0
+    cost = 0
+    for c in range(NC):
+        if cand[c] > 0:
+            pts += core.POINTS[c] * cand[c]
+            cost += _strength(c, cls, pos) * cand[c]
+    return _score_parts(pol, wins, pts, cost, partner_wins, last_trick)
+
+
+@njit(cache=True)
+def _score_parts(pol, wins, pts, cost, partner_wins, last_trick):
+    if partner_wins:
+        score = pts * 100 - cost  # give points, keep strength
+        if pol == EXPERT and wins and not last_trick:
+            score -= 50  # do not overtake a partner
+    elif wins:
+        score = 100000 - cost + pts * 50
+    else:
+        score = -pts * 100 - cost
+    return score
 
 
 @njit(cache=True)
