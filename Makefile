@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-all install clean
+.PHONY: demo test test-all install clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# rewrite tests/golden/*.txt from the current engine (review the diff before committing)
+golden: $(STAMP)
+	SIMSUITE_REGEN_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

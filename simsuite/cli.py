@@ -51,6 +51,25 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--variant", help="variant id, a path, or 'all' (default: the file's variant)")
     s.add_argument("--json", action="store_true", help="one JSON object per variant (a list for 'all')")
     s.set_defaults(func=cmd_judge)
+
+    s = sub.add_parser("play", help="play one hand with the compiled engine and print its trace")
+    s.add_argument("--variant", required=True, help="variant id or path to a variant TOML file")
+    s.add_argument("--seed", required=True, type=int, help="the hand's seed (the same seed plays the same hand)")
+    s.add_argument("--policies", default="expert,basic",
+                   help="one policy, two (team NS, team EW) or four (N, E, S, W); "
+                        "built-in: random, basic, expert (default: expert,basic)")
+    s.add_argument("--level", help="the rank being played (default: the variant's start level)")
+    s.add_argument("--ascii", action="store_true", help="suit letters instead of suit symbols")
+    s.add_argument("--json", action="store_true", help="the record and the history as JSON")
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("bench", help="hands per second of the compiled engine, per variant, on one core")
+    s.add_argument("--variant", default="all", help="variant id, a path, or 'all' (default)")
+    s.add_argument("--policy", default="basic", help="policies as for play (default: basic)")
+    s.add_argument("--hands", type=int, default=20000, help="hands to time per variant (default: 20000)")
+    s.add_argument("--seed", type=int, default=0, help="root seed of the timed hands (default: 0)")
+    s.add_argument("--json", action="store_true", help="a list of one JSON object per variant")
+    s.set_defaults(func=cmd_bench)
     return p
 
 
@@ -100,6 +119,116 @@ def cmd_judge(args) -> int:
         print(json.dumps(rulings if many else rulings[0], indent=2, ensure_ascii=False))
     else:
         print(judge_table(scenario, rulings))
+    return 0
+
+
+SEATS = "NESW"
+WARMUP_HANDS = 20
+
+
+def _policy_names(policies: str) -> list[str]:
+    """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
+    from .engine.api import policy_codes
+    from .engine.policies import POLICY_NAMES
+
+    return [POLICY_NAMES[int(c)] for c in policy_codes(policies)]
+
+
+def _engine_ready(variant) -> None:
+    """Refuse, in one line, a variant the compiled engine cannot play."""
+    from .engine.params import compile_variant
+
+    try:
+        compile_variant(variant)
+    except ValueError as exc:
+        if isinstance(exc, SimsuiteError):
+            raise
+        raise SimsuiteError(f"{variant.id}: the compiled engine cannot play this variant: {exc}") from None
+
+
+def _can_encode(text: str, stream) -> bool:
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        text.encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def cmd_play(args) -> int:
+    import numpy as np
+
+    from .cards import format_card, parse_rank
+    from .engine.api import play_one
+    from .trace import format_trace
+
+    v = load_variant(args.variant)
+    names = _policy_names(args.policies)
+    level = parse_rank(args.level) if args.level is not None else None
+    if args.seed < 0:
+        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    _engine_ready(v)
+    result = play_one(v, args.seed, names, level=level, keep=True)
+    if args.json:
+        h = result.history
+
+        def cards(row) -> str:
+            return " ".join(format_card(int(c)) for c in np.nonzero(row)[0] for _ in range(int(row[c])))
+
+        data = {
+            "variant": v.id, "seed": args.seed, "policies": dict(zip(SEATS, names)),
+            "record": result.record,
+            "history": {
+                "deal": {SEATS[s]: cards(h.deal[s]) for s in range(4)},
+                "bottom": cards(h.bottom),
+                "bids": [{"seat": SEATS[int(b[0])], "card": format_card(int(b[1])), "count": int(b[2]),
+                          "kind": {1: "declare", 2: "override", 3: "reinforce"}.get(int(b[3]), int(b[3]))}
+                         for b in h.bids],
+                "bury": cards(h.bury),
+                "plays": [{"trick": int(r[0]) + 1, "seat": SEATS[int(r[1])],
+                           "kind": {0: "play", 1: "failed throw"}.get(int(r[2]), int(r[2])),
+                           "winner": SEATS[int(r[3])] if r[3] >= 0 else None, "cards": cards(r[4:])}
+                          for r in h.plays],
+            },
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        symbols = not args.ascii and _can_encode("♠♥♦♣", sys.stdout)
+        print(format_trace(v, result, symbols, seed=args.seed, policies=names), end="")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    import time
+
+    from .engine.api import play_batch
+    from .report_text import table
+
+    _policy_names(args.policy)
+    if args.hands < 1:
+        raise SimsuiteError(f"--hands must be at least 1; got {args.hands}")
+    if args.seed < 0:
+        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
+    for v in variants:
+        _engine_ready(v)
+    rows = []
+    for v in variants:
+        t0 = time.perf_counter()
+        play_batch(v, args.seed, WARMUP_HANDS, args.policy)  # compiles (or loads the cache) on first use
+        warm = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        play_batch(v, args.seed, args.hands, args.policy)
+        secs = time.perf_counter() - t0
+        rows.append({"variant": v.id, "policy": args.policy, "hands": args.hands,
+                     "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
+                     "seconds": secs, "warmup_s": warm})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(table(["variant", "policy", "hands", "hands/s", "seconds", f"warm-up ({WARMUP_HANDS} hands) s"],
+                    [[r["variant"], r["policy"], r["hands"], f"{r['hands_per_s']:,.0f}", f"{r['seconds']:.2f}",
+                      f"{r['warmup_s']:.2f}"] for r in rows]))
     return 0
 
 

@@ -12,7 +12,7 @@ from . import hand as H
 from .core import Work
 from .params import compile_variant
 from .policies import POLICY_NAMES
-from .rng import seed_state
+from .rng import hand_state, run_key
 
 
 def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
@@ -34,7 +34,11 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
 def hand_states(seed: int, start: int, count: int) -> np.ndarray:
     """Generator states of hands ``start .. start+count-1`` of a run with root ``seed``: hand i
     always gets the same state, however the work is split."""
-    return np.stack([seed_state(np.random.SeedSequence(int(seed), spawn_key=(int(i),))) for i in range(start, start + count)])
+    key = run_key(seed)
+    out = np.zeros((count, 4), np.int64)
+    for i in range(count):
+        hand_state(key, start + i, out[i])
+    return out
 
 
 @dataclass
@@ -81,12 +85,11 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     P = compile_variant(variant)
     pols = policy_codes(policies)
     W = Work().arrays()
-    states = hand_states(seed, start, n)
     lvl = variant.start_level if level is None else level
     levels = np.full(n, lvl, np.int64)
     drawers = np.arange(start, start + n, dtype=np.int64) % 4
     out = np.zeros((n, H.N_RECORD), np.int64)
-    H.play_many(P, states, levels, drawers, first_hand, pols, W, out)
+    H.play_many(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out)
     if out[:, H.R_ERROR].any():
         bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])
         raise SimsuiteError(f"the engine stopped on an illegal play in hand {start + bad} of seed {seed}")

@@ -61,7 +61,7 @@ class Work:
 # --- card order ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _side_link(P, level, perm, hi, lo):
     """Are plain ranks ``hi`` > ``lo`` (consecutive in the remaining order) adjacent?"""
     if hi - lo == 1:
@@ -183,7 +183,7 @@ def class_cards(counts, cls, pos, k, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def class_count(counts, cls, k):
     n = 0
     for c in range(NC):
@@ -192,7 +192,7 @@ def class_count(counts, cls, k):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_class(play, cls):
     """The one class of a play, or -1 if it mixes classes (or is empty)."""
     k = -1
@@ -208,7 +208,7 @@ def play_class(play, cls):
 # --- unit tables ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_unit(W, nU, cards, widths, L, pos):
     U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
     if nU >= MAXU:
@@ -231,9 +231,10 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
     n = class_cards(counts, cls, pos, k, order)
     cards = np.empty(MAXS, np.int64)
     widths = np.empty(MAXS, np.int64)
-    cand = np.empty((MAXS, 4), np.int64)
+    cand = np.empty((MAXS, 4), np.int64)  # indices into ``order``
     ncand = np.zeros(MAXS, np.int64)
     idx = np.zeros(MAXS, np.int64)
+    at = np.zeros(MAXS, np.int64)  # index into ``order`` of each chain step
     nU = 0
     maxu = P[MAX_UNIT]
     for i in range(n):
@@ -244,53 +245,66 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
                 continue
             cards[0] = c
             widths[0] = w
+            at[0] = i
             nU = _add_unit(W, nU, cards, widths, 1, pos)
             if w == 1 or (w >= 3 and P[WIDE_TRACTORS] == 0):
                 continue
             # chains downward through consecutive positions (several cards may share a position)
             level = 1
-            ncand[1] = 0
-            for d in range(NC):
-                if counts[d] >= w and cls[d] == k and pos[d] == pos[c] - 1:
-                    cand[1, ncand[1]] = d
-                    ncand[1] += 1
+            ncand[1] = _next_run(order, n, i, counts, pos, w, cand[1])
             idx[1] = 0
             while level >= 1:
                 if idx[level] < ncand[level] and (level + 1) * w <= room:
-                    d = cand[level, idx[level]]
+                    j = cand[level, idx[level]]
                     idx[level] += 1
+                    d = order[j]
                     cards[level] = d
                     widths[level] = w
+                    at[level] = j
                     nU = _add_unit(W, nU, cards, widths, level + 1, pos)
                     if level + 1 < MAXS:
                         level += 1
-                        ncand[level] = 0
+                        ncand[level] = _next_run(order, n, j, counts, pos, w, cand[level])
                         idx[level] = 0
-                        for e in range(NC):
-                            if counts[e] >= w and cls[e] == k and pos[e] == pos[d] - 1:
-                                cand[level, ncand[level]] = e
-                                ncand[level] += 1
                 else:
                     level -= 1
-        if P[TRIPLE_PAIR_UNIT] == 1 and room >= 5:
-            for d in range(NC):
-                if cls[d] == k and pos[d] == pos[c] - 1:
-                    if counts[c] >= 3 and counts[d] >= 2:
-                        cards[0] = c
-                        cards[1] = d
-                        widths[0] = 3
-                        widths[1] = 2
-                        nU = _add_unit(W, nU, cards, widths, 2, pos)
-                    if counts[c] >= 2 and counts[d] >= 3:
-                        cards[0] = c
-                        cards[1] = d
-                        widths[0] = 2
-                        widths[1] = 3
-                        nU = _add_unit(W, nU, cards, widths, 2, pos)
+        if P[TRIPLE_PAIR_UNIT] == 1 and room >= 5 and counts[c] >= 2:
+            m = _next_run(order, n, i, counts, pos, 2, cand[0])
+            for jj in range(m):
+                d = order[cand[0, jj]]
+                if counts[c] >= 3 and counts[d] >= 2:
+                    cards[0] = c
+                    cards[1] = d
+                    widths[0] = 3
+                    widths[1] = 2
+                    nU = _add_unit(W, nU, cards, widths, 2, pos)
+                if counts[c] >= 2 and counts[d] >= 3:
+                    cards[0] = c
+                    cards[1] = d
+                    widths[0] = 2
+                    widths[1] = 3
+                    nU = _add_unit(W, nU, cards, widths, 2, pos)
     return nU
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _next_run(order, n, i, counts, pos, w, out):
+    """Indices (into ``order``, strongest first) of the cards one position below ``order[i]``
+    holding at least ``w`` copies; returns how many (at most 4)."""
+    p = pos[order[i]]
+    j = i + 1
+    while j < n and pos[order[j]] == p:
+        j += 1
+    m = 0
+    while j < n and pos[order[j]] == p - 1:
+        if counts[order[j]] >= w and m < 4:
+            out[m] = j
+            m += 1
+        j += 1
+    return m
+
+
+@njit(cache=True, inline="always")
 def unit_width(W, u):
     w = 0
     for s in range(W[2][u]):
@@ -299,7 +313,7 @@ def unit_width(W, u):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unit_uniform(W, u):
     for s in range(1, W[2][u]):
         if W[1][u, s] != W[1][u, 0]:
@@ -307,7 +321,7 @@ def unit_uniform(W, u):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shape_code(W, u):
     """A code for a unit's shape: widths*100+length for uniform units, 9000+sum for mixed ones."""
     if unit_uniform(W, u):
@@ -356,7 +370,7 @@ def _features(W, sel, nsel, P, has_wide, has_lone_wide, f):
                     f[F_TRIPLES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _profile(f, LI, prof):
     nf = LI[4]
     for i in range(nf):
@@ -365,7 +379,7 @@ def _profile(f, LI, prof):
         prof[i] = v if v < cap else cap
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cmp(a, b, n):
     for i in range(n):
         if a[i] != b[i]:
@@ -637,58 +651,82 @@ def lead_info(play, cls, pos, P, W, LI):
 @njit(cache=True)
 def single_unit_shape(play, cls, pos, k):
     """If ``play`` (all of class ``k``) is exactly one unit, return (code, top, width, n); else code -1.
-    Codes as ``shape_code``: uniform w*100+L, mixed 3+2 units 9005."""
-    cards = np.empty(MAXS, np.int64)
-    L = 0
+    Codes as ``shape_code``: uniform w*100+L, mixed 3+2 units 9005. No allocation: positions are
+    collected in a bit mask (every position is below 64)."""
+    mask = 0
     n = 0
-    for c in range(NC):
-        if play[c] > 0:
-            if L >= MAXS:
-                return -1, -1, 0, 0
-            cards[L] = c
-            L += 1
-            n += play[c]
-    # sort by pos descending
-    for i in range(1, L):
-        j = i
-        while j > 0 and pos[cards[j - 1]] < pos[cards[j]]:
-            t = cards[j]
-            cards[j] = cards[j - 1]
-            cards[j - 1] = t
-            j -= 1
-    for i in range(1, L):
-        if pos[cards[i - 1]] - pos[cards[i]] != 1:
-            return -1, -1, 0, 0
-    w0 = play[cards[0]]
+    L = 0
+    lo = 1 << 30
+    hi = -1
+    w0 = -1
     uniform = True
-    wmax = w0
-    for i in range(1, L):
-        if play[cards[i]] != w0:
-            uniform = False
-        if play[cards[i]] > wmax:
-            wmax = play[cards[i]]
+    wmax = 0
+    top_w = 0
+    for c in range(NC):
+        m = play[c]
+        if m > 0:
+            p = pos[c]
+            bit = 1 << p
+            if mask & bit:
+                return -1, -1, 0, 0  # two different cards at one position
+            mask |= bit
+            L += 1
+            n += m
+            if w0 < 0:
+                w0 = m
+            elif m != w0:
+                uniform = False
+            if m > wmax:
+                wmax = m
+            if p > hi:
+                hi = p
+                top_w = m
+            if p < lo:
+                lo = p
+    if L == 0 or hi - lo + 1 != L:
+        return -1, -1, 0, 0
     if uniform:
         if L >= 2 and w0 == 1:
             return -1, -1, 0, 0
-        return w0 * 100 + L, pos[cards[0]], w0, n
+        return w0 * 100 + L, hi, w0, n
     if L == 2 and n == 5 and wmax == 3:
-        return 9005, pos[cards[0]], 3, 5
+        return 9005, hi, 3, 5
     return -1, -1, 0, 0
 
 
 @njit(cache=True)
 def contender(play, cls, pos, P, LI, W, is_lead, out):
     """A play's claim to the trick as (kind, trump, top) in ``out``; returns False if it cannot win."""
+    if is_lead or LI[19] == 1:
+        return contender_unit(play, cls, pos, P, LI, is_lead, out)
     k = play_class(play, cls)
+    if k < 0 or (k != LI[0] and k != TRUMP):
+        return False
+    # a throw: only trump answering a side lead, matching every unit
+    if k != TRUMP or LI[0] == TRUMP:
+        return False
+    top = match_throw(play, cls, pos, P, LI, W)
+    if top < 0:
+        return False
+    out[0] = 0
+    out[1] = 1
+    out[2] = top
+    return True
+
+
+@njit(cache=True, inline="always")
+def contender_unit(play, cls, pos, P, LI, is_lead, out):
+    """``contender`` for the lead itself and for answers to a one-unit lead (no search needed)."""
     if is_lead:
         out[0] = 0
         out[1] = 1 if LI[0] == TRUMP else 0
         out[2] = LI[21]
         return True
+    k = play_class(play, cls)
     if k < 0 or (k != LI[0] and k != TRUMP):
         return False
     trump = 1 if k == TRUMP else 0
-    if LI[19] == 1:
+    if True:
         code, top, w, n = single_unit_shape(play, cls, pos, k)
         if code < 0:
             return False
@@ -711,16 +749,7 @@ def contender(play, cls, pos, P, LI, W, is_lead, out):
         out[1] = trump
         out[2] = top
         return True
-    # a throw: only trump answering a side lead, matching every unit
-    if k != TRUMP or LI[0] == TRUMP:
-        return False
-    top = match_throw(play, cls, pos, P, LI, W)
-    if top < 0:
-        return False
-    out[0] = 0
-    out[1] = 1
-    out[2] = top
-    return True
+    return False
 
 
 @njit(cache=True)
@@ -804,7 +833,7 @@ def match_throw(play, cls, pos, P, LI, W):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(a, b):
     """Does contender ``a`` (kind, trump, top), played later, beat ``b``?"""
     if a[0] < b[0]:
@@ -822,9 +851,14 @@ def _best_at(hand, cls, pos, k, out):
     """``out[p]``: the most copies of any one card at position ``p`` of class ``k`` in ``hand``."""
     for i in range(out.shape[0]):
         out[i] = 0
+    top = -1
     for c in range(NC):
-        if hand[c] > 0 and cls[c] == k and hand[c] > out[pos[c]]:
-            out[pos[c]] = hand[c]
+        if hand[c] > 0 and cls[c] == k:
+            if hand[c] > out[pos[c]]:
+                out[pos[c]] = hand[c]
+            if pos[c] > top:
+                top = pos[c]
+    return top
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from .params import (
     SELF_OVERRIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
 )
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
-from .rng import randint
+from .rng import hand_state, randint
 
 # --- the record of one hand ------------------------------------------------------------------------
 R_DEALER, R_DECLARERS, R_LEVEL, R_TRUMP, R_TRICK_POINTS, R_CAPTURE_MULT, R_CAPTURE_POINTS = range(7)
@@ -39,7 +39,7 @@ MAX_PLAYS = 4 * 60 + 64
 PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw, 2 forced play), winner, counts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bid_rank(P, card):
     """Tie rank of a bid card for suit_order (higher beats)."""
     if card == 53:
@@ -283,7 +283,7 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
             _hist(h_plays, nplays, tricks, leader, 0, lead)
             nplays += 1
         first_row = nplays - 1
-        core.contender(lead, cls, pos, P, LI, W, True, win_c)
+        core.contender_unit(lead, cls, pos, P, LI, True, win_c)
         winner = leader
         win_trump = k == TRUMP
         points = 0
@@ -307,7 +307,11 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
             if keep and nplays < MAX_PLAYS:
                 _hist(h_plays, nplays, tricks, seat, 0, play)
                 nplays += 1
-            if core.contender(play, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c):
+            if LI[19] == 1:
+                claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
+            else:
+                claim = core.contender(play, cls, pos, P, LI, W, False, cur)
+            if claim and core.beats(cur, win_c):
                 win_c[0] = cur[0]
                 win_c[1] = cur[1]
                 win_c[2] = cur[2]
@@ -363,7 +367,7 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (tricks * P[SECONDS_PER_TRICK_X100]) // 60
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _holds(hand, play):
     n = 0
     for c in range(NC):
@@ -373,7 +377,7 @@ def _holds(hand, play):
     return n > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hist(h_plays, row, trick, seat, kind, cards):
     h_plays[row, 0] = trick
     h_plays[row, 1] = seat
@@ -384,13 +388,15 @@ def _hist(h_plays, row, trick, seat, kind, cards):
 
 
 @njit(cache=True)
-def play_many(P, states, levels, first_drawers, first_hand, pols, W, out):
-    """Play ``len(states)`` independent hands (no history) into ``out[i]``."""
+def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
+    """Play hands ``start .. start+len(out)-1`` of the run ``key`` (no history) into ``out``."""
     dummy4 = np.zeros((4, NC), np.int64)
     dummy1 = np.zeros(NC, np.int64)
     dbids = np.zeros((1, 4), np.int64)
     dplays = np.zeros((1, PLAY_COLS), np.int64)
     hn = np.zeros(2, np.int64)
-    for i in range(states.shape[0]):
-        play_hand(P, states[i], levels[i], first_drawers[i], first_hand, pols, W, out[i], False,
+    state = np.zeros(4, np.int64)
+    for i in range(out.shape[0]):
+        hand_state(key, start + i, state)
+        play_hand(P, state, levels[i], first_drawers[i], first_hand, pols, W, out[i], False,
                   dummy4, dummy1, dbids, dummy1, dplays, hn)

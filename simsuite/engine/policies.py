@@ -30,7 +30,7 @@ POLICY_NAMES = ("random", "basic", "expert")
 C_DECL, C_LEFT, C_DEALER, C_TRUMP, C_LEVEL = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _strength(c, cls, pos):
     """One number to order every card: trump above side suits, then position."""
     return (100 if cls[c] == TRUMP else 0) + pos[c]
@@ -141,13 +141,16 @@ def _unseen(hand, played, P):
 
 
 @njit(cache=True)
-def _unit_is_sure(W, u, best):
+def _unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
-    trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class."""
+    trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
+    highest position it returned."""
     L = W[2][u]
     top = W[3][u]
+    if hi <= top:
+        return True
     uni = core.unit_uniform(W, u)
-    for t in range(top + 1, 64):
+    for t in range(top + 1, hi + 1):
         if t - L + 1 < 0:
             continue
         if uni:
@@ -163,7 +166,7 @@ def _unit_is_sure(W, u, best):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put_unit(W, u, out):
     for s in range(W[2][u]):
         out[W[0][u, s]] += W[1][u, s]
@@ -195,7 +198,41 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     best_u = -1
     best_key = -1
     best_k = -1
+    if pol == BASIC:
+        # basic looks only at the top card of each suit and its highest pair or triple
+        pick_c = -1
+        pick_w = 0
+        for k in range(4):
+            hi = core._best_at(unseen, cls, pos, k, ubest)
+            top = -1
+            for c in range(NC):
+                if hand[c] > 0 and cls[c] == k and (top < 0 or pos[c] > pos[top]):
+                    top = c
+            if top < 0:
+                continue
+            for c in range(NC):
+                if hand[c] == 0 or cls[c] != k or (c != top and hand[c] < 2):
+                    continue
+                for w in range(1, hand[c] + 1):
+                    if c != top and w < 2:
+                        continue
+                    sure = True
+                    for t in range(pos[c] + 1, hi + 1):
+                        if ubest[t] >= w:
+                            sure = False
+                            break
+                    if sure:
+                        key = w * 1000 + core.POINTS[c] * w * 4 + pos[c]
+                        if key > best_key:
+                            best_key = key
+                            pick_c = c
+                            pick_w = w
+        if pick_c >= 0:
+            out[pick_c] = pick_w
+            return 0
     for k in range(4):
+        if pol == BASIC:
+            break
         if core.class_count(hand, cls, k) == 0:
             continue
         # an opponent known void in this suit may trump it (expert knows; basic does not)
@@ -207,9 +244,9 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
             if risky:
                 continue
         nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
-        core._best_at(unseen, cls, pos, k, ubest)
+        hi = core._best_at(unseen, cls, pos, k, ubest)
         for u in range(nU):
-            if _unit_is_sure(W, u, ubest):
+            if _unit_is_sure(W, u, ubest, hi):
                 pts = 0
                 for st in range(W[2][u]):
                     pts += core.POINTS[W[0][u, st]] * W[1][u, st]
@@ -237,11 +274,11 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = core.build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            core._best_at(unseen, cls, pos, TRUMP, ubest)
+            hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
-                if _unit_is_sure(W, u, ubest):
+                if _unit_is_sure(W, u, ubest, hi):
                     if pick < 0 or W[4][u] > W[4][pick]:
                         pick = u
             if pick >= 0:
@@ -283,7 +320,7 @@ def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
     ubest = np.zeros(64, np.int64)
-    core._best_at(unseen, cls, pos, k, ubest)
+    hi = core._best_at(unseen, cls, pos, k, ubest)
     tmp = np.zeros(NC, np.int64)
     left = hand.copy()
     n_units = 0
@@ -295,7 +332,7 @@ def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
         for st in range(W[2][u]):
             if left[W[0][u, st]] < W[1][u, st]:
                 ok = False
-        if not ok or not _unit_is_sure(W, u, ubest):
+        if not ok or not _unit_is_sure(W, u, ubest, hi):
             continue
         for st in range(W[2][u]):
             left[W[0][u, st]] -= W[1][u, st]
@@ -343,7 +380,7 @@ def _fill(play, pool, need, cls, pos, mode):
         play[best] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_points(play):
     t = 0
     for c in range(NC):
@@ -358,6 +395,40 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
     hand = hands[seat]
     k = LI[0]
     n = LI[1]
+    have = 0
+    for c in range(NC):
+        out[c] = 0
+        if cls[c] == k:
+            have += hand[c]
+    partner_wins = winner % 2 == seat % 2
+    last_trick = ctx[C_LEFT] == 1
+    cur = np.zeros(3, np.int64)
+    if n == 1 and have > 1:
+        # a single lead: any card of the suit is legal
+        if pol == RANDOM:
+            x = randint(s, have)
+            for c in range(NC):
+                if cls[c] == k:
+                    if x < hand[c]:
+                        out[c] = 1
+                        return
+                    x -= hand[c]
+        best_score = -(1 << 40)
+        pick = -1
+        for c in range(NC):
+            if hand[c] == 0 or cls[c] != k:
+                continue
+            # the single-card case of _score, without building the play
+            cur[0] = 0
+            cur[1] = 1 if cls[c] == TRUMP else 0
+            cur[2] = pos[c]
+            score = _score_parts(pol, core.beats(cur, win_c), core.POINTS[c], _strength(c, cls, pos),
+                                 partner_wins, last_trick)
+            if score > best_score:
+                best_score = score
+                pick = c
+        out[pick] = 1
+        return
     inclass = np.zeros(NC, np.int64)
     others = np.zeros(NC, np.int64)
     for c in range(NC):
@@ -365,16 +436,7 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
             inclass[c] = hand[c]
         else:
             others[c] = hand[c]
-    have = 0
-    for c in range(NC):
-        have += inclass[c]
-    partner_wins = winner % 2 == seat % 2
-    declarers = ctx[C_DECL]
-    last_trick = ctx[C_LEFT] == 1
     cand = np.zeros(NC, np.int64)
-    cur = np.zeros(3, np.int64)
-    for c in range(NC):
-        out[c] = 0
     if have <= n:
         # all of the suit, then anything; a void player may trump
         for c in range(NC):
@@ -403,31 +465,6 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
                     r -= a
             return
         _fill(out, others, need, cls, pos, 1 if partner_wins else 0)
-        return
-    if n == 1:
-        # a single lead: any card of the suit is legal
-        if pol == RANDOM:
-            x = randint(s, have)
-            for c in range(NC):
-                if x < inclass[c]:
-                    out[c] = 1
-                    return
-                x -= inclass[c]
-        best_score = -(1 << 40)
-        pick = -1
-        for c in range(NC):
-            if inclass[c] == 0:
-                continue
-            # the single-card case of _score, without building the play
-            cur[0] = 0
-            cur[1] = 1 if cls[c] == TRUMP else 0
-            cur[2] = pos[c]
-            score = _score_parts(pol, core.beats(cur, win_c), core.POINTS[c], _strength(c, cls, pos),
-                                 partner_wins, last_trick)
-            if score > best_score:
-                best_score = score
-                pick = c
-        out[pick] = 1
         return
     best = np.zeros(core.NF, np.int64)
     core.best_sets(inclass, cls, pos, P, LI, W, best)
@@ -474,7 +511,10 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
 def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
     """How much a policy likes a candidate follow: win cheaply, feed a winning partner, else
     give away little."""
-    wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+    if LI[19] == 1:
+        wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
+    else:
+        wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
     pts = 0
     cost = 0
     for c in range(NC):
@@ -484,7 +524,7 @@ def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
     return _score_parts(pol, wins, pts, cost, partner_wins, last_trick)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score_parts(pol, wins, pts, cost, partner_wins, last_trick):
     if partner_wins:
         score = pts * 100 - cost  # give points, keep strength
@@ -510,6 +550,22 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     found = False
     best_cost = 1 << 40
     best_u = -1
+    if n == 1:
+        # a single: the lowest trump that beats the current winner
+        pick = -1
+        for c in range(NC):
+            if trumps[c] > 0:
+                cur[0] = 0
+                cur[1] = 1
+                cur[2] = pos[c]
+                if core.beats(cur, win_c) and (pick < 0 or pos[c] < pos[pick]):
+                    pick = c
+        if pick < 0:
+            return False
+        for c in range(NC):
+            cand[c] = 0
+        cand[pick] = 1
+        return True
     if LI[19] == 1:
         # one unit: a trump unit of the same shape (or of the stronger kind)
         nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
