@@ -392,3 +392,190 @@ def _duplicate_edge(v, strong: str, weak: str, n: int, seed: int) -> tuple[float
 def test_policy_strength_order(vid, strong, weak, n):
     mean, se = _duplicate_edge(variant(vid), strong, weak, n, seed=314159)
     assert mean - 2.6 * se > 0, f"{vid}: {strong} vs {weak}: {mean:+.4f} levels/hand, standard error {se:.4f}"
+
+
+# --- the engine's rule functions, one at a time ------------------------------------------------------
+# The built-in policies never attempt a throw that fails and always declare, so whole hands never
+# reach some rules; these tests call the compiled rule functions on made-up positions instead.
+
+
+def _random_hands(v, rng) -> np.ndarray:
+    deck = np.repeat(np.arange(N_CARDS), v.decks)
+    rng.shuffle(deck)
+    hands = np.zeros((4, N_CARDS), np.int64)
+    for s in range(4):
+        np.add.at(hands[s], deck[s * v.hand_size:(s + 1) * v.hand_size], 1)
+    return hands
+
+
+def _engine_throw(v, level, trump, hands, leader, lead):
+    """``core.throw_check`` on one throw: (stands, penalty cards, forced play as a dict)."""
+    from simsuite.engine.core import Work, lead_info, throw_check
+
+    P = compile_variant(v)
+    W = Work().arrays()
+    cls, pos = hand_tables(P, level, trump)
+    LI = np.zeros(64, np.int64)
+    lead_info(lead, cls, pos, P, W, LI)
+    forced = np.zeros(N_CARDS, np.int64)
+    stands, beaten, _ = throw_check(lead, hands, leader, cls, pos, P, LI, W, forced)
+    return bool(stands), int(beaten), as_count_dict(forced)
+
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_throw_check_matches_rule_throw(vid):
+    """Random throws (several units of one class) against random hands, under the variant's own
+    throw rules and with throws switched on where the variant forbids them."""
+    from simsuite.engine.core import throw_penalty
+    from simsuite.trick import rule_lead, rule_throw
+
+    v = variant(vid)
+    if not v.throws:
+        v = v.with_overrides({"throws": True, "throw_failure": "penalty_per_card_beaten", "throw_penalty": 10})
+    P = compile_variant(v)
+    rng = np.random.default_rng(8080)
+    seen = {True: 0, False: 0}
+    for trial in range(400):
+        level = int(rng.integers(v.start_level, v.end_level + 1))
+        trump = int(rng.integers(-1 if v.no_trump else 0, 4))
+        order = hand_order(v, level, trump)
+        hands = _random_hands(v, rng)
+        leader = int(rng.integers(4))
+        k = int(rng.integers(5))
+        mine = sorted((c for c in range(N_CARDS) if order.cls[c] == k for _ in range(hands[leader, c])),
+                      key=lambda c: -int(order.pos[c]))
+        if len(mine) < 2:
+            continue
+        m = int(rng.integers(2, min(10, len(mine)) + 1))
+        pick = mine[:m] if rng.random() < 0.5 else list(rng.choice(mine, m, replace=False))
+        lead = np.zeros(N_CARDS, np.int64)
+        np.add.at(lead, pick, 1)
+        play = as_count_dict(lead)
+        lr = rule_lead(order, play)
+        if not (lr.legal and lr.is_throw):
+            continue
+        declarers = int(rng.integers(2))
+        ref = rule_throw(order, lr.structure, play, leader, {s: as_count_dict(hands[s]) for s in range(4) if s != leader},
+                         declarers)
+        stands, beaten, forced = _engine_throw(v, level, trump, hands, leader, lead)
+        where = f"{vid}: level {level}, trump {trump}, leader {leader}, throw {play}"
+        assert stands == ref.stands, where
+        seen[stands] += 1
+        if not stands and v.throw_failure != "forfeit":
+            sign = 1 if leader % 2 == declarers else -1
+            assert forced == ref.forced_play, f"{where}: forced {forced}, rules core {ref.forced_play}"
+            pen = sign * int(throw_penalty(P, beaten, int(lead.sum()), sum(forced.values())))
+            assert pen == ref.defender_points_delta, where
+    assert seen[False] > 50 and (seen[True] > 0 or v.throw_test == "absolute_max"), seen
+
+
+def test_forced_play_is_the_smallest_failing_unit_at_equal_strength():
+    """baiyun-2016 (per_unit, smallest_failing_unit), level 2, spades trump: N throws H2 H2 H2 D2 D2
+    (a triple and a pair of off-suit level cards, equally strong); E's S2 S2 S2 beats both. The
+    rules core forces the smaller failing unit, the pair D2 D2."""
+    from simsuite.trick import rule_lead, rule_throw
+
+    v = variant("baiyun-2016")
+    level, trump = 0, 0
+    order = hand_order(v, level, trump)
+    hands = np.zeros((4, N_CARDS), np.int64)
+    hands[0, 13], hands[0, 26], hands[0, 1] = 3, 2, 1  # N: H2 x3, D2 x2, S3
+    hands[1, 0], hands[1, 2] = 3, 1  # E: S2 x3, S4
+    lead = np.zeros(N_CARDS, np.int64)
+    lead[13], lead[26] = 3, 2
+    play = as_count_dict(lead)
+    ref = rule_throw(order, rule_lead(order, play).structure, play, 0,
+                     {s: as_count_dict(hands[s]) for s in (1, 2, 3)}, 0)
+    assert ref.stands is False and ref.forced_play == {26: 2}
+    stands, _, forced = _engine_throw(v, level, trump, hands, 0, lead)
+    assert not stands
+    assert forced == ref.forced_play
+
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_capture_points_and_score_hand_match_scoring(vid):
+    from simsuite.engine.core import capture_points, score_hand
+
+    v = variant(vid)
+    P = compile_variant(v)
+    out = np.zeros(5, np.int64)
+    for winner_team in (0, 1):
+        for declarers in (0, 1):
+            for lead_cards in range(1, 13):
+                for unit_cards in range(1, lead_cards + 1):
+                    for trump in (False, True):
+                        for trick_points, bottom_points in ((0, 0), (25, 15), (60, 40)):
+                            capture_points(P, winner_team, declarers, unit_cards, trump, lead_cards,
+                                           trick_points, bottom_points, out)
+                            c = capture(v, winner_team=winner_team, declarers=declarers, unit_cards=unit_cards,
+                                        won_with_trump=trump, lead_cards=lead_cards, trick_points=trick_points,
+                                        bottom_points=bottom_points)
+                            assert out[:3].tolist() == [c.multiplier, c.points, CAPTURE_BY[c.by]], c
+    for points in range(-400, 100 * v.decks + 400, 5):
+        for dealer in range(4):
+            score_hand(P, points, dealer % 2, dealer, out)
+            o = outcome(v, defender_points=points, declarers=dealer % 2, dealer=dealer)
+            assert out.tolist() == [int(o.takeover), o.next_declarers, o.next_dealer, *o.level_change], (points, dealer)
+
+
+def _bid_sequences(v, rng, n):
+    """Random bids (seat, card, count, the bidder's small jokers) at random levels."""
+    for _ in range(n):
+        level = int(rng.integers(v.start_level, v.end_level + 1))
+        bids = []
+        for _ in range(int(rng.integers(1, 7))):
+            card = int(rng.choice([s * 13 + level for s in range(4)] + [SMALL_JOKER, SMALL_JOKER + 1]))
+            sj = int(rng.random() < 0.6 and card != SMALL_JOKER)
+            bids.append((int(rng.integers(4)), card, int(rng.integers(1, v.decks + 1)), sj))
+        yield level, bids
+
+
+def _compare_bids(v, level, bids, first_hand):
+    """Each bid through ``hand.bid_ok`` and ``rule_bids``: the list of disagreements."""
+    P = compile_variant(v)
+    names = {0: "rejected", **BID_KINDS}
+    shown_so_far = []
+    cur = (-1, -1, 0)
+    bad = []
+    for seat, card, n, sj in bids:
+        hand = np.zeros(N_CARDS, np.int64)
+        hand[card] = n
+        hand[SMALL_JOKER] += sj
+        kind = int(H.bid_ok(P, seat, card, n, hand, cur[0], cur[1], cur[2], first_hand))
+        shown = [card] * n + ([SMALL_JOKER] if first_hand and v.first_hand_needs_small_joker and sj else [])
+        ref = rule_bids(v, level, shown_so_far + [(seat, shown)], first_hand=first_hand).bids[-1]
+        if names[kind] != ref.kind:
+            bad.append((seat, card, n, sj, names[kind], ref.kind, ref.reason))
+        if kind:
+            shown_so_far.append((seat, shown))
+            cur = (seat, card, n)
+    return bad
+
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_bid_ok_matches_rule_bids(vid):
+    v = variant(vid)
+    rng = np.random.default_rng(6060)
+    for level, bids in _bid_sequences(v, rng, 300):
+        for first_hand in (True, False):
+            assert _compare_bids(v, level, bids, first_hand) == [], (level, bids, first_hand)
+
+
+def test_first_hand_joker_bid_with_the_small_joker_ticket():
+    """No shipped variant combines first_hand_needs_small_joker with joker bids; school-2016 with it."""
+    v = variant("school-2016").with_overrides({"first_hand_needs_small_joker": True})
+    # N holds BJ BJ and a small joker and bids the pair of big jokers (no-trump) in the opening hand
+    assert _compare_bids(v, v.start_level, [(0, SMALL_JOKER + 1, 2, 1)], True) == []
+
+
+@pytest.mark.parametrize("vid", ["baiyun-2016", "two-deck-2011"])
+def test_override_takes_the_deal_after_the_opening_hand(vid):
+    v = variant(vid).with_overrides({"override_takes_deal": True})
+    overridden = 0
+    for i in range(40):
+        res = play_one(v, 9, "random", first_hand=False, first_drawer=i % 4, hand_index=i, keep=True)
+        bids = res.history.bids.tolist()
+        if any(kind == 2 and seat != bids[0][0] for seat, _, _, kind in bids):
+            overridden += 1
+            check_bids(v, res, i % 4, f"{vid} (override_takes_deal), seed 9, hand_index {i}", first_hand=False)
+    assert overridden > 0

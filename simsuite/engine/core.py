@@ -209,8 +209,7 @@ def play_class(play, cls):
 
 
 @njit(cache=True, inline="always")
-def _add_unit(W, nU, cards, widths, L, pos):
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
+def _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, L, pos):
     if nU >= MAXU:
         return nU
     size = 0
@@ -227,6 +226,7 @@ def _add_unit(W, nU, cards, widths, L, pos):
 @njit(cache=True)
 def build_units(counts, cls, pos, k, P, room, min_w, W):
     """Every unit of at least ``min_w`` copies and at most ``room`` cards in class ``k``."""
+    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
     order = np.empty(NC, np.int64)
     n = class_cards(counts, cls, pos, k, order)
     cards = np.empty(MAXS, np.int64)
@@ -246,7 +246,7 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
             cards[0] = c
             widths[0] = w
             at[0] = i
-            nU = _add_unit(W, nU, cards, widths, 1, pos)
+            nU = _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, 1, pos)
             if w == 1 or (w >= 3 and P[WIDE_TRACTORS] == 0):
                 continue
             # chains downward through consecutive positions (several cards may share a position)
@@ -261,7 +261,7 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
                     cards[level] = d
                     widths[level] = w
                     at[level] = j
-                    nU = _add_unit(W, nU, cards, widths, level + 1, pos)
+                    nU = _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, level + 1, pos)
                     if level + 1 < MAXS:
                         level += 1
                         ncand[level] = _next_run(order, n, j, counts, pos, w, cand[level])
@@ -277,13 +277,13 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
                     cards[1] = d
                     widths[0] = 3
                     widths[1] = 2
-                    nU = _add_unit(W, nU, cards, widths, 2, pos)
+                    nU = _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, 2, pos)
                 if counts[c] >= 2 and counts[d] >= 3:
                     cards[0] = c
                     cards[1] = d
                     widths[0] = 2
                     widths[1] = 3
-                    nU = _add_unit(W, nU, cards, widths, 2, pos)
+                    nU = _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, 2, pos)
     return nU
 
 
@@ -305,28 +305,28 @@ def _next_run(order, n, i, counts, pos, w, out):
 
 
 @njit(cache=True, inline="always")
-def unit_width(W, u):
+def unit_width(U_w, U_len, u):
     w = 0
-    for s in range(W[2][u]):
-        if W[1][u, s] > w:
-            w = W[1][u, s]
+    for s in range(U_len[u]):
+        if U_w[u, s] > w:
+            w = U_w[u, s]
     return w
 
 
 @njit(cache=True, inline="always")
-def unit_uniform(W, u):
-    for s in range(1, W[2][u]):
-        if W[1][u, s] != W[1][u, 0]:
+def unit_uniform(U_w, U_len, u):
+    for s in range(1, U_len[u]):
+        if U_w[u, s] != U_w[u, 0]:
             return False
     return True
 
 
 @njit(cache=True, inline="always")
-def shape_code(W, u):
+def shape_code(U_w, U_len, U_size, u):
     """A code for a unit's shape: widths*100+length for uniform units, 9000+sum for mixed ones."""
-    if unit_uniform(W, u):
-        return W[1][u, 0] * 100 + W[2][u]
-    return 9000 + W[4][u]
+    if unit_uniform(U_w, U_len, u):
+        return U_w[u, 0] * 100 + U_len[u]
+    return 9000 + U_size[u]
 
 
 # --- follow profiles ---------------------------------------------------------------------------------
@@ -337,16 +337,15 @@ def shape_code(W, u):
 
 
 @njit(cache=True)
-def _features(W, sel, nsel, P, has_wide, has_lone_wide, f):
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
+def _features(U_w, U_len, U_size, sel, nsel, P, has_wide, has_lone_wide, f):
     for i in range(NF):
         f[i] = 0
     for i in range(nsel):
         u = sel[i]
         L = U_len[u]
         n = U_size[u]
-        w = unit_width(W, u)
-        uni = unit_uniform(W, u)
+        w = unit_width(U_w, U_len, u)
+        uni = unit_uniform(U_w, U_len, u)
         if L >= 2 and w >= 3:
             f[F_TT] += n
         if L >= 2:
@@ -404,7 +403,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     sel = np.zeros(MAXD, np.int64)
     nxt = np.zeros(MAXD + 1, np.int64)
     # the empty set
-    _features(W, sel, 0, P, LI[2] == 1, LI[3] == 1, f)
+    _features(U_w, U_len, U_size, sel, 0, P, LI[2] == 1, LI[3] == 1, f)
     _profile(f, LI, best)
     nrec = 1
     rec_n[0] = 0
@@ -438,7 +437,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
             left[U_card[found, s]] -= U_w[found, s]
         used += U_size[found]
         sel[d] = found
-        _features(W, sel, d + 1, P, LI[2] == 1, LI[3] == 1, f)
+        _features(U_w, U_len, U_size, sel, d + 1, P, LI[2] == 1, LI[3] == 1, f)
         _profile(f, LI, prof)
         c = _cmp(prof, best, nf)
         if c > 0:
@@ -565,7 +564,7 @@ def lead_info(play, cls, pos, P, W, LI):
         tract = 0
         for i in range(d + 1):
             uu = sel[i]
-            if unit_width(W, uu) >= 3:
+            if unit_width(U_w, U_len, uu) >= 3:
                 wide += U_size[uu]
             if U_len[uu] >= 2:
                 tract += U_size[uu]
@@ -596,13 +595,13 @@ def lead_info(play, cls, pos, P, W, LI):
     pairs_cap = 0
     for i in range(nsel):
         u = rec[0, i]
-        w = unit_width(W, u)
+        w = unit_width(U_w, U_len, u)
         if U_len[u] >= 2 and w >= 3:
             has_wide = True
         if U_len[u] == 1 and w >= 3:
             has_lone_wide = True
         cards_in += U_size[u]
-        codes[i] = shape_code(W, u)
+        codes[i] = shape_code(U_w, U_len, U_size, u)
         pairs_cap += U_size[u] // 2
         if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and W[3][u] > key_top))):
             key_size = U_size[u]
@@ -628,7 +627,7 @@ def lead_info(play, cls, pos, P, W, LI):
             LI[5 + i] = P[FOLLOW0 + i]
     LI[4] = nf
     f = np.zeros(NF, np.int64)
-    _features(W, rec[0], nsel, P, has_wide, has_lone_wide, f)
+    _features(U_w, U_len, U_size, rec[0], nsel, P, has_wide, has_lone_wide, f)
     f[F_PAIRS] = pairs_cap
     f[F_WIDTH] = 99
     for i in range(nf):
@@ -808,7 +807,7 @@ def match_throw(play, cls, pos, P, LI, W):
         sel[d] = found
         if d + 1 == nsel_lead and n - used == need_singles:
             for i in range(d + 1):
-                codes[i] = shape_code(W, sel[i])
+                codes[i] = shape_code(U_w, U_len, U_size, sel[i])
             cs = np.sort(codes[: d + 1])
             same = True
             for i in range(d + 1):
@@ -824,7 +823,7 @@ def match_throw(play, cls, pos, P, LI, W):
                 else:
                     t = -1
                     for i in range(d + 1):
-                        if shape_code(W, sel[i]) == key_code and U_top[sel[i]] > t:
+                        if shape_code(U_w, U_len, U_size, sel[i]) == key_code and U_top[sel[i]] > t:
                             t = U_top[sel[i]]
                 if t > best:
                     best = t
@@ -901,7 +900,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
             if low > 0:
                 beaten += low
                 nfail += 1
-                if U_top[u] < fail_top:
+                if U_top[u] < fail_top or (U_top[u] == fail_top and fail_u >= 0 and U_size[u] < U_size[fail_u]):
                     fail_top = U_top[u]
                     fail_u = u
         for c in range(NC):
@@ -925,7 +924,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
                 u = units[i]
                 L = U_len[u]
                 top = U_top[u]
-                uni = unit_uniform(W, u)
+                uni = unit_uniform(U_w, U_len, u)
                 can = False
                 for t in range(top + 1, 64):
                     if t - L + 1 < 0:
@@ -946,7 +945,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
                     failed[i] = True
                     beaten += U_size[u]
                     nfail += 1
-                    if top < fail_top:
+                    if top < fail_top or (top == fail_top and fail_u >= 0 and U_size[u] < U_size[fail_u]):
                         fail_top = top
                         fail_u = u
             for c in range(NC):

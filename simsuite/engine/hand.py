@@ -14,7 +14,7 @@ from .core import NC, TRUMP
 from .params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
     MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERHEAD_X100, REINFORCE, SECONDS_PER_TRICK_X100,
-    SELF_OVERRIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
+    OVERRIDE_TAKES_DEAL, SELF_OVERRIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
 )
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
 from .rng import hand_state, randint
@@ -36,7 +36,7 @@ assert len(RECORD_FIELDS) == N_RECORD
 # history sizes
 MAX_BIDS = 256
 MAX_PLAYS = 4 * 60 + 64
-PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw, 2 forced play), winner, counts
+PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw attempt), winner, counts
 
 
 @njit(cache=True, inline="always")
@@ -49,7 +49,7 @@ def _bid_rank(P, card):
     return P[SUIT_RANK0 + card // 13]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
     """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.declare``)."""
     if n <= 0:
@@ -60,7 +60,8 @@ def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
         if P[JOKER_BIDS] == 1 and n < 2:
             return 0
     if first_hand and P[FIRST_NEEDS_SJ] == 1:
-        if card >= 52 or hand[52] < 1:
+        # the small joker is a ticket, not part of the bid (simsuite.declare.read_bid)
+        if card == 52 or hand[52] < 1:
             return 0
     if cur_seat < 0:
         return 1 if n >= P[MIN_DECLARE] else 0
@@ -120,6 +121,7 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
         cur_card = -1
         cur_n = 0
         nbids = 0
+        deal_taker = -1
         for i in range(4 * hs):
             seat = (first_drawer + i) % 4
             hands[seat, deck[i]] += 1
@@ -127,6 +129,8 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
                 card, n = bid_wish(pols[seat], hands[seat], level, P, s, i // 4 + 1)
                 if card >= 0:
                     kind = bid_ok(P, seat, card, n, hands[seat], cur_seat, cur_card, cur_n, first_hand)
+                    if kind == 2 and seat != cur_seat:
+                        deal_taker = seat
                     if kind > 0:
                         cur_seat = seat
                         cur_card = card
@@ -146,6 +150,8 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
                 card, n = bid_wish(pols[seat], hands[seat], level, P, s, hs)
                 if card >= 0:
                     kind = bid_ok(P, seat, card, n, hands[seat], cur_seat, cur_card, cur_n, first_hand)
+                    if kind == 2 and seat != cur_seat:
+                        deal_taker = seat
                     if kind > 0:
                         cur_seat = seat
                         cur_card = card
@@ -197,6 +203,8 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
         break
     if first_hand and P[FIRST_DECLARER_DEALS] == 1 and declarer_seat >= 0:
         dealer = declarer_seat
+    elif not first_hand and P[OVERRIDE_TAKES_DEAL] == 1 and declarer_seat >= 0 and deal_taker >= 0:
+        dealer = deal_taker  # "反主反庄": a successful override also takes the deal
     declarers = dealer % 2
     if keep:
         for i in range(4):

@@ -68,7 +68,8 @@ FOLLOW_QUAD0 = 59  # .. +6
 SUIT_RANK0 = 66  # SUIT_RANK0 + k for k in (S, H, D, C, SJ, BJ): tie rank, higher beats
 SECONDS_PER_TRICK_X100 = 72
 OVERHEAD_X100 = 73
-N_PARAMS = 74
+OVERRIDE_TAKES_DEAL = 74
+N_PARAMS = 75
 
 # follow field codes
 F_TT, F_LONG, F_WIDTH, F_TCARDS, F_QUADS, F_TRIPLES, F_PAIRS = range(7)
@@ -146,6 +147,7 @@ def compile_variant(v: Variant) -> np.ndarray:
     p[REINFORCE] = v.reinforce
     p[FIRST_NEEDS_SJ] = v.first_hand_needs_small_joker
     p[FIRST_DECLARER_DEALS] = v.first_hand_declarer_deals
+    p[OVERRIDE_TAKES_DEAL] = v.override_takes_deal
     p[FALLBACK] = _code(v, "fallback")
     p[HAND_SIZE] = v.hand_size
     p[N_FOLLOW] = len(v.follow_order)

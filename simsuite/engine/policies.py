@@ -39,7 +39,7 @@ def _strength(c, cls, pos):
 # --- bidding --------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_wish(pol, hand, level, P, s, drawn):
     """The bid a policy would like to show now: (card, count) or (-1, 0). The hand loop decides
     whether the rules accept it; a policy only asks for what it holds."""
@@ -145,18 +145,19 @@ def _unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
     trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
-    L = W[2][u]
-    top = W[3][u]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    L = U_len[u]
+    top = U_top[u]
     if hi <= top:
         return True
-    uni = core.unit_uniform(W, u)
+    uni = core.unit_uniform(U_w, U_len, u)
     for t in range(top + 1, hi + 1):
         if t - L + 1 < 0:
             continue
         if uni:
             ok = True
             for j in range(L):
-                if best[t - j] < W[1][u, 0]:
+                if best[t - j] < U_w[u, 0]:
                     ok = False
                     break
         else:
@@ -167,14 +168,15 @@ def _unit_is_sure(W, u, best, hi):
 
 
 @njit(cache=True, inline="always")
-def _put_unit(W, u, out):
-    for s in range(W[2][u]):
-        out[W[0][u, s]] += W[1][u, s]
+def _put_unit(U_card, U_w, U_len, u, out):
+    for s in range(U_len[u]):
+        out[U_card[u, s]] += U_w[u, s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     """Fill ``out`` with the lead. Returns 1 if it is a throw (several units), else 0."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     for c in range(NC):
         out[c] = 0
     hand = hands[seat]
@@ -187,49 +189,51 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
                 nk += 1
         k = classes[randint(s, nk)]
         nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
-        _put_unit(W, randint(s, nU), out)
+        _put_unit(U_card, U_w, U_len, randint(s, nU), out)
         return 0
     declarers = ctx[C_DECL]
     my_team = seat % 2
-    unseen = _unseen(hand, played, P)
-    ubest = np.zeros(64, np.int64)
     left = ctx[C_LEFT]
     # 1. sure winners in side suits: the biggest unit, then the most points
     best_u = -1
     best_key = -1
     best_k = -1
     if pol == BASIC:
-        # basic looks only at the top card of each suit and its highest pair or triple
+        # basic looks at the top card of each suit and at its pairs and triples: a unit is sure
+        # when no unseen card above it has as many copies (suffix maxima, one pass per array)
+        sufmax = np.zeros((5, 66), np.int64)
+        top = np.full(5, -1, np.int64)
+        decks = P[DECKS]
+        for c in range(NC):
+            k = cls[c]
+            u = decks - hand[c] - played[c]
+            if u > sufmax[k, pos[c]]:
+                sufmax[k, pos[c]] = u
+            if hand[c] > 0 and (top[k] < 0 or pos[c] > pos[top[k]]):
+                top[k] = c
+        for k in range(4):
+            for t in range(64, -1, -1):
+                if sufmax[k, t + 1] > sufmax[k, t]:
+                    sufmax[k, t] = sufmax[k, t + 1]
         pick_c = -1
         pick_w = 0
-        for k in range(4):
-            hi = core._best_at(unseen, cls, pos, k, ubest)
-            top = -1
-            for c in range(NC):
-                if hand[c] > 0 and cls[c] == k and (top < 0 or pos[c] > pos[top]):
-                    top = c
-            if top < 0:
+        for c in range(NC):
+            k = cls[c]
+            if hand[c] == 0 or k == TRUMP or (c != top[k] and hand[c] < 2):
                 continue
-            for c in range(NC):
-                if hand[c] == 0 or cls[c] != k or (c != top and hand[c] < 2):
-                    continue
-                for w in range(1, hand[c] + 1):
-                    if c != top and w < 2:
-                        continue
-                    sure = True
-                    for t in range(pos[c] + 1, hi + 1):
-                        if ubest[t] >= w:
-                            sure = False
-                            break
-                    if sure:
-                        key = w * 1000 + core.POINTS[c] * w * 4 + pos[c]
-                        if key > best_key:
-                            best_key = key
-                            pick_c = c
-                            pick_w = w
+            above = sufmax[k, pos[c] + 1]
+            for w in range(2 if c != top[k] else 1, hand[c] + 1):
+                if above < w:
+                    key = w * 1000 + core.POINTS[c] * w * 4 + pos[c]
+                    if key > best_key:
+                        best_key = key
+                        pick_c = c
+                        pick_w = w
         if pick_c >= 0:
             out[pick_c] = pick_w
             return 0
+    unseen = _unseen(hand, played, P)
+    ubest = np.zeros(64, np.int64)
     for k in range(4):
         if pol == BASIC:
             break
@@ -248,9 +252,9 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
         for u in range(nU):
             if _unit_is_sure(W, u, ubest, hi):
                 pts = 0
-                for st in range(W[2][u]):
-                    pts += core.POINTS[W[0][u, st]] * W[1][u, st]
-                key = W[4][u] * 1000 + pts * 4 + W[3][u]
+                for st in range(U_len[u]):
+                    pts += core.POINTS[U_card[u, st]] * U_w[u, st]
+                key = U_size[u] * 1000 + pts * 4 + U_top[u]
                 if key > best_key:
                     best_key = key
                     best_u = u
@@ -262,7 +266,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
             if thrown:
                 return 1
         core.build_units(hand, cls, pos, best_k, P, 64, 1, W)
-        _put_unit(W, best_u, out)
+        _put_unit(U_card, U_w, U_len, best_u, out)
         return 0
     n_trump = core.class_count(hand, cls, TRUMP)
     # 2. expert declarers draw trumps while they hold many and opponents may still have some
@@ -279,10 +283,10 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
             pick = -1
             for u in range(nU):
                 if _unit_is_sure(W, u, ubest, hi):
-                    if pick < 0 or W[4][u] > W[4][pick]:
+                    if pick < 0 or U_size[u] > U_size[pick]:
                         pick = u
             if pick >= 0:
-                _put_unit(W, pick, out)
+                _put_unit(U_card, U_w, U_len, pick, out)
                 return 0
     # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
     best_c = -1
@@ -318,6 +322,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
 def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
     ubest = np.zeros(64, np.int64)
     hi = core._best_at(unseen, cls, pos, k, ubest)
@@ -325,18 +330,18 @@ def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     left = hand.copy()
     n_units = 0
     # greedy: biggest sure units first
-    order = np.argsort(-W[4][:nU] * 100 - W[3][:nU])
+    order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
     for i in range(nU):
         u = order[i]
         ok = True
-        for st in range(W[2][u]):
-            if left[W[0][u, st]] < W[1][u, st]:
+        for st in range(U_len[u]):
+            if left[U_card[u, st]] < U_w[u, st]:
                 ok = False
         if not ok or not _unit_is_sure(W, u, ubest, hi):
             continue
-        for st in range(W[2][u]):
-            left[W[0][u, st]] -= W[1][u, st]
-            tmp[W[0][u, st]] += W[1][u, st]
+        for st in range(U_len[u]):
+            left[U_card[u, st]] -= U_w[u, st]
+            tmp[U_card[u, st]] += U_w[u, st]
         n_units += 1
     if n_units < 2:
         return False
@@ -388,10 +393,11 @@ def _play_points(play):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
     """Fill ``out`` with a legal follow to the lead ``LI`` (the trick's current best claim is
     ``win_c``, held by seat ``winner``)."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     hand = hands[seat]
     k = LI[0]
     n = LI[1]
@@ -468,11 +474,11 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
         return
     best = np.zeros(core.NF, np.int64)
     core.best_sets(inclass, cls, pos, P, LI, W, best)
-    nrec = W[7][0]
+    nrec = INTS[0]
     if pol == RANDOM:
         r = randint(s, nrec)
-        for j in range(W[6][r]):
-            _put_unit(W, W[5][r, j], out)
+        for j in range(REC_N[r]):
+            _put_unit(U_card, U_w, U_len, REC[r, j], out)
         need = n
         for c in range(NC):
             need -= out[c]
@@ -494,8 +500,8 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
         for mode in range(3):
             for c in range(NC):
                 cand[c] = 0
-            for j in range(W[6][r]):
-                _put_unit(W, W[5][r, j], cand)
+            for j in range(REC_N[r]):
+                _put_unit(U_card, U_w, U_len, REC[r, j], cand)
             need = n
             for c in range(NC):
                 need -= cand[c]
@@ -507,10 +513,11 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
                     out[c] = cand[c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
     """How much a policy likes a candidate follow: win cheaply, feed a winning partner, else
     give away little."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     if LI[19] == 1:
         wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
     else:
@@ -540,6 +547,7 @@ def _score_parts(pol, wins, pts, cost, partner_wins, last_trick):
 @njit(cache=True)
 def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     n = LI[1]
     trumps = np.zeros(NC, np.int64)
     for c in range(NC):
@@ -570,13 +578,13 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         # one unit: a trump unit of the same shape (or of the stronger kind)
         nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
         for u in range(nU):
-            if W[4][u] != n:
+            if U_size[u] != n:
                 continue
             for c in range(NC):
                 cand[c] = 0
-            _put_unit(W, u, cand)
+            _put_unit(U_card, U_w, U_len, u, cand)
             if core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c):
-                cost = W[3][u]
+                cost = U_top[u]
                 if cost < best_cost:
                     best_cost = cost
                     found = True
@@ -585,7 +593,7 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             for c in range(NC):
                 cand[c] = 0
             core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
-            _put_unit(W, best_u, cand)
+            _put_unit(U_card, U_w, U_len, best_u, cand)
         return found
     # a throw: the lowest trump units of each shape, singles lowest
     for c in range(NC):
@@ -597,13 +605,13 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         nU = core.build_units(left, cls, pos, TRUMP, P, n, 2, W)
         pick = -1
         for u in range(nU):
-            if core.shape_code(W, u) == code and (pick < 0 or W[3][u] < W[3][pick]):
+            if core.shape_code(U_w, U_len, U_size, u) == code and (pick < 0 or U_top[u] < U_top[pick]):
                 pick = u
         if pick < 0:
             return False
-        for st in range(W[2][pick]):
-            left[W[0][pick, st]] -= W[1][pick, st]
-            cand[W[0][pick, st]] += W[1][pick, st]
+        for st in range(U_len[pick]):
+            left[U_card[pick, st]] -= U_w[pick, st]
+            cand[U_card[pick, st]] += U_w[pick, st]
     for _ in range(LI[22]):
         low = -1
         for c in range(NC):
