@@ -17,7 +17,7 @@ from numba import njit
 from . import core
 from .core import NC, TRUMP
 from .params import (
-    BOTTOM, CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, JOKER_BIDS,
+    BOTTOM, CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, JOKER_BIDS,
     NO_TRUMP_OK, THROW_TEST, THROWS,
 )
 from .rng import randint, uniform
@@ -194,6 +194,8 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     left = ctx[C_LEFT]
+    if pol == EXPERT and left <= 4 and _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
+        return 0
     # 1. sure winners in side suits: the biggest unit, then the most points
     best_u = -1
     best_key = -1
@@ -316,6 +318,46 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
             low = c
     out[low] = 1
     return 0
+
+
+@njit(cache=True)
+def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
+    """Expert, near the end: when its side can capture and the multiplier grows with the unit,
+    keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
+    Returns True if ``out`` holds such a lead."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    can_capture = my_team != declarers or P[CAPTURE_BY] == 1
+    grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
+    if not can_capture or not grows:
+        return False
+    n = 0
+    for c in range(NC):
+        n += hand[c]
+    unseen = _unseen(hand, played, P)
+    ubest = np.zeros(64, np.int64)
+    hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
+    nU = core.build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
+    keep = -1
+    for u in range(nU):
+        if _unit_is_sure(W, u, ubest, hi) and (keep < 0 or U_size[u] > U_size[keep]):
+            keep = u
+    if keep < 0:
+        return False
+    rest = hand.copy()
+    for st in range(U_len[keep]):
+        rest[U_card[keep, st]] -= U_w[keep, st]
+    low = -1
+    for c in range(NC):
+        if rest[c] > 0:
+            key = _strength(c, cls, pos) + core.POINTS[c] * 10
+            if low < 0 or key < _strength(low, cls, pos) + core.POINTS[low] * 10:
+                low = c
+    if low < 0:
+        return False
+    for c in range(NC):
+        out[c] = 0
+    out[low] = 1
+    return True
 
 
 @njit(cache=True)
