@@ -70,6 +70,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="root seed of the timed hands (default: 0)")
     s.add_argument("--json", action="store_true", help="a list of one JSON object per variant")
     s.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("duel", help="policy strength over duplicate hands (same deals, teams swapped)")
+    s.add_argument("--policies", default="expert,basic", help="two policies A,B (default expert,basic)")
+    s.add_argument("--variant", default="all", help="variant id, a path, or all (default)")
+    s.add_argument("--hands", type=int, default=20000, help="duplicate pairs per variant (default 20000)")
+    s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_duel)
     return p
 
 
@@ -229,6 +237,28 @@ def cmd_bench(args) -> int:
         print(table(["variant", "policy", "hands", "hands/s", "seconds", f"warm-up ({WARMUP_HANDS} hands) s"],
                     [[r["variant"], r["policy"], r["hands"], f"{r['hands_per_s']:,.0f}", f"{r['seconds']:.2f}",
                       f"{r['warmup_s']:.2f}"] for r in rows]))
+    return 0
+
+
+def cmd_duel(args) -> int:
+    from .duel import duel
+    from .engine.api import policy_codes
+    from .report_text import table
+
+    names = [n.strip() for n in args.policies.split(",")]
+    if len(names) != 2:
+        raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
+    policy_codes(names)
+    if args.hands < 2:
+        raise SimsuiteError("--hands must be at least 2")
+    variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
+    results = [duel(v, names[0], names[1], args.hands, args.seed) for v in variants]
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+        return 0
+    rows = [[r.variant, r.net_levels.fmt(3), r.pair_win.fmt(pct=True), r.pair_loss.fmt(pct=True)] for r in results]
+    print(f"{names[0]} against {names[1]} over duplicate hands (seed {args.seed}); 95% intervals")
+    print(table(["variant", f"net levels per hand for {names[0]}", f"pairs {names[0]} wins", f"pairs {names[0]} loses"], rows, max_width=60))
     return 0
 
 
