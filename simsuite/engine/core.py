@@ -53,9 +53,17 @@ class Work:
         self.rec = np.zeros((MAXREC, MAXD), np.int64)
         self.rec_n = np.zeros(MAXREC, np.int64)
         self.ints = np.zeros(64, np.int64)  # small scalar outputs
+        # scratch rows, so that no decision allocates: build_units, the follow decision and
+        # best_sets, lead_info / match_throw, the basic lead
+        self.bu = np.zeros((8, 64), np.int64)
+        self.cb = np.zeros((MAXS, 4), np.int64)
+        self.fs = np.zeros((10, 64), np.int64)
+        self.ls = np.zeros((8, 64), np.int64)
+        self.ps = np.zeros((6, 66), np.int64)
 
     def arrays(self):
-        return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints)
+        return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints,
+                self.bu, self.cb, self.fs, self.ls, self.ps)
 
 
 # --- card order ---------------------------------------------------------------------------------
@@ -227,14 +235,15 @@ def _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, L, pos):
 def build_units(counts, cls, pos, k, P, room, min_w, W):
     """Every unit of at least ``min_w`` copies and at most ``room`` cards in class ``k``."""
     U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
-    order = np.empty(NC, np.int64)
+    BU = W[8]
+    order = BU[0]
     n = class_cards(counts, cls, pos, k, order)
-    cards = np.empty(MAXS, np.int64)
-    widths = np.empty(MAXS, np.int64)
-    cand = np.empty((MAXS, 4), np.int64)  # indices into ``order``
-    ncand = np.zeros(MAXS, np.int64)
-    idx = np.zeros(MAXS, np.int64)
-    at = np.zeros(MAXS, np.int64)  # index into ``order`` of each chain step
+    cards = BU[1]
+    widths = BU[2]
+    cand = W[9]  # indices into ``order``
+    ncand = BU[3]
+    idx = BU[4]
+    at = BU[5]  # index into ``order`` of each chain step
     nU = 0
     maxu = P[MAX_UNIT]
     for i in range(n):
@@ -397,11 +406,14 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     U_card, U_w, U_len, U_size = W[0], W[1], W[2], W[4]
     rec, rec_n, ints = W[5], W[6], W[7]
     nf = LI[4]
-    f = np.zeros(NF, np.int64)
-    prof = np.zeros(NF, np.int64)
-    left = counts.copy()
-    sel = np.zeros(MAXD, np.int64)
-    nxt = np.zeros(MAXD + 1, np.int64)
+    FS = W[10]
+    f = FS[5]
+    prof = FS[6]
+    left = FS[7]
+    for c in range(NC):
+        left[c] = counts[c]
+    sel = FS[8]
+    nxt = FS[9]
     # the empty set
     _features(U_w, U_len, U_size, sel, 0, P, LI[2] == 1, LI[3] == 1, f)
     _profile(f, LI, best)
@@ -509,6 +521,40 @@ def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
         LI[63] = 1
 
 
+@njit(cache=True, inline="always")
+def lead_info_single(card, k, pos, P, LI):
+    """``lead_info`` for a one-card lead: every cap is 0, the card's position is the claim."""
+    for i in range(64):
+        LI[i] = 0
+    LI[0] = k
+    LI[1] = 1
+    nf = P[N_FOLLOW]
+    LI[4] = nf
+    for i in range(nf):
+        LI[5 + i] = P[FOLLOW0 + i]
+    LI[19] = 1
+    LI[20] = 101
+    LI[21] = pos[card]
+    LI[22] = 1
+
+
+@njit(cache=True, inline="always")
+def lead_info_unit(play, cls, pos, P, LI):
+    """``lead_info`` for a one-unit lead, without touching the work arrays; returns False when
+    the lead is not one unit (the caller then uses ``lead_info``)."""
+    k = play_class(play, cls)
+    if k < 0:
+        return False
+    n = 0
+    for c in range(NC):
+        n += play[c]
+    code, top, w, _n = single_unit_shape(play, cls, pos, k)
+    if code < 0 or (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0) or (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0):
+        return False
+    _lead_info_one_unit(play, k, n, code, top, w, P, LI)
+    return True
+
+
 @njit(cache=True)
 def lead_info(play, cls, pos, P, W, LI):
     """Read a one-class lead: its canonical decomposition (fewest units, then most cards in wide
@@ -525,11 +571,18 @@ def lead_info(play, cls, pos, P, W, LI):
     nU = build_units(play, cls, pos, k, P, n, 2, W)
     U_card, U_w, U_len, U_size = W[0], W[1], W[2], W[4]
     rec, rec_n = W[5], W[6]
-    left = play.copy()
-    sel = np.zeros(MAXD, np.int64)
-    nxt = np.zeros(MAXD + 1, np.int64)
-    best_key = np.array([-n, 0, 0], np.int64)  # the empty set: all singles
-    key = np.zeros(3, np.int64)
+    LS = W[11]
+    left = LS[0]
+    for c in range(NC):
+        left[c] = play[c]
+    sel = LS[1]
+    nxt = LS[2]
+    nxt[0] = 0
+    best_key = LS[4]
+    best_key[0] = -n  # the empty set: all singles
+    best_key[1] = 0
+    best_key[2] = 0
+    key = LS[3]
     rec_n[0] = 0
     d = 0
     used = 0
@@ -765,10 +818,14 @@ def match_throw(play, cls, pos, P, LI, W):
     nsel_lead = LI[63]
     need_singles = LI[22]
     key_code = LI[20]
-    left = play.copy()
-    sel = np.zeros(MAXD, np.int64)
-    nxt = np.zeros(MAXD + 1, np.int64)
-    codes = np.zeros(MAXD, np.int64)
+    LS = W[11]
+    left = LS[0]
+    for c in range(NC):
+        left[c] = play[c]
+    sel = LS[1]
+    nxt = LS[2]
+    nxt[0] = 0
+    codes = LS[5]
     best = -1
     d = 0
     used = 0

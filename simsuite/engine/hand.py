@@ -124,8 +124,10 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
         deal_taker = -1
         for i in range(4 * hs):
             seat = (first_drawer + i) % 4
-            hands[seat, deck[i]] += 1
-            if P[BIDDING] == 0:
+            card_in = deck[i]
+            hands[seat, card_in] += 1
+            # a player reconsiders bidding when a level card or a joker arrives, and every third draw
+            if P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2):
                 card, n = bid_wish(pols[seat], hands[seat], level, P, s, i // 4 + 1)
                 if card >= 0:
                     kind = bid_ok(P, seat, card, n, hands[seat], cur_seat, cur_card, cur_n, first_hand)
@@ -256,11 +258,29 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
         ctx[1] = cards_left
         ctx[5] = tricks
         is_throw = choose_lead(pols[leader], leader, hands, played, voids, cls, pos, P, ctx, W, s, lead)
-        k = core.play_class(lead, cls)
-        nsel = core.lead_info(lead, cls, pos, P, W, LI)
-        if k < 0 or not _holds(hands[leader], lead):
+        # one pass over the lead: held, one class, how many cards
+        k = -1
+        n_lead = 0
+        only = -1
+        bad = False
+        for c in range(NC):
+            m = lead[c]
+            if m != 0:
+                if m < 0 or hands[leader, c] < m:
+                    bad = True
+                if k == -1:
+                    k = cls[c]
+                elif cls[c] != k:
+                    bad = True
+                n_lead += m
+                only = c
+        if bad or n_lead == 0:
             rec[R_ERROR] = 1
             return
+        if n_lead == 1:
+            core.lead_info_single(only, k, pos, P, LI)
+        elif not core.lead_info_unit(lead, cls, pos, P, LI):
+            core.lead_info(lead, cls, pos, P, W, LI)
         if LI[19] > 1:
             rec[R_THROWS] += 1
             stands, beaten, nfail = core.throw_check(lead, hands, leader, cls, pos, P, LI, W, forced)
@@ -300,22 +320,39 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
         for i in range(1, 4):
             seat = (leader + i) % 4
             choose_follow(pols[seat], seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, play)
-            if not _holds(hands[seat], play):
+            # one pass: take the cards from the hand (checking it held them), count points and
+            # the led class, and remember the card of a one-card play
+            in_k = 0
+            total = 0
+            only = -1
+            bad = False
+            for c in range(NC):
+                m = play[c]
+                if m != 0:
+                    if m < 0 or hands[seat, c] < m:
+                        bad = True
+                    hands[seat, c] -= m
+                    played[c] += m
+                    points += core.POINTS[c] * m
+                    total += m
+                    only = c
+                    if cls[c] == k:
+                        in_k += m
+            if bad or total != n:
                 rec[R_ERROR] = 2
                 return
-            in_k = 0
-            for c in range(NC):
-                hands[seat, c] -= play[c]
-                played[c] += play[c]
-                points += core.POINTS[c] * play[c]
-                if cls[c] == k:
-                    in_k += play[c]
             if in_k < n:
                 voids[seat, k] = 1
             if keep and nplays < MAX_PLAYS:
                 _hist(h_plays, nplays, tricks, seat, 0, play)
                 nplays += 1
-            if LI[19] == 1:
+            if n == 1:
+                # a single card claims the trick with its position, in the led class or trump
+                claim = cls[only] == k or cls[only] == TRUMP
+                cur[0] = 0
+                cur[1] = 1 if cls[only] == TRUMP else 0
+                cur[2] = pos[only]
+            elif LI[19] == 1:
                 claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
             else:
                 claim = core.contender(play, cls, pos, P, LI, W, False, cur)
@@ -324,7 +361,7 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
                 win_c[1] = cur[1]
                 win_c[2] = cur[2]
                 winner = seat
-                win_trump = core.play_class(play, cls) == TRUMP
+                win_trump = cur[1] == 1
         if keep:
             for r in range(first_row, nplays):
                 h_plays[r, 3] = winner

@@ -145,7 +145,7 @@ def _unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
     trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
     L = U_len[u]
     top = U_top[u]
     if hi <= top:
@@ -176,7 +176,6 @@ def _put_unit(U_card, U_w, U_len, u, out):
 @njit(cache=True, inline="always")
 def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     """Fill ``out`` with the lead. Returns 1 if it is a throw (several units), else 0."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     for c in range(NC):
         out[c] = 0
     hand = hands[seat]
@@ -188,6 +187,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
                 classes[nk] = k
                 nk += 1
         k = classes[randint(s, nk)]
+        U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
         nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
         _put_unit(U_card, U_w, U_len, randint(s, nU), out)
         return 0
@@ -203,18 +203,24 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     if pol == BASIC:
         # basic looks at the top card of each suit and at its pairs and triples: a unit is sure
         # when no unseen card above it has as many copies (suffix maxima, one pass per array)
-        sufmax = np.zeros((5, 66), np.int64)
-        top = np.full(5, -1, np.int64)
+        PS = W[12]
+        sufmax = PS[:5]
+        for k in range(5):
+            for t in range(32):
+                sufmax[k, t] = 0
+        top = PS[5]
+        for k in range(5):
+            top[k] = -1
         decks = P[DECKS]
         for c in range(NC):
             k = cls[c]
             u = decks - hand[c] - played[c]
-            if u > sufmax[k, pos[c]]:
+            if k != TRUMP and u > sufmax[k, pos[c]]:
                 sufmax[k, pos[c]] = u
             if hand[c] > 0 and (top[k] < 0 or pos[c] > pos[top[k]]):
                 top[k] = c
         for k in range(4):
-            for t in range(64, -1, -1):
+            for t in range(30, -1, -1):  # side-suit positions stay below 27
                 if sufmax[k, t + 1] > sufmax[k, t]:
                     sufmax[k, t] = sufmax[k, t + 1]
         pick_c = -1
@@ -234,6 +240,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
         if pick_c >= 0:
             out[pick_c] = pick_w
             return 0
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
     unseen = _unseen(hand, played, P)
     ubest = np.zeros(64, np.int64)
     for k in range(4):
@@ -325,7 +332,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     """Expert, near the end: when its side can capture and the multiplier grows with the unit,
     keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
     Returns True if ``out`` holds such a lead."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
     can_capture = my_team != declarers or P[CAPTURE_BY] == 1
     grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
     if not can_capture or not grows:
@@ -364,7 +371,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
 def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
     nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
     ubest = np.zeros(64, np.int64)
     hi = core._best_at(unseen, cls, pos, k, ubest)
@@ -439,52 +446,58 @@ def _play_points(play):
 def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
     """Fill ``out`` with a legal follow to the lead ``LI`` (the trick's current best claim is
     ``win_c``, held by seat ``winner``)."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     hand = hands[seat]
     k = LI[0]
     n = LI[1]
-    have = 0
-    for c in range(NC):
-        out[c] = 0
-        if cls[c] == k:
-            have += hand[c]
     partner_wins = winner % 2 == seat % 2
     last_trick = ctx[C_LEFT] == 1
-    cur = np.zeros(3, np.int64)
-    if n == 1 and have > 1:
-        # a single lead: any card of the suit is legal
-        if pol == RANDOM:
-            x = randint(s, have)
-            for c in range(NC):
-                if cls[c] == k:
-                    if x < hand[c]:
-                        out[c] = 1
-                        return
-                    x -= hand[c]
+    have = 0
+    if n == 1 and pol != RANDOM:
+        # a single lead: any card of the suit is legal; score each while counting them
         best_score = -(1 << 40)
         pick = -1
         for c in range(NC):
+            out[c] = 0
             if hand[c] == 0 or cls[c] != k:
                 continue
+            have += hand[c]
             # the single-card case of _score, without building the play
-            cur[0] = 0
-            cur[1] = 1 if cls[c] == TRUMP else 0
-            cur[2] = pos[c]
-            score = _score_parts(pol, core.beats(cur, win_c), core.POINTS[c], _strength(c, cls, pos),
-                                 partner_wins, last_trick)
+            t = 1 if cls[c] == TRUMP else 0
+            wins = t > win_c[1] or (t == win_c[1] and win_c[0] == 0 and pos[c] > win_c[2])
+            score = _score_parts(pol, wins, core.POINTS[c], _strength(c, cls, pos), partner_wins, last_trick)
             if score > best_score:
                 best_score = score
                 pick = c
-        out[pick] = 1
-        return
-    inclass = np.zeros(NC, np.int64)
-    others = np.zeros(NC, np.int64)
+        if have > 1:
+            out[pick] = 1
+            return
+    else:
+        for c in range(NC):
+            out[c] = 0
+            if cls[c] == k:
+                have += hand[c]
+    FS = W[10]
+    cur = FS[3]
+    if n == 1 and have > 1:
+        # random: any card of the suit
+        x = randint(s, have)
+        for c in range(NC):
+            if cls[c] == k:
+                if x < hand[c]:
+                    out[c] = 1
+                    return
+                x -= hand[c]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    inclass = FS[0]
+    others = FS[1]
     for c in range(NC):
         if cls[c] == k:
             inclass[c] = hand[c]
+            others[c] = 0
         else:
+            inclass[c] = 0
             others[c] = hand[c]
-    cand = np.zeros(NC, np.int64)
+    cand = FS[2]
     if have <= n:
         # all of the suit, then anything; a void player may trump
         for c in range(NC):
@@ -514,7 +527,7 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
             return
         _fill(out, others, need, cls, pos, 1 if partner_wins else 0)
         return
-    best = np.zeros(core.NF, np.int64)
+    best = FS[4]
     core.best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[0]
     if pol == RANDOM:
@@ -559,7 +572,6 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
 def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
     """How much a policy likes a candidate follow: win cheaply, feed a winning partner, else
     give away little."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
     if LI[19] == 1:
         wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
     else:
@@ -589,7 +601,7 @@ def _score_parts(pol, wins, pts, cost, partner_wins, last_trick):
 @njit(cache=True)
 def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
     n = LI[1]
     trumps = np.zeros(NC, np.int64)
     for c in range(NC):
