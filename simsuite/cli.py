@@ -61,7 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--level", help="the rank being played (default: the variant's start level)")
     s.add_argument("--ascii", action="store_true", help="suit letters instead of suit symbols")
     s.add_argument("--json", action="store_true", help="the record and the history as JSON")
+    s.add_argument("--match", action="store_true", help="play a whole match: one line per hand, then the end")
+    s.add_argument("--match-index", type=int, default=0, help="with --match: which match of the seed (default 0)")
     s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("tournament", help="run one tournament of policy teams (or --repeat K of them)")
+    s.add_argument("--variant", required=True, help="variant id or path")
+    s.add_argument("--teams", type=int, default=8, help="number of teams (default 8)")
+    s.add_argument("--policies", default="expert,basic", help="policies given to the teams in turn (default expert,basic)")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--elimination", choices=["single", "double"], help="knock-out formats: override the variant")
+    s.add_argument("--repeat", type=int, default=1, help="run K tournaments and report how often each team won")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_tournament)
 
     s = sub.add_parser("bench", help="hands per second of the compiled engine, per variant, on one core")
     s.add_argument("--variant", default="all", help="variant id, a path, or 'all' (default)")
@@ -176,6 +188,8 @@ def cmd_play(args) -> int:
     if args.seed < 0:
         raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
     _engine_ready(v)
+    if args.match:
+        return _play_match(v, args, names)
     result = play_one(v, args.seed, names, level=level, keep=True)
     if args.json:
         h = result.history
@@ -259,6 +273,59 @@ def cmd_duel(args) -> int:
     rows = [[r.variant, r.net_levels.fmt(3), r.pair_win.fmt(pct=True), r.pair_loss.fmt(pct=True)] for r in results]
     print(f"{names[0]} against {names[1]} over duplicate hands (seed {args.seed}); 95% intervals")
     print(table(["variant", f"net levels per hand for {names[0]}", f"pairs {names[0]} wins", f"pairs {names[0]} loses"], rows, max_width=60))
+    return 0
+
+
+def _play_match(v, args, names) -> int:
+    import dataclasses
+
+    from .match import play_match
+    from .match_text import format_match
+
+    if args.match_index < 0:
+        raise SimsuiteError(f"--match-index must be 0 or more; got {args.match_index}")
+    m = play_match(v, args.seed, args.match_index, names)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(m), indent=2))
+    else:
+        print(format_match(v, m), end="")
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    from .competition import make_teams, repeat_tournaments, run_policy_tournament
+    from .engine.api import policy_codes
+    from .report_text import table
+    from .tournament import format_standings
+
+    v = load_variant(args.variant)
+    pols = [p.strip() for p in args.policies.split(",") if p.strip()]
+    policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
+    for p in pols:
+        policy_codes(p)
+    teams = make_teams(args.teams, pols)
+    _engine_ready(v)
+    if args.repeat > 1:
+        r = repeat_tournaments(v, teams, args.seed, args.repeat, args.elimination)
+        if args.json:
+            print(json.dumps({"variant": v.id, "repeats": r.repeats,
+                              "first": {t: e.as_dict() for t, e in r.first.items()},
+                              "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()}}, indent=2))
+            return 0
+        print(f"{v.id}: {r.repeats} tournaments of {len(teams)} teams (seeds {args.seed}..{args.seed + r.repeats - 1}); "
+              "share of tournaments won, 95% Wilson intervals")
+        print(table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]))
+        print(table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()]))
+        return 0
+    result, records = run_policy_tournament(v, teams, args.seed, args.elimination)
+    if args.json:
+        print(json.dumps({"variant": v.id, "champion": result.champion,
+                          "standings": [{"rank": s.rank, "team": s.team, "points": s.points,
+                                         "level_diff": s.level_diff, "separated_by": s.separated_by}
+                                        for s in result.standings],
+                          "matches": len(records), "notes": list(result.notes)}, indent=2))
+        return 0
+    print(format_standings(result))
     return 0
 
 
