@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("duel", help="policy strength over duplicate hands (same deals, teams swapped)")
     s.add_argument("--policies", default="expert,basic", help="two policies A,B (default expert,basic)")
     s.add_argument("--variant", default="all", help="variant id, a path, or all (default)")
-    s.add_argument("--hands", type=int, default=20000, help="duplicate pairs per variant (default 20000)")
+    s.add_argument("--hands", type=int, default=20000, help="duplicate pairs of hands per variant (default 20000)")
+    s.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_duel)
@@ -266,6 +267,8 @@ def cmd_duel(args) -> int:
     if args.hands < 2:
         raise SimsuiteError("--hands must be at least 2")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
+    if args.matches is not None:
+        return _duel_matches(args, names, variants)
     results = [duel(v, names[0], names[1], args.hands, args.seed) for v in variants]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))
@@ -326,6 +329,23 @@ def cmd_tournament(args) -> int:
                           "matches": len(records), "notes": list(result.notes)}, indent=2))
         return 0
     print(format_standings(result))
+    return 0
+
+
+def _duel_matches(args, names, variants) -> int:
+    from .duel import duel_matches
+    from .report_text import table
+
+    if args.matches < 2:
+        raise SimsuiteError("--matches must be at least 2")
+    results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+        return 0
+    print(f"{names[0]} against {names[1]} over duplicate matches (seed {args.seed}, {args.matches} pairs); 95% intervals")
+    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.hands_per_match.fmt(1)] for r in results]
+    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws out)",
+                 "hands per match"], rows, max_width=60))
     return 0
 
 

@@ -43,3 +43,40 @@ def duel(variant: Variant, a: str, b: str, hands: int, seed: int) -> DuelResult:
     net = (first[:, _L0] - first[:, _L1]) + (second[:, _L1] - second[:, _L0])
     return DuelResult(variant.id, a, b, hands, mean_ci(net / 2.0), wilson(int((net > 0).sum()), hands),
                       wilson(int((net < 0).sum()), hands))
+
+
+@dataclass(frozen=True)
+class MatchDuelResult:
+    variant: str
+    a: str
+    b: str
+    pairs: int
+    decided_pairs: int
+    pair_win: Estimate  # share of decided pairs A wins (more match wins than B over the two tables)
+    match_win: Estimate  # share of decided matches (both tables) A wins
+    hands_per_match: Estimate
+
+    def as_dict(self) -> dict:
+        return {"variant": self.variant, "a": self.a, "b": self.b, "pairs": self.pairs,
+                "decided_pairs": self.decided_pairs, "pair_win": self.pair_win.as_dict(),
+                "match_win": self.match_win.as_dict(), "hands_per_match": self.hands_per_match.as_dict()}
+
+
+def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> MatchDuelResult:
+    """Duplicate matches: match i played twice with the same deals, A as N-S then as E-W."""
+    from .engine.match import M_HANDS, M_WINNER
+    from .match import play_match_batch
+
+    first = play_match_batch(variant, seed, 0, matches, f"{a},{b}").matches
+    second = play_match_batch(variant, seed, 0, matches, f"{b},{a}").matches
+    a_wins = (first[:, M_WINNER] == 0).astype(int) + (second[:, M_WINNER] == 1).astype(int)
+    b_wins = (first[:, M_WINNER] == 1).astype(int) + (second[:, M_WINNER] == 0).astype(int)
+    decided = a_wins != b_wins
+    decided_matches = int(((first[:, M_WINNER] >= 0).sum() + (second[:, M_WINNER] >= 0).sum()))
+    hands = np.concatenate([first[:, M_HANDS], second[:, M_HANDS]])
+    return MatchDuelResult(
+        variant.id, a, b, matches, int(decided.sum()),
+        wilson(int((a_wins > b_wins).sum()), int(decided.sum())),
+        wilson(int(a_wins.sum()), decided_matches),
+        mean_ci(hands),
+    )

@@ -38,7 +38,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)
 
 
 def mean_ci(x, z: float = Z95) -> Estimate:
