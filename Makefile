@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-all install clean golden
+.PHONY: demo test install clean clean-cache golden golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,5 +28,8 @@ test: $(STAMP)
 golden: $(STAMP)
 	SIMSUITE_REGEN_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
 
-clean:
+clean-cache:
+	find simsuite -name "*.nbi" -delete; find simsuite -name "*.nbc" -delete
+
+clean: clean-cache
 	rm -rf $(VENV) build *.egg-info .pytest_cache
