@@ -17,7 +17,9 @@ from .variant import describe, known_ids, load_all, load_variant
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv = argv
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -91,7 +93,88 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_duel)
+
+    s = sub.add_parser("simulate", help="play N matches of one or more variants into a results folder (resumable)")
+    s.add_argument("--variant", action="append", required=True, metavar="ID",
+                   help="variant id or path; repeat for several variants (each is a cell)")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="override a rule field of every variant (lists comma-separated); repeat for several")
+    s.add_argument("--policies", default="expert,basic", help="A,B: team N-S plays A, team E-W plays B (default expert,basic)")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--matches", type=int, help=f"matches per cell (default {DEFAULT_MATCHES_HELP})")
+    g.add_argument("--hands", type=int, help="about this many hands per cell (matches estimated by a 20-match pilot)")
+    _exec_args(s)
+    s.add_argument("--seed", type=int, default=1, help="root seed (default 1); match i always gets the same deals")
+    s.add_argument("--out", help="results folder (default results/<variants>-seed<S>-<hash>)")
+    s.add_argument("--duplicate", action="store_true", help="play every match again with the teams' policies swapped")
+    s.set_defaults(func=cmd_simulate)
+
+    s = sub.add_parser("sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder")
+    s.add_argument("spec", help="sweep spec TOML (see docs/harness.md and examples/sweeps/)")
+    s.add_argument("--out", required=True, help="results folder")
+    _exec_args(s)
+    s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("summary", help="game length, swing and fairness of a results folder")
+    s.add_argument("results", help="results folder (results/<run>)")
+    s.add_argument("--by", choices=["variant", "cell"], default="variant", help="one row per variant or per cell")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_summary)
     return p
+
+
+DEFAULT_MATCHES_HELP = "1000"
+
+
+def _exec_args(s) -> None:
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
+    s.add_argument("--backend", choices=["loky", "dask"], default="loky", help="local processes (loky) or a Dask cluster")
+    s.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler, e.g. tcp://host:8786")
+    s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar or final line")
+
+
+def cmd_simulate(args) -> int:
+    from .harness import DEFAULT_CHUNK, RunSpec, simulate
+
+    spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
+                   hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                   duplicate=args.duplicate, out=args.out, chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
+                   quiet=args.quiet, command=["simsuite", *args.argv])
+    print(simulate(spec))
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    from .harness import sweep
+
+    print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
+                chunk=args.chunk, command=["simsuite", *args.argv]))
+    return 0
+
+
+def cmd_summary(args) -> int:
+    from .results import load
+
+    try:
+        from . import metrics
+    except ModuleNotFoundError as exc:
+        if exc.name != "simsuite.metrics":
+            raise
+        raise SimsuiteError("this simsuite has no metrics module yet (simsuite/metrics.py)") from None
+
+    import inspect
+
+    r = load(args.results)
+    extra = {}
+    if "variants" in inspect.signature(metrics.summarise).parameters:
+        extra["variants"] = r.variants()  # the rules each cell was played under (overrides included)
+    rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+    else:
+        print(metrics.format_summary(rows))
+    return 0
 
 
 def cmd_variants(args) -> int:
