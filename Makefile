@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install clean clean-cache golden golden
+.PHONY: demo test install clean clean-cache golden notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -16,10 +16,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+DEMO_MATCHES ?= 2000
+DEMO_JOBS    ?= 2
+
 demo: $(STAMP)
 	$(BIN)/simsuite variants
 	$(BIN)/simsuite judge examples/scenarios/follow-3plus3.toml --variant all
-	$(BIN)/simsuite judge examples/scenarios/last-trick-capture.toml --variant all
+	$(BIN)/simsuite simulate --variant school-2016 --variant huizhou --variant baiyun-2016 \
+		--variant two-deck-2011 --variant guangxi-2012 --policies expert,basic \
+		--matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 --out results/demo-$(DEMO_MATCHES)
+	$(BIN)/simsuite summary results/demo-$(DEMO_MATCHES)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
