@@ -120,6 +120,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--by", choices=["variant", "cell"], default="variant", help="one row per variant or per cell")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_summary)
+
+    s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")
+    s.add_argument("results", help="results folder (results/<run>)")
+    s.add_argument("-o", "--out", default="report.html",
+                   help="the HTML file to write (default: report.html in the current folder)")
+    s.add_argument("--by", choices=["variant", "cell"], default=None,
+                   help="groups: variants or cells (default: cells when the run has more than one, else variants)")
+    s.set_defaults(func=cmd_report)
     return p
 
 
@@ -174,6 +182,13 @@ def cmd_summary(args) -> int:
         print(json.dumps(rows, indent=2, default=str))
     else:
         print(metrics.format_summary(rows))
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import build_report
+
+    print(build_report(args.results, args.out, by=args.by))
     return 0
 
 
