@@ -344,8 +344,18 @@ def _match_metrics(m: pl.DataFrame, resolver: _Variants) -> dict[str, dict]:
     first = m["first_declarers"].to_numpy().astype(int)
     out["first_declarer_win"] = _out(wilson(int((decided & (winner == first)).sum()), int(decided.sum())), draw_note)
     ns = wilson(int((winner == 0).sum()), int(decided.sum()))
-    out["ns_win"] = _out(ns, draw_note)
-    out["seat_balance"] = _out(_through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
+    # Seats can only be compared when skill is spread evenly over them: the same policy on both
+    # sides, or a duplicate run (every match also played with the policies swapped).
+    pol_ns, pol_ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
+    swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
+    even = all(a == b for a, b in zip(pol_ns, pol_ew)) or (any(swapped) and not all(swapped))
+    if even:
+        out["ns_win"] = _out(ns, draw_note)
+        out["seat_balance"] = _out(_through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
+    else:
+        why = "the teams play different policies; seats compare only with equal policies or a --duplicate run"
+        out["ns_win"] = _null(why)
+        out["seat_balance"] = _null(why)
     out.update(_policy_metrics(m, winner))
     return out
 

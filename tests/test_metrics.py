@@ -264,6 +264,16 @@ def test_n_star_interval_from_wilson_bounds():
     assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9))
     assert row["n_star"]["low"] == pytest.approx(MX.n_star(p.high))
     assert row["n_star"]["high"] == pytest.approx(MX.n_star(p.low))
+    # the teams play different policies and no match is swapped: seats cannot be compared
+    assert row["seat_balance"]["value"] is None and "different policies" in row["seat_balance"]["note"]
+
+
+def test_seat_balance_interval_from_wilson_bounds_with_equal_policies():
+    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1, pew="expert") for i in range(18)] + \
+        [game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0, pew="expert") for i in range(2)]
+    row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
+    p = wilson(18, 20)
+    assert row["ns_win"]["value"] == pytest.approx(0.9)
     assert row["seat_balance"]["low"] == pytest.approx(MX.balance(p.high))
     assert row["seat_balance"]["high"] == pytest.approx(MX.balance(p.low))
 
