@@ -30,6 +30,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# execute every notebook at full scale, in place (outputs kept in the .ipynb files); the sweeps run
+# with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused)
+notebooks: $(STAMP)
+	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
+		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
+
 # rewrite tests/golden/*.txt from the current engine (review the diff before committing)
 golden: $(STAMP)
 	SIMSUITE_REGEN_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py

@@ -1,0 +1,328 @@
+"""Helpers shared by the notebooks in this folder (not part of the simsuite package).
+
+Every notebook sizes its runs from ``SIMSUITE_QUICK`` (quick: tiny samples, only to check that
+the notebook runs), runs its sweep through ``simsuite.harness.sweep`` into
+``results/notebooks/<name>[-quick]`` (resuming a run that is there) and reads it back with
+``simsuite.results.load``. The figures draw 95% intervals from ``simsuite.metrics.summarise``.
+
+Environment:
+    SIMSUITE_QUICK=1      quick mode (tiny samples)
+    SIMSUITE_JOBS=N       worker processes for the harness (default 2)
+    SIMSUITE_ROOT=DIR     the repository (default: found from the working folder upwards)
+    SIMSUITE_RESULTS=DIR  where results/notebooks/ lives (default: ROOT/results)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import tomllib
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+import simsuite
+from simsuite.harness import sweep
+from simsuite.metrics import METRIC_KEYS, bootstrap_match_sums, summarise
+from simsuite.results import Results, load
+from simsuite.stats import wilson
+
+QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
+JOBS = int(os.environ.get("SIMSUITE_JOBS", "2"))
+VARIANT_IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
+COLORS = dict(zip(VARIANT_IDS, ["C0", "C1", "C2", "C3", "C4"]))
+
+
+def _find_root() -> Path:
+    if os.environ.get("SIMSUITE_ROOT"):
+        return Path(os.environ["SIMSUITE_ROOT"]).resolve()
+    here = Path.cwd().resolve()
+    for p in [here, *here.parents]:
+        if (p / "pyproject.toml").is_file() and (p / "examples" / "sweeps").is_dir():
+            return p
+    return Path(simsuite.__file__).resolve().parents[1]
+
+
+ROOT = _find_root()
+RESULTS = Path(os.environ.get("SIMSUITE_RESULTS") or ROOT / "results") / "notebooks"
+
+
+# --- sweep specs ------------------------------------------------------------------------------
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def to_toml(spec: Mapping[str, Any]) -> str:
+    """A sweep spec (top-level scalars, [grid], [[cells]], [decks_scaling]) as TOML text."""
+    lines = [f"{k} = {_toml_value(v)}" for k, v in spec.items() if not isinstance(v, (Mapping, list))
+             or (isinstance(v, list) and not any(isinstance(x, Mapping) for x in v))]
+    for k, v in spec.items():
+        if isinstance(v, Mapping):
+            lines += ["", f"[{k}]"] + [f"{kk} = {_toml_value(x)}" for kk, x in v.items()]
+    for k, v in spec.items():
+        if isinstance(v, list) and any(isinstance(x, Mapping) for x in v):
+            for table in v:
+                lines += ["", f"[[{k}]]"] + [f"{kk} = {_toml_value(x)}" for kk, x in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+def read_spec(path: str | Path) -> dict:
+    p = Path(path)
+    if not p.is_absolute():
+        p = ROOT / p
+    return tomllib.loads(p.read_text(encoding="utf-8"))
+
+
+def run_sweep(spec: str | Path | Mapping[str, Any], name: str, *, part: str | None = None, jobs: int | None = None,
+              **changes: Any) -> Results:
+    """Run (or resume, or just load) a sweep into ``results/notebooks/<name>[-quick][/part]``.
+
+    ``spec`` is a sweep spec file (relative to the repository) or a dict in the same shape;
+    ``changes`` replace its top-level keys (``matches=``, ``policies=``, ``duplicate=``,
+    ``grid=``, ``cells=``; ``None`` removes a key). The spec actually run is written next to
+    the results as ``<name>[-quick][-part].toml``, so the run can be repeated from the shell:
+    ``simsuite sweep results/notebooks/<that file> --out <the folder>``.
+    """
+    raw = dict(read_spec(spec) if isinstance(spec, (str, Path)) else spec)
+    for k, v in changes.items():
+        if v is None:
+            raw.pop(k, None)
+        else:
+            raw[k] = v
+    stem = name + ("-quick" if QUICK else "")
+    out = RESULTS / stem / part if part else RESULTS / stem
+    spec_file = RESULTS / "specs" / (stem + (f"-{part}" if part else "") + ".toml")
+    spec_file.parent.mkdir(parents=True, exist_ok=True)
+    text = to_toml(raw)
+    if not spec_file.exists() or spec_file.read_text(encoding="utf-8") != text:
+        spec_file.write_text(text, encoding="utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    sweep(spec_file, out, jobs=JOBS if jobs is None else jobs, quiet=True,
+          command=["simsuite", "sweep", str(spec_file), "--out", str(out), "--jobs", str(JOBS if jobs is None else jobs)])
+    r = load(out)
+    n_matches = sum(c["matches"] for c in r.manifest["cells"]) * (2 if r.manifest["duplicate"] else 1)
+    print(f"{out.relative_to(RESULTS.parent.parent) if out.is_relative_to(RESULTS.parent.parent) else out}: "
+          f"{len(r.manifest['cells'])} cells, {n_matches:,} matches (tables) "
+          f"[{'quick' if QUICK else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]")
+    return r
+
+
+# --- summaries -----------------------------------------------------------------------------------
+
+
+def frames(r: Results, where: pl.Expr | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    h, m = r.hands, r.matches
+    if where is not None:
+        h, m = h.filter(where), m.filter(where)
+    return h.collect(), m.collect()
+
+
+def equal_pairs_once() -> pl.Expr:
+    """Keep the first table of matches between equal policies: with ``duplicate`` their second
+    table is the same match again (the same deals, the same policies in the same seats)."""
+    return (pl.col("policy_ns") != pl.col("policy_ew")) | ~pl.col("swapped")
+
+
+def summary(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None, by: str = "cell",
+            seed: int = 0) -> pd.DataFrame:
+    """``summarise`` flattened: one row per group, for each metric columns ``key``, ``key_lo``,
+    ``key_hi``, ``key_n`` (NaN where it does not apply; an unbounded end is inf)."""
+    rows = summarise(h, m, by=by, variants=variants, seed=seed)
+    flat = []
+    for r in rows:
+        d = {k: v for k, v in r.items() if not isinstance(v, dict)}
+        for k in METRIC_KEYS:
+            e = r[k]
+            d[k] = np.nan if e["value"] is None else e["value"]
+            d[k + "_lo"] = np.nan if e["low"] is None else e["low"]
+            d[k + "_hi"] = np.nan if e["high"] is None else e["high"]
+            d[k + "_n"] = e["n"]
+        flat.append(d)
+    return pd.DataFrame(flat)
+
+
+def parse_cell(cell: str) -> dict[str, Any]:
+    """``"step=30,takeover=120"`` -> ``{"step": 30, "takeover": 120}`` (numbers as numbers)."""
+    out: dict[str, Any] = {}
+    for part in cell.split(","):
+        if "=" not in part:
+            out["variant"] = part
+            continue
+        k, v = part.split("=", 1)
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def with_cell_keys(df: pd.DataFrame, col: str = "cell") -> pd.DataFrame:
+    keys = pd.DataFrame([parse_cell(c) for c in df[col]], index=df.index)
+    return pd.concat([keys, df.drop(columns=[c for c in keys.columns if c in df.columns and c != col])], axis=1)
+
+
+def match_share(m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.Expr | None = None,
+                name: str = "share") -> pd.DataFrame:
+    """Per group, the share of matches (among ``among``, default all) where ``cond`` holds, with
+    its Wilson interval: columns ``name``, ``name_lo``, ``name_hi``, ``name_n``."""
+    by = [by] if isinstance(by, str) else list(by)
+    f = m if among is None else m.filter(among)
+    g = (f.group_by(by).agg(cond.cast(pl.Int64).sum().alias("_k"), pl.len().alias("_n")).sort(by)).to_pandas()
+    rows = []
+    for _, r in g.iterrows():
+        e = wilson(int(r["_k"]), int(r["_n"]))
+        rows.append({**{k: r[k] for k in by}, name: e.value, name + "_lo": e.low, name + "_hi": e.high, name + "_n": e.n})
+    return pd.DataFrame(rows)
+
+
+def hand_shares(h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, pl.Expr], reps: int = 2000,
+                seed: int = 0) -> pd.DataFrame:
+    """Per group, the share of hands where each indicator holds, with a percentile bootstrap
+    interval that resamples whole matches (hands within a match are correlated), as
+    ``simsuite.metrics`` does for its per-hand figures."""
+    by = [by] if isinstance(by, str) else list(by)
+    key = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match") if c in h.columns]
+    names = list(indicators)
+    per = (h.group_by(list(dict.fromkeys(by + key)))
+           .agg(pl.len().cast(pl.Float64).alias("_n"), *[e.cast(pl.Float64).sum().alias(n) for n, e in indicators.items()])
+           .sort(list(dict.fromkeys(by + key))))
+    rows = []
+    for gkey, g in per.group_by(by, maintain_order=True):
+        sums = g.select(["_n"] + names).to_numpy().astype(float)
+        boots = bootstrap_match_sums(sums, reps, seed)
+        tot = sums.sum(axis=0)
+        d = dict(zip(by, gkey))
+        for i, n in enumerate(names, start=1):
+            d[n] = tot[i] / tot[0]
+            lo, hi = np.quantile(boots[:, i] / boots[:, 0], [0.025, 0.975]) if len(sums) > 1 else (np.nan, np.nan)
+            d[n + "_lo"], d[n + "_hi"], d[n + "_n"] = lo, hi, len(sums)
+        rows.append(d)
+    return pd.DataFrame(rows).sort_values(by).reset_index(drop=True)
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+def _champions(variant, teams: dict[str, str], seed: int, repeats: int) -> dict[str, int]:
+    from simsuite.competition import repeat_tournaments
+
+    r = repeat_tournaments(variant, teams, seed, repeats)
+    return {p: round(e.value * repeats) for p, e in r.policy_first.items()}
+
+
+def champion_shares(variant, teams: dict[str, str], seed: int, repeats: int, jobs: int | None = None) -> dict:
+    """``simsuite.competition.repeat_tournaments`` split over worker processes: tournaments
+    ``seed .. seed + repeats - 1`` (the same ones one call would play), and for each policy the
+    share of tournaments a team of that policy won, with its Wilson interval."""
+    from joblib import Parallel, delayed
+
+    jobs = JOBS if jobs is None else jobs
+    parts = max(1, min(jobs * 4, repeats))
+    sizes = [repeats // parts + (1 if i < repeats % parts else 0) for i in range(parts)]
+    starts = [seed + sum(sizes[:i]) for i in range(parts)]
+    counts = Parallel(n_jobs=jobs)(delayed(_champions)(variant, teams, s, n) for s, n in zip(starts, sizes) if n)
+    total: dict[str, int] = {}
+    for c in counts:
+        for p, k in c.items():
+            total[p] = total.get(p, 0) + k
+    return {p: wilson(k, repeats) for p, k in total.items()}
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+
+def est(row: Mapping, key: str, digits: int = 2, pct: bool = False) -> str:
+    """``value [low, high]`` of one metric of a summary row."""
+    v, lo, hi = row[key], row[key + "_lo"], row[key + "_hi"]
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    k, u = (100.0, "%") if pct else (1.0, "")
+    d = max(digits - 2, 0) if pct else digits
+
+    def f(x):
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "?"
+        return "∞" if math.isinf(x) else f"{x * k:.{d}f}"
+
+    return f"{f(v)}{u} [{f(lo)}, {f(hi)}]"
+
+
+def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = ()):
+    """The closing cell. Quick mode: only the warning that the numbers are too small. Full
+    mode: the conclusion, after checking each claim it rests on against the numbers computed
+    above; a claim the run does not support is shown as such instead of silently kept."""
+    from IPython.display import Markdown, display
+
+    if quick:
+        display(Markdown(
+            "### Conclusion\n\n**Quick mode (`SIMSUITE_QUICK=1`)**: these samples are tiny and only check that the "
+            "notebook runs; the numbers above are too small to conclude anything. Run the notebook at full "
+            "scale (`make notebooks`) for the conclusion."))
+        return
+    failed = [c for ok, c in claims if not ok]
+    note = ""
+    if failed:
+        note = ("\n\n**Warning: this run does not support the following claim(s); the text above needs "
+                "revising:**\n" + "\n".join(f"- {c}" for c in failed))
+    display(Markdown("### Conclusion\n\n" + text.strip() + note))
+
+
+# --- plotting ------------------------------------------------------------------------------------
+
+
+def errorbar(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, cap: float | None = None, **kw):
+    """Points with their 95% intervals as error bars. ``cap`` clips an unbounded upper end
+    (N*), drawn as an arrow-less bar to the edge."""
+    v = df[key].to_numpy(float) * scale
+    lo = df[key + "_lo"].to_numpy(float) * scale
+    hi = df[key + "_hi"].to_numpy(float) * scale
+    if cap is not None:
+        hi = np.minimum(hi, cap)
+        v = np.minimum(v, cap)
+    lo = np.where(np.isnan(lo), v, lo)
+    hi = np.where(np.isnan(hi), v, hi)
+    kw.setdefault("fmt", "o")
+    kw.setdefault("capsize", 3)
+    return ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], **kw)
+
+
+def plain_log_ticks(ax, ticks, axis: str = "x"):
+    """Plain numbers (4, 6, 10, 20) as the ticks of a log axis instead of powers of ten."""
+    from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    a.set_major_locator(FixedLocator(ticks))
+    a.set_major_formatter(ScalarFormatter())
+    a.set_minor_formatter(NullFormatter())
+
+
+def band(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, label: str | None = None, **kw):
+    """A line with its 95% interval as a shaded band."""
+    x = np.asarray(x, float)
+    v = df[key].to_numpy(float) * scale
+    lo = df[key + "_lo"].to_numpy(float) * scale
+    hi = df[key + "_hi"].to_numpy(float) * scale
+    (line,) = ax.plot(x, v, marker="o", label=label, **kw)
+    ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+    return line
+
+
+__all__ = ["QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
+           "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]

@@ -1,0 +1,79 @@
+"""The notebook suite (notebooks/*.ipynb) runs end to end in quick mode.
+
+Each notebook is executed with ``SIMSUITE_QUICK=1`` (tiny samples) in a temporary copy of the
+notebooks folder, so the committed notebooks and their full-run outputs are never rewritten; its
+sweeps go to a temporary results folder. A notebook fails the test on any error; it must give at
+least one image (image/png) per figure it promises (``metadata.simsuite.figures``, at least 2),
+one in every cell tagged ``figure``, and end with the quick-mode conclusion.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+TIMEOUT_S = 300  # per cell; a cold numba cache compiles the engine once (about a minute)
+
+
+def test_the_suite_is_there():
+    names = [p.stem for p in PATHS]
+    assert names == ["01-five-tournaments", "02-deck-count", "03-bottom-and-capture", "04-promotion-thresholds",
+                     "05-fairness-and-skill"]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """A copy of the notebooks folder (notebooks and _common.py) to execute in."""
+    d = tmp_path_factory.mktemp("notebooks")
+    for p in NOTEBOOKS.iterdir():
+        if p.suffix in (".ipynb", ".py"):
+            shutil.copy2(p, d / p.name)
+    return d
+
+
+def _images(cell) -> int:
+    return sum(1 for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_notebook_runs_in_quick_mode(path, workdir, monkeypatch):
+    monkeypatch.setenv("SIMSUITE_QUICK", "1")
+    monkeypatch.setenv("SIMSUITE_ROOT", str(ROOT))
+    monkeypatch.setenv("SIMSUITE_RESULTS", str(workdir / "results"))
+    monkeypatch.setenv("SIMSUITE_JOBS", "2")
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    committed = path.read_bytes()
+    copy = workdir / path.name
+    nb = nbformat.read(copy, as_version=4)
+    promised = nb.metadata.get("simsuite", {}).get("figures", 0)
+    assert promised >= 2, f"{path.name} promises {promised} figures; each notebook shows at least 2"
+    first_code = next(c for c in nb.cells if c.cell_type == "code")
+    assert 'QUICK = os.environ.get("SIMSUITE_QUICK") == "1"' in first_code.source
+
+    client = nbclient.NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3",
+                                     resources={"metadata": {"path": str(workdir)}})
+    client.execute()  # raises CellExecutionError on any error
+    nbformat.write(nb, copy)
+
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, errors
+    images = sum(_images(c) for c in code)
+    assert images >= promised, f"{path.name}: {images} image(s) for {promised} promised figures"
+    figure_cells = [c for c in code if "figure" in c.metadata.get("tags", [])]
+    assert len(figure_cells) == promised
+    for c in figure_cells:
+        assert _images(c) >= 1, f"{path.name}: a figure cell gave no image:\n{c.source[:200]}"
+    last = code[-1]
+    text = "".join(o.get("data", {}).get("text/markdown", "") for o in last.get("outputs", []))
+    assert "too small to conclude" in text, f"{path.name}: the last cell must give the quick-mode conclusion"
+    assert (workdir / "results" / "notebooks" / f"{path.stem}-quick").is_dir()
+    assert path.read_bytes() == committed, f"{path.name}: the committed notebook was rewritten"
