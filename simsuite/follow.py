@@ -115,10 +115,17 @@ def best_profile(order: HandOrder, counts: dict[int, int], k: int, lead: LeadStr
 
 def _unit_sets(order: HandOrder, counts: dict[int, int], k: int) -> Iterator[tuple[Unit, ...]]:
     """Sets of disjoint units of two or more cards, at most ``k`` cards in all."""
+    for units, _left in unit_sets_with_rest(order, counts, k):
+        yield units
+
+
+def unit_sets_with_rest(order: HandOrder, counts: dict[int, int], k: int) -> Iterator[tuple[tuple[Unit, ...], dict[int, int]]]:
+    """Sets of disjoint units of two or more cards within ``k`` cards, each with the counts it
+    leaves (cards outside every unit are singles)."""
     cards = class_cards(order, counts)
 
-    def rec(i: int, rest: dict[int, int], room: int) -> Iterator[tuple[Unit, ...]]:
-        yield ()
+    def rec(i: int, rest: dict[int, int], room: int):
+        yield (), rest
         for j in range(i, len(cards)):
             c = cards[j]
             if rest.get(c, 0) < 2:
@@ -131,8 +138,8 @@ def _unit_sets(order: HandOrder, counts: dict[int, int], k: int) -> Iterator[tup
                     left[cc] -= w
                 # stay on card j if copies are left (a quad as pair + pair), else move on
                 nxt = j if left.get(c, 0) >= 2 else j + 1
-                for tail in rec(nxt, left, room - u.n_cards):
-                    yield (u,) + tail
+                for tail, tail_left in rec(nxt, left, room - u.n_cards):
+                    yield (u,) + tail, tail_left
 
     yield from rec(0, counts, k)
 

@@ -49,7 +49,7 @@ import numpy as np
 from .cards import N_CARDS, SMALL_JOKER
 from .engine.policies import POLICY_NAMES
 from .errors import SimsuiteError
-from .follow import FollowRuling, LeadStructure, best_profile, check_follow
+from .follow import FollowRuling, LeadStructure, best_profile, check_follow, unit_sets_with_rest
 from .order import TRUMP, HandOrder
 from .units import class_cards, units_from
 from .variant import Variant
@@ -299,27 +299,8 @@ def _submultisets(items: list[tuple[int, int]], k: int):
 
 
 def _unit_sets(order: HandOrder, counts: dict[int, int], k: int):
-    """Sets of disjoint units of two or more cards within ``k`` cards (``simsuite.follow``'s
-    enumeration), each with the counts it leaves."""
-    cards = class_cards(order, counts)
-
-    def rec(i: int, rest: dict[int, int], room: int):
-        yield (), rest
-        for j in range(i, len(cards)):
-            c = cards[j]
-            if rest.get(c, 0) < 2:
-                continue
-            for u in units_from(order, rest, c):
-                if u.width < 2 or u.n_cards > room:
-                    continue
-                left = dict(rest)
-                for cc, w in zip(u.cards, u.widths):
-                    left[cc] -= w
-                nxt = j if left.get(c, 0) >= 2 else j + 1
-                for tail, tail_left in rec(nxt, left, room - u.n_cards):
-                    yield (u,) + tail, tail_left
-
-    yield from rec(0, counts, k)
+    """Sets of disjoint units within ``k`` cards, each with the counts it leaves."""
+    return unit_sets_with_rest(order, counts, k)
 
 
 def legal_follow_dicts(order: HandOrder, lead: LeadStructure, hand: dict[int, int]) -> list[dict[int, int]]:
