@@ -78,3 +78,8 @@ def test_duel_hands_json(capsys):
     code, out, _ = run(capsys, "duel", "--variant", "school-2016", "--hands", "200", "--policies", "basic,random", "--json")
     r = json.loads(out)[0]
     assert code == 0 and r["net_levels"]["low"] > 0  # basic beats random by a mile
+
+
+def test_play_with_an_import_path_policy_points_to_the_slow_path(capsys):
+    code, _, err = run(capsys, "play", "--variant", "school-2016", "--seed", "1", "--policies", "examples/policies/greedy.py:Greedy")
+    assert code == 2 and "slow path" in err and "Traceback" not in err

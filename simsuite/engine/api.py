@@ -26,6 +26,10 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
     if len(names) != 4:
         raise SimsuiteError(f"policies: give one name, two (team NS, team EW) or four (N, E, S, W); got {policies!r}")
     bad = [n for n in names if n not in POLICY_NAMES]
+    if bad and (":" in bad[0] or bad[0].endswith(".py")):
+        raise SimsuiteError(f"policy {bad[0]!r} is an import path: Python policies play on the slow path "
+                            f"(simsuite.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
+                            f"policies {', '.join(POLICY_NAMES)}")
     if bad:
         raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)}")
     return np.array([POLICY_NAMES.index(n) for n in names], dtype=np.int64)
