@@ -395,6 +395,31 @@ def _cmp(a, b, n):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _next_unit(U_card, U_w, U_len, U_size, left, start, nU, room):
+    """The first unit from ``start`` on that ``left`` still holds and that fits in ``room`` cards
+    (the step of every unit-set search below), or -1."""
+    for u in range(start, nU):
+        if U_size[u] > room:
+            continue
+        ok = True
+        for s in range(U_len[u]):
+            if left[U_card[u, s]] < U_w[u, s]:
+                ok = False
+                break
+        if ok:
+            return u
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
+    """Give unit ``u``'s cards back to ``left`` (sign 1) or take them (sign -1); its size."""
+    for s in range(U_len[u]):
+        left[U_card[u, s]] += sign * U_w[u, s]
+    return U_size[u]
+
+
 @njit(cache=True)
 def best_sets(counts, cls, pos, P, LI, W, best):
     """The best follow profile of ``counts`` (one class) against the lead ``LI``, with up to
@@ -423,31 +448,14 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     nxt[0] = 0
     used = 0
     while d >= 0:
-        u = nxt[d]
-        found = -1
-        while u < nU:
-            if U_size[u] + used <= room and d < MAXD:
-                ok = True
-                for s in range(U_len[u]):
-                    if left[U_card[u, s]] < U_w[u, s]:
-                        ok = False
-                        break
-                if ok:
-                    found = u
-                    break
-            u += 1
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, room - used) if d < MAXD else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                u0 = sel[d]
-                for s in range(U_len[u0]):
-                    left[U_card[u0, s]] += U_w[u0, s]
-                used -= U_size[u0]
-                nxt[d] = u0 + 1
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
             continue
-        for s in range(U_len[found]):
-            left[U_card[found, s]] -= U_w[found, s]
-        used += U_size[found]
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         _features(U_w, U_len, U_size, sel, d + 1, P, LI[2] == 1, LI[3] == 1, f)
         _profile(f, LI, prof)
@@ -587,31 +595,14 @@ def lead_info(play, cls, pos, P, W, LI):
     d = 0
     used = 0
     while d >= 0:
-        u = nxt[d]
-        found = -1
-        while u < nU:
-            if d < MAXD:
-                ok = True
-                for s in range(U_len[u]):
-                    if left[U_card[u, s]] < U_w[u, s]:
-                        ok = False
-                        break
-                if ok:
-                    found = u
-                    break
-            u += 1
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < MAXD else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                u0 = sel[d]
-                for s in range(U_len[u0]):
-                    left[U_card[u0, s]] += U_w[u0, s]
-                used -= U_size[u0]
-                nxt[d] = u0 + 1
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
             continue
-        for s in range(U_len[found]):
-            left[U_card[found, s]] -= U_w[found, s]
-        used += U_size[found]
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         wide = 0
         tract = 0
@@ -836,31 +827,14 @@ def match_throw(play, cls, pos, P, LI, W):
                 best = pos[c]
         return best
     while d >= 0:
-        u = nxt[d]
-        found = -1
-        while u < nU:
-            if d < nsel_lead:
-                ok = True
-                for s in range(U_len[u]):
-                    if left[U_card[u, s]] < U_w[u, s]:
-                        ok = False
-                        break
-                if ok:
-                    found = u
-                    break
-            u += 1
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < nsel_lead else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                u0 = sel[d]
-                for s in range(U_len[u0]):
-                    left[U_card[u0, s]] += U_w[u0, s]
-                used -= U_size[u0]
-                nxt[d] = u0 + 1
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
             continue
-        for s in range(U_len[found]):
-            left[U_card[found, s]] -= U_w[found, s]
-        used += U_size[found]
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         if d + 1 == nsel_lead and n - used == need_singles:
             for i in range(d + 1):

@@ -79,29 +79,25 @@ def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
     return 2
 
 
-BS_SEAT, BS_CARD, BS_N, BS_TAKER, BS_BIDS = range(5)
-
-
 @njit(cache=True, inline="always")
-def _offer_bid(P, pol, seat, hand, level, drawn, s, first_hand, bst, keep, h_bids):
-    """Ask ``seat``'s policy for a bid and apply it if the rules accept it (state in ``bst``)."""
+def _offer_bid(P, pol, seat, hand, level, drawn, s, first_hand, cur_seat, cur_card, cur_n, taker, nbids, keep, h_bids):
+    """Ask ``seat``'s policy for a bid and apply it if the rules accept it. Takes and returns
+    the standing declaration (seat, card, count), the seat that took the deal, bids recorded."""
     card, n = bid_wish(pol, hand, level, P, s, drawn)
     if card < 0:
-        return
-    kind = bid_ok(P, seat, card, n, hand, bst[BS_SEAT], bst[BS_CARD], bst[BS_N], first_hand)
-    if kind == 2 and seat != bst[BS_SEAT]:
-        bst[BS_TAKER] = seat
-    if kind > 0:
-        bst[BS_SEAT] = seat
-        bst[BS_CARD] = card
-        bst[BS_N] = n
-        k = bst[BS_BIDS]
-        if keep and k < MAX_BIDS:
-            h_bids[k, 0] = seat
-            h_bids[k, 1] = card
-            h_bids[k, 2] = n
-            h_bids[k, 3] = kind
-            bst[BS_BIDS] = k + 1
+        return cur_seat, cur_card, cur_n, taker, nbids
+    kind = bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand)
+    if kind == 0:
+        return cur_seat, cur_card, cur_n, taker, nbids
+    if kind == 2 and seat != cur_seat:
+        taker = seat
+    if keep and nbids < MAX_BIDS:
+        h_bids[nbids, 0] = seat
+        h_bids[nbids, 1] = card
+        h_bids[nbids, 2] = n
+        h_bids[nbids, 3] = kind
+        nbids += 1
+    return seat, card, n, taker, nbids
 
 
 @njit(cache=True)
@@ -130,7 +126,6 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     bottom = np.zeros(NC, np.int64)
     redeals = 0
     nbids = 0
-    bst = np.zeros(5, np.int64)  # the standing declaration: seat, card, count; deal taker; bids recorded
     trump = -2
     dealer = first_drawer
     declarer_seat = -1
@@ -143,28 +138,29 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
                 hands[i, c] = 0
         for c in range(NC):
             bottom[c] = 0
-        for j in range(5):
-            bst[j] = -1
-        bst[BS_N] = 0
-        bst[BS_BIDS] = 0
+        cur_seat = -1
+        cur_card = -1
+        cur_n = 0
+        deal_taker = -1
+        nbids = 0
         for i in range(4 * hs):
             seat = (first_drawer + i) % 4
             card_in = deck[i]
             hands[seat, card_in] += 1
             # a player reconsiders bidding when a level card or a joker arrives, and every third draw
             if P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2):
-                _offer_bid(P, pols[seat], seat, hands[seat], level, i // 4 + 1, s, first_hand, bst, keep, h_bids)
+                cur_seat, cur_card, cur_n, deal_taker, nbids = _offer_bid(
+                    P, pols[seat], seat, hands[seat], level, i // 4 + 1, s, first_hand,
+                    cur_seat, cur_card, cur_n, deal_taker, nbids, keep, h_bids)
         for i in range(4 * hs, ncards):
             bottom[deck[i]] += 1
         if P[BIDDING] == 1:
             # concealed bids, shown after the draw in drawing order [default]
             for i in range(4):
                 seat = (first_drawer + i) % 4
-                _offer_bid(P, pols[seat], seat, hands[seat], level, hs, s, first_hand, bst, keep, h_bids)
-        cur_seat = bst[BS_SEAT]
-        cur_card = bst[BS_CARD]
-        deal_taker = bst[BS_TAKER]
-        nbids = bst[BS_BIDS]
+                cur_seat, cur_card, cur_n, deal_taker, nbids = _offer_bid(
+                    P, pols[seat], seat, hands[seat], level, hs, s, first_hand,
+                    cur_seat, cur_card, cur_n, deal_taker, nbids, keep, h_bids)
         if cur_seat >= 0:
             trump = -1 if cur_card >= 52 else cur_card // 13
             declarer_seat = cur_seat
