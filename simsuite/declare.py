@@ -165,6 +165,11 @@ def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Gen
     raise SimsuiteError(f"unknown fallback {how!r}")
 
 
+def _own(variant: Variant, seat: int, declarer: int) -> bool:
+    """Is ``seat`` the declarer's "self": the seat, or with ``self_override_scope = side`` its partner too."""
+    return seat == declarer or (variant.self_override_scope == "side" and seat % 2 == declarer % 2)
+
+
 def rule_bids(
     variant: Variant,
     level: int,
@@ -203,7 +208,7 @@ def rule_bids(
                               f"{_kind_phrase(card)} are needed (min_declare = {variant.min_declare})")
                 else:
                     kind = "declare"
-            elif seat == seat_now and card == card_now:
+            elif _own(variant, seat, seat_now) and card == card_now:
                 if not variant.reinforce:
                     reason = "a declarer cannot reinforce their own declaration (reinforce = false)"
                 elif n <= count_now:
@@ -211,8 +216,9 @@ def rule_bids(
                               f"already standing, and this shows {n}")
                 else:
                     kind = "reinforce"
-            elif seat == seat_now and not variant.self_override:
-                reason = (f"a declarer cannot override their own declaration (self_override = false): "
+            elif _own(variant, seat, seat_now) and not variant.self_override:
+                who = "a declarer" if seat == seat_now else "the declarer's partner (self_override_scope = side)"
+                reason = (f"{who} cannot override their side's own declaration (self_override = false): "
                           f"{format_card(card_now)} stands, only more {format_card(card_now)} may reinforce it")
             elif n < variant.min_override:
                 reason = (f"{_cards_phrase(n)} cannot override: {variant.min_override} or more "
@@ -226,7 +232,8 @@ def rule_bids(
                 if seat != seat_now:
                     deal_taker = seat
             if kind != "rejected":
-                seat_now, card_now, count_now = seat, card, n
+                # a reinforcement never moves the declaration (a partner's adds to it)
+                seat_now, card_now, count_now = (seat_now if kind == "reinforce" else seat), card, n
         rulings.append(BidRuling(seat, shown, kind != "rejected", reason, kind))
 
     if seat_now is None:

@@ -106,12 +106,14 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
     end["penalty"] = penalty
     if forfeit:
         thrower_team = s.leader % 2
+        # huizhou 第七: "违反比赛规则者，对方直接上台或升一级"
         if thrower_team == declarers:
-            defender_points = max(defender_points, v.takeover)
-            out["notes"].append("forfeit by a declarer: scored as if the defenders reached the take-over threshold [default]")
+            defender_points = v.takeover
+            out["notes"].append("forfeit by a declarer: the defenders take the stage directly, scored at the take-over "
+                                "threshold (huizhou 第七: 对方直接上台)")
         else:
-            defender_points = min(defender_points, v.takeover - v.step)
-            out["notes"].append("forfeit by a defender: scored as a declarers' +1 [default]")
+            defender_points = v.takeover - v.step
+            out["notes"].append("forfeit by a defender: the declarers go up exactly one level (huizhou 第七: 升一级)")
     o = outcome(v, defender_points=defender_points, declarers=declarers, dealer=dealer)
     end.update({
         "defender_points": o.defender_points,

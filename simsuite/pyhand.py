@@ -26,7 +26,7 @@ from .engine.api import HandHistory, HandResult, hand_states
 from .engine.core import NC, TRUMP, Work
 from .engine.params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, HAND_SIZE, NO_TRUMP_OK, OVERHEAD_X100,
-    OVERRIDE_TAKES_DEAL, SECONDS_PER_TRICK_X100, STEP, TAKEOVER, THROW_FAILURE, compile_variant,
+    OVERRIDE_TAKES_DEAL, SECONDS_PER_TRICK_X100, THROW_FAILURE, compile_variant,
 )
 from .engine.rng import randint
 from .errors import IllegalPlayError, SimsuiteError
@@ -160,7 +160,8 @@ def _play(v, P, s, W, table, pols, level, first_drawer, first_hand, keep, rec, h
         if kind == 2 and seat != cur_seat:
             deal_taker = seat
         if kind > 0:
-            cur_seat, cur_card, cur_n = seat, card, n
+            # a reinforcement never moves the declaration (a partner's adds to it)
+            cur_seat, cur_card, cur_n = (cur_seat if kind == 3 else seat), card, n
             bids.append(Bid(seat, card, n, kind))
             if keep and nbids < H.MAX_BIDS:
                 h_bids[nbids] = (seat, card, n, kind)
@@ -405,12 +406,7 @@ def _play(v, P, s, W, table, pols, level, first_drawer, first_hand, keep, rec, h
     rec[H.R_CAPTURE_MULT] = cap[0]
     rec[H.R_CAPTURE_POINTS] = cap[1]
     rec[H.R_CAPTURE_BY] = cap[2]
-    final = defender_points + int(cap[1]) + penalties
-    if forfeit == 1:
-        if leader % 2 == declarers:
-            final = max(final, int(P[TAKEOVER]))
-        else:
-            final = min(final, int(P[TAKEOVER] - P[STEP]))
+    final = int(H.final_points(P, defender_points + int(cap[1]) + penalties, forfeit, leader % 2 == declarers))
     rec[H.R_FINAL_POINTS] = final
     out = np.zeros(5, np.int64)
     core.score_hand(P, final, declarers, dealer, out)

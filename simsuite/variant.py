@@ -42,6 +42,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "tournament_format": ("swiss", "drawn", "knockout", "session"),
     "elimination": ("single", "double"),
     "tiebreaks": ("round_points", "round_level_diff", "round_level", "total_level_diff", "total_levels", "lots"),
+    "self_override_scope": ("seat", "side"),
     "follow_order": FOLLOW_FIELDS,
     "throw_compare": ("largest_unit",),
 }
@@ -78,6 +79,9 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("suit_order", "declare", "str_list", "with tie_break = suit_order: strongest first (BJ, SJ, S, H, D, C)"),
     FieldSpec("joker_bids", "declare", "choice", "how jokers declare: not at all, a pair for no-trump, or like suits", "joker_bids"),
     FieldSpec("self_override", "declare", "bool", "may a declarer change the suit they declared"),
+    FieldSpec("self_override_scope", "declare", "choice",
+              "who is barred by self_override = false: the declaring seat, or its whole side (partner too)",
+              "self_override_scope"),
     FieldSpec("reinforce", "declare", "bool", "may a declarer add cards to their own declaration"),
     FieldSpec("first_hand_needs_small_joker", "declare", "bool", "opening hand: a bid must include a small joker"),
     FieldSpec("first_hand_declarer_deals", "declare", "bool", "opening hand: the winning declarer becomes dealer"),
@@ -170,6 +174,7 @@ class Variant:
     suit_order: tuple[str, ...]
     joker_bids: str
     self_override: bool
+    self_override_scope: str
     reinforce: bool
     first_hand_needs_small_joker: bool
     first_hand_declarer_deals: bool

@@ -61,10 +61,11 @@ def test_school_2016_two_cards_cannot_beat_three():
 
 def test_school_2016_pair_suit_order_bigger_over_smaller():
     # 三、(一)1(2)(3): BJ > SJ > S > H > D > C at equal counts.
-    r = rule_bids(load_variant("school-2016"), TWO, bids((N, "D2 D2"), (E, "H2 H2"), (SOUTH, "C2 C2"), (W, "SJ SJ"), (N, "BJ BJ")))
+    # (each override comes from the other side: 三、(一)3 bars the standing declarer's partner)
+    r = rule_bids(load_variant("school-2016"), TWO, bids((N, "D2 D2"), (E, "H2 H2"), (SOUTH, "C2 C2"), (SOUTH, "SJ SJ"), (E, "BJ BJ")))
     assert kinds(r) == ["declare", "override", "rejected", "override", "override"]
     assert "C does not rank above H" in r.bids[2].reason and "tie_break = suit_order" in r.bids[2].reason
-    assert (r.trump, r.declarer, r.count) == (NO_TRUMP, N, 2)
+    assert (r.trump, r.declarer, r.count) == (NO_TRUMP, E, 2)
 
 
 def test_school_2016_same_card_at_equal_count_does_not_override():
@@ -80,6 +81,33 @@ def test_school_2016_no_self_override_but_reinforce():
     assert kinds(r) == ["declare", "rejected", "reinforce", "override", "reinforce"]
     assert "self_override = false" in r.bids[1].reason
     assert (r.trump, r.declarer, r.count) == (S, E, 3)
+
+
+def test_school_2016_3_1_3_declaring_side_may_not_change_its_suit():
+    # 三、(一)3: "亮主的一方…不得由自己改变主牌花色": 一方 is a side, so the partner is barred too
+    v = load_variant("school-2016")
+    assert v.self_override_scope == "side"
+    r = rule_bids(v, TWO, bids((N, "H2"), (SOUTH, "S2 S2"), (E, "S2 S2")))
+    assert kinds(r) == ["declare", "rejected", "override"]
+    assert "partner" in r.bids[1].reason and "self_override_scope = side" in r.bids[1].reason
+    assert (r.trump, r.declarer) == (S, E)
+
+
+def test_school_2016_3_1_3_partner_reinforces_the_sides_suit():
+    # 三、(一)3: "可以加固": the side may reinforce; the declaration stays with the seat that made it
+    r = rule_bids(load_variant("school-2016"), TWO, bids((N, "H2"), (SOUTH, "H2 H2"), (E, "D2 D2")))
+    assert kinds(r) == ["declare", "reinforce", "rejected"]
+    assert (r.trump, r.declarer, r.count) == (H, N, 2)
+
+
+@pytest.mark.parametrize("vid", ["huizhou", "two-deck-2011", "baiyun-2016"])
+def test_seat_scope_lets_the_partner_override(vid):
+    # huizhou 第二、1 "定主者不能反自己", two-deck-2011 三、6 "自己不能反自己", baiyun-2016 (八)9③
+    # "自己不能反揭自己": the bar names the one who declared, so the partner may still override
+    v = load_variant(vid)
+    assert v.self_override_scope == "seat"
+    r = rule_bids(v, TWO, bids((N, "H2"), (SOUTH, "S2 S2")), first_hand=True)
+    assert kinds(r) == ["declare", "override"] and r.declarer == SOUTH
 
 
 def test_school_2016_reinforced_pair_holds_against_lower_pair():

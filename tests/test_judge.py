@@ -363,12 +363,17 @@ def test_guangxi_2012_no_gap_over_the_level_rank(tmp_path):
     ("huizhou", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
     ("huizhou", "10", "S", "H10 H10 SA SA", True),  # off-suit level pair + trump AA
     ("huizhou", "10", "S", "H10 H10 D10 D10", False),  # two off-suit level pairs
-    ("huizhou", "10", "S", "SJ SJ S10 S10", False),  # not in huizhou's list
+    ("huizhou", "10", "S", "SJ SJ S10 S10", True),  # 第三、2: adjacent in 第三、1's trump order
+    ("huizhou", "10", "S", "SJ SJ SJ S10 S10 S10", True),  # the triple version, by the same rule
+    ("huizhou", "10", "S", "SJ SJ H10 H10", False),  # the off-suit level sits below the trump-suit level
     ("two-deck-2011", "10", "S", "BJ BJ SJ SJ", True),  # 三、11
     ("two-deck-2011", "10", "S", "SJ SJ S10 S10", True),  # small-joker pair + trump-suit level pair
     ("two-deck-2011", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
     ("school-2016", "10", "NT", "SJ SJ H10 H10", True),  # 二、11: no-trump, small jokers + any level pair
     ("school-2016", "10", "NT", "D10 D10 H10 H10", False),  # level pairs of different suits do not
+    ("school-2016", "10", "S", "SJ SJ S10 S10", True),  # 二、11 余类推: with a suit, small jokers + trump-suit level
+    ("school-2016", "10", "S", "S10 S10 H10 H10", False),  # 二、11 "级牌之间不能组成拖拉机", with a suit too
+    ("school-2016", "10", "S", "H10 H10 SA SA", False),  # [default] off-suit level pair + trump AA
     ("guangxi-2012", "10", "S", "S10 S10 H10 H10", False),  # 第三章1: level cards never link
     ("guangxi-2012", "J", "S", "S2 S2 SA SA", False),  # 2 never joins A
     ("guangxi-2012", "J", "S", "BJ BJ SJ SJ", True),
@@ -376,7 +381,21 @@ def test_guangxi_2012_no_gap_over_the_level_rank(tmp_path):
 def test_trump_tractors(tmp_path, vid, level, trump, lead, tractor):
     r = rule(tmp_path, trick_text([lead], level=level, trump=trump, hands=False), vid)
     assert r["error"] is None
-    assert (r["plays"][0]["shape"] == "2+2") is tractor, r["plays"][0]
+    cards = lead.split()
+    size = cards.count(cards[0])  # pairs or triples
+    assert (r["plays"][0]["shape"] == "+".join([str(size)] * (len(cards) // size))) is tractor, r["plays"][0]
+
+
+def test_huizhou_3_2_small_joker_pair_with_trump_level_pair_is_a_tractor(tmp_path):
+    # 第三、2: "主、副牌凡点数顺序相邻且花色相同的联对…均构成拖拉机"; 第三、1 puts 小王 next to 主10
+    r = rule(tmp_path, trick_text(["SJ SJ S10 S10"], level="10", trump="S", hands=False), "huizhou")
+    assert r["plays"][0]["shape"] == "2+2"
+
+
+def test_school_2016_2_11_level_pairs_never_link(tmp_path):
+    # 二、11: "级牌之间不能组成拖拉机，余类推": the trump-suit level pair and an off-suit level pair are two pairs
+    r = rule(tmp_path, trick_text(["S10 S10 H10 H10"], level="10", trump="S", hands=False), "school-2016")
+    assert r["plays"][0]["shape"] == "2 2"
 
 
 def test_huizhou_3plus2_is_a_unit_school_2016_and_baiyun_2016_a_throw(tmp_path):
@@ -448,7 +467,7 @@ DECLARER_THROW = {
     "two-deck-2011": ({"stands": False, "consequence": "penalty", "defender_points_delta": 20, "forced_play": "HQ",
                        "failing_units": ["1"]}, 60, {"NS": 1, "EW": 0}),  # 三、18: 10 per card taken back
     "huizhou": ({"stands": False, "consequence": "forfeit", "defender_points_delta": 0, "forced_play": None,
-                 "failing_units": ["1"]}, 120, {"NS": 0, "EW": 0}),  # 第七 [default]: as if the defenders took over
+                 "failing_units": ["1"]}, 120, {"NS": 0, "EW": 0}),  # 第七: the defenders take the stage
 }
 
 
@@ -483,7 +502,7 @@ DEFENDER_THROW = {  # E (a defender) throws H10 H9 while N holds HK HK HQ
     "school-2016": (-20, "H9", 80, {"NS": 2, "EW": 0}),  # 四、5(1): a defender's offence subtracts
     "baiyun-2016": (-20, "H9", 80, {"NS": 1, "EW": 0}),
     "two-deck-2011": (-10, "H9", 90, {"NS": 0, "EW": 0}),
-    "huizhou": (0, None, 60, {"NS": 1, "EW": 0}),  # [default]: scored as the declarers' +1
+    "huizhou": (0, None, 60, {"NS": 1, "EW": 0}),  # 第七: the declarers go up one level
 }
 
 
@@ -496,6 +515,26 @@ def test_failed_throw_by_a_defender(tmp_path, vid):
     assert r["throw"]["forced_play"] == forced
     assert r["end"]["defender_points"] == points
     assert r["end"]["level_change"] == change
+
+
+@pytest.mark.parametrize("points", [0, 30, 100])
+def test_huizhou_7_defenders_forfeit_moves_the_declarers_exactly_one_level(tmp_path, points):
+    # 第七: "违反比赛规则者，对方直接上台或升一级": a defender's failed throw gives the declarers +1,
+    # whatever the defenders had (not +2 below 60 nor +3 at 0)
+    r = rule(tmp_path, trick_text(["H10 H9"], leader="E", hands=THROW_HANDS, end=f"defender_points = {points}"),
+             "huizhou")
+    assert r["throw"]["consequence"] == "forfeit"
+    assert r["end"]["level_change"] == {"NS": 1, "EW": 0} and r["end"]["takeover"] is False
+    assert any("升一级" in n for n in r["notes"])
+
+
+@pytest.mark.parametrize("points", [40, 200])
+def test_huizhou_7_declarers_forfeit_puts_the_defenders_on_stage_with_no_level(tmp_path, points):
+    # 第七: "对方直接上台": the defenders take the stage, gaining no level even from 200 points
+    r = rule(tmp_path, trick_text(["HK HK HQ"], hands=THROW_HANDS, end=f"defender_points = {points}"), "huizhou")
+    assert r["end"]["takeover"] is True and r["end"]["level_change"] == {"NS": 0, "EW": 0}
+    assert r["end"]["defender_points"] == 120
+    assert any("直接上台" in n for n in r["notes"])
 
 
 def test_absolute_max_and_per_unit_differ(tmp_path):
@@ -622,7 +661,10 @@ def test_guangxi_2012_opening_bid_needs_a_small_joker(tmp_path):
 def test_declare_bids_example_per_variant():
     s = load_scenario(ROOT / "examples/scenarios/declare-bids.toml")
     got = {vid: judge(s, load_variant(vid)) for vid in IDS}
-    assert got["school-2016"]["declare"]["trump"] == "C"
+    # 三、(一)3: W is the partner of E, whose S2 S2 stands: "亮主的一方" may not change its suit
+    assert got["school-2016"]["declare"]["trump"] == "S"
+    assert "partner" in got["school-2016"]["declare"]["bids"][3]["reason"]
+    assert got["huizhou"]["declare"]["trump"] == "C"  # 第二、1 bars only the seat that declared
     assert got["two-deck-2011"]["declare"]["trump"] == "S"  # three C2 are impossible with two decks
     assert got["guangxi-2012"]["error"] == "level 2 is a permanent trump rank in guangxi-2012"
 
@@ -724,3 +766,19 @@ def test_cli_json_matches_the_library(tmp_path, capsys):
     assert data["baiyun-2016"]["end"]["capture_points"] == 75
     assert data["two-deck-2011"]["error"] == "the bottom has 6 cards; two-deck-2011 buries 8"
     assert data["guangxi-2012"]["error"] == "the bottom has 6 cards; guangxi-2012 buries 0"
+
+
+def test_corrected_readings_examples_per_variant():
+    # issue 9's readings, as `simsuite judge` shows them on the example positions
+    def shapes(name):
+        s = load_scenario(ROOT / f"examples/scenarios/{name}.toml")
+        return {vid: judge(s, load_variant(vid))["plays"][0]["shape"] for vid in IDS}
+    # huizhou 第三、2, school-2016 二、11 余类推, two-deck-2011 三、11; guangxi-2012 第六章2 lists none
+    assert shapes("tractor-small-joker-level") == {"school-2016": "2+2", "huizhou": "2+2", "baiyun-2016": "2+2",
+                                                   "two-deck-2011": "2+2", "guangxi-2012": "2 2"}
+    # school-2016 二、11 "级牌之间不能组成拖拉机"; guangxi-2012 第三章1
+    assert shapes("tractor-level-pairs") == {"school-2016": "2 2", "huizhou": "2+2", "baiyun-2016": "2+2",
+                                             "two-deck-2011": "2+2", "guangxi-2012": "2 2"}
+    # huizhou 第七: a defender's forfeit is exactly +1 for the declarers, though 30 points would score +2
+    s = load_scenario(ROOT / "examples/scenarios/forfeit-defender.toml")
+    assert judge(s, load_variant("huizhou"))["end"]["level_change"] == {"NS": 1, "EW": 0}

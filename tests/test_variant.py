@@ -104,7 +104,7 @@ def test_rules_hashes_of_the_five_differ():
         ("huizhou", {"end_level": "A"}),
         ("baiyun-2016", {"throw_penalty": 10}),
         ("guangxi-2012", {"single_card_captures": True}),
-        ("school-2016", {"version": 2}),
+        ("school-2016", {"version": 3}),
     ],
 )
 def test_rules_hash_changes_with_a_rule_field(vid, overrides):

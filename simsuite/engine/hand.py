@@ -14,7 +14,7 @@ from .core import NC, TRUMP
 from .params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
     MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERHEAD_X100, REINFORCE, SECONDS_PER_TRICK_X100,
-    OVERRIDE_TAKES_DEAL, SELF_OVERRIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
+    OVERRIDE_TAKES_DEAL, SELF_OVERRIDE, SELF_OVERRIDE_SIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
 )
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
 from .rng import hand_state, randint
@@ -65,9 +65,11 @@ def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
             return 0
     if cur_seat < 0:
         return 1 if n >= P[MIN_DECLARE] else 0
-    if seat == cur_seat and card == cur_card:
+    # "self": the declaring seat, or with self_override_scope = side its partner too
+    own = seat == cur_seat or (P[SELF_OVERRIDE_SIDE] == 1 and seat % 2 == cur_seat % 2)
+    if own and card == cur_card:
         return 3 if (P[REINFORCE] == 1 and n > cur_n) else 0
-    if seat == cur_seat and P[SELF_OVERRIDE] == 0:
+    if own and P[SELF_OVERRIDE] == 0:
         return 0
     if n < P[MIN_OVERRIDE] or n < cur_n:
         return 0
@@ -97,6 +99,8 @@ def _offer_bid(P, pol, seat, hand, level, drawn, s, first_hand, cur_seat, cur_ca
         h_bids[nbids, 2] = n
         h_bids[nbids, 3] = kind
         nbids += 1
+    if kind == 3:
+        return cur_seat, card, n, taker, nbids  # a reinforcement never moves the declaration (a partner's adds to it)
     return seat, card, n, taker, nbids
 
 
@@ -392,12 +396,7 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     rec[R_CAPTURE_MULT] = cap[0]
     rec[R_CAPTURE_POINTS] = cap[1]
     rec[R_CAPTURE_BY] = cap[2]
-    final = defender_points + cap[1] + penalties
-    if forfeit == 1:
-        if leader % 2 == declarers:
-            final = max(final, P[TAKEOVER])
-        else:
-            final = min(final, P[TAKEOVER] - P[STEP])
+    final = final_points(P, defender_points + cap[1] + penalties, forfeit, leader % 2 == declarers)
     rec[R_FINAL_POINTS] = final
     out = np.zeros(5, np.int64)
     core.score_hand(P, final, declarers, dealer, out)
@@ -407,6 +406,18 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     rec[R_LEVELS0] = out[3]
     rec[R_LEVELS1] = out[4]
     rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (tricks * P[SECONDS_PER_TRICK_X100]) // 60
+
+
+@njit(cache=True)
+def final_points(P, points, forfeit, by_declarers):
+    """The defenders' points that score the hand. A forfeit (huizhou 第七: "对方直接上台或升一级")
+    pins them: a declarer's forfeit puts the defenders on stage at the take-over threshold, a
+    defender's gives the declarers exactly one level (the band just below the threshold)."""
+    if forfeit == 0:
+        return points
+    if by_declarers:
+        return P[TAKEOVER]
+    return P[TAKEOVER] - P[STEP]
 
 
 @njit(cache=True, inline="always")

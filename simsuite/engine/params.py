@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..variant import FOLLOW_FIELDS, Variant
+from ..variant import CHOICES, FOLLOW_FIELDS, Variant
 
 # --- indices ---------------------------------------------------------------------------------
 DECKS = 0
@@ -69,29 +69,18 @@ SUIT_RANK0 = 66  # SUIT_RANK0 + k for k in (S, H, D, C, SJ, BJ): tie rank, highe
 SECONDS_PER_TRICK_X100 = 72
 OVERHEAD_X100 = 73
 OVERRIDE_TAKES_DEAL = 74
-N_PARAMS = 75
+SELF_OVERRIDE_SIDE = 75  # 0 seat, 1 side: who self_override = false bars
+N_PARAMS = 76
 
 # follow field codes
 F_TT, F_LONG, F_WIDTH, F_TCARDS, F_QUADS, F_TRIPLES, F_PAIRS = range(7)
 assert FOLLOW_FIELDS == ("tt", "long", "width", "tcards", "quads", "triples", "pairs")
 
-_CODES = {
-    "throw_test": ("absolute_max", "per_unit"),
-    "throw_failure": ("penalty_per_card_beaten", "penalty_per_card_taken_back", "penalty_flat", "forfeit"),
-    "forced_play": ("smallest_card", "smallest_failing_unit"),
-    "capture_by": ("defenders", "either"),
-    "capture_with": ("any", "trump"),
-    "capture_scheme": ("per_card", "power", "last_trick_points"),
-    "dealer_rotation": ("hold_partner_takeover_next", "rotate"),
-    "bidding": ("open", "concealed"),
-    "tie_break": ("suit_order", "first_stands"),
-    "joker_bids": ("none", "pair_no_trump", "same_as_suits"),
-    "fallback": ("turn_up_bottom", "first_non_joker_of_bottom", "random_bottom_card", "redeal"),
-}
+# Behaviour codes are positions in ``variant.CHOICES``: the one table of named choices.
 
 
 def _code(v: Variant, name: str) -> int:
-    return _CODES[name].index(getattr(v, name))
+    return CHOICES[name].index(getattr(v, name))
 
 
 def compile_variant(v: Variant) -> np.ndarray:
@@ -144,6 +133,7 @@ def compile_variant(v: Variant) -> np.ndarray:
     p[TIE_BREAK] = _code(v, "tie_break")
     p[JOKER_BIDS] = _code(v, "joker_bids")
     p[SELF_OVERRIDE] = v.self_override
+    p[SELF_OVERRIDE_SIDE] = _code(v, "self_override_scope")
     p[REINFORCE] = v.reinforce
     p[FIRST_NEEDS_SJ] = v.first_hand_needs_small_joker
     p[FIRST_DECLARER_DEALS] = v.first_hand_declarer_deals
