@@ -247,10 +247,9 @@ WARMUP_HANDS = 20
 
 def _policy_names(policies: str) -> list[str]:
     """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
-    from .engine.api import policy_codes
-    from .engine.policies import POLICY_NAMES
+    from .engine.api import policy_codes, policy_name
 
-    return [POLICY_NAMES[int(c)] for c in policy_codes(policies)]
+    return [policy_name(c) for c in policy_codes(policies)]
 
 
 def _engine_ready(variant) -> None:

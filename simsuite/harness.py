@@ -180,6 +180,7 @@ def _cell_value(key: str, value: Any) -> str:
 def parse_policies(text: Any, where: str = "policies") -> tuple[str, str]:
     """``"A,B"`` (or one name for both teams) of built-in policies. An import path that exists
     is refused too: Python policies cannot run in the compiled match loop."""
+    from .engine.api import policy_code
     from .engine.policies import POLICY_NAMES
 
     if not isinstance(text, str) or not text.strip():
@@ -190,7 +191,7 @@ def parse_policies(text: Any, where: str = "policies") -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise SimsuiteError(f"{where}: give two policies A,B (team N-S, team E-W); got {text!r}")
     for name in names:
-        if name in POLICY_NAMES:
+        if policy_code(name) is not None:
             continue
         if ":" not in name:
             raise SimsuiteError(f"{where}: unknown policy {name!r}; built-in policies: {', '.join(POLICY_NAMES)}")

@@ -75,10 +75,10 @@ class MatchRecord:
 
 
 def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:
-    codes = policy_codes(policies)
-    from .engine.policies import POLICY_NAMES
+    from .engine.api import policy_name
 
-    return codes, tuple(POLICY_NAMES[c] for c in codes)
+    codes = policy_codes(policies)
+    return codes, tuple(policy_name(c) for c in codes)
 
 
 def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basic", max_hands: int | None = None) -> MatchRecord:

@@ -56,7 +56,7 @@ from .variant import Variant
 
 SEATS = "NESW"
 POLICY_METHODS = ("bid", "bury", "lead", "follow")
-BUILTIN_NAMES = POLICY_NAMES  # "random", "basic", "expert": the engine's codes 0, 1, 2
+BUILTIN_NAMES = POLICY_NAMES  # "random", "basic", "expert", "search": the engine's codes 0, 1, 2, 3
 
 
 # --- the protocol ------------------------------------------------------------------------------
@@ -361,6 +361,7 @@ class EngineTable:
     cls: np.ndarray | None = None
     pos: np.ndarray | None = None
     winner: int = -1
+    state: Any = None  # the engine's HandState (engine.phases), which the arrays above belong to
 
 
 class BuiltinPolicy:
@@ -373,10 +374,13 @@ class BuiltinPolicy:
     (``seed``)."""
 
     def __init__(self, name: str, seed: int = 0):
-        if name not in BUILTIN_NAMES:
+        from .engine.api import policy_code
+
+        code = policy_code(name)
+        if code is None:
             raise SimsuiteError(f"unknown built-in policy {name!r}; built-in policies: {', '.join(BUILTIN_NAMES)}")
         self.name = name
-        self.code = BUILTIN_NAMES.index(name)
+        self.code = code
         self.seed = seed
         self._table: EngineTable | None = None
         self._own_s: np.ndarray | None = None
@@ -410,6 +414,9 @@ class BuiltinPolicy:
 
     def _arrays(self, view: View):
         """(P, s, W, hands, played, voids, cls, pos, ctx) for a lead or a follow."""
+        if self.name.startswith("search"):
+            raise SimsuiteError("the search policy samples from the hand's whole state: seat it at "
+                                "simsuite.pyhand.play_hand_py (it cannot answer a view on its own)")
         t = self._table
         if t is not None:
             return t.P, t.s, t.W, t.hands, t.played, t.voids, t.cls, t.pos, t.ctx
@@ -453,7 +460,9 @@ class BuiltinPolicy:
 
         out = np.zeros(N_CARDS, np.int64)
         t = self._table
-        if t is not None:
+        if t is not None and t.state is not None:
+            self._decide("bury", out)
+        elif t is not None:
             choose_bury(self.code, t.hands[view.seat], t.cls, t.pos, t.P, t.s, view.bottom_size, out)
         else:
             cls, pos = self._tables(view)
@@ -464,15 +473,30 @@ class BuiltinPolicy:
     def lead(self, view: LeadView) -> list[int]:
         from .engine.policies import choose_lead
 
-        P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
         out = np.zeros(N_CARDS, np.int64)
+        if self._table is not None and self._table.state is not None:
+            self._decide("lead", out)
+            return list(cards_of(out))
+        P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
         choose_lead(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
         return list(cards_of(out))
+
+    def _decide(self, what: str, out: np.ndarray) -> None:
+        """Seated at ``play_hand_py``: the compiled loop's own dispatcher on the hand's state."""
+        from .engine import hand as H
+
+        t = self._table
+        decide = {"bury": H.decide_bury, "lead": H.decide_lead, "follow": H.decide_follow}[what]
+        decide(t.P, t.state, self.code, t.W, t.s, out)
 
     def follow(self, view: FollowView) -> list[int]:
         from .engine import core
         from .engine.policies import choose_follow
 
+        if self._table is not None and self._table.state is not None:
+            out = np.zeros(N_CARDS, np.int64)
+            self._decide("follow", out)
+            return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
         t = self._table
         if t is not None:
@@ -558,7 +582,9 @@ def load_policy(spec: Any) -> Any:
     if not isinstance(spec, str):
         return check_policy(spec, f"policy {spec!r}")
     text = spec.strip()
-    if text in BUILTIN_NAMES:
+    from .engine.api import policy_code
+
+    if policy_code(text) is not None:
         return BuiltinPolicy(text)
     if ":" not in text:
         raise SimsuiteError(f"policy {spec!r}: not a built-in policy ({', '.join(BUILTIN_NAMES)}) nor "

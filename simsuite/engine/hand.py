@@ -9,15 +9,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from .core import NC, TRUMP
-from .params import (
-    BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
-    MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERHEAD_X100, REINFORCE, SECONDS_PER_TRICK_X100,
-    OVERRIDE_TAKES_DEAL, SELF_OVERRIDE, SELF_OVERRIDE_SIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
+from . import phases as ph
+from . import search
+from .core import NC
+from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
+from .phases import (
+    LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_CUR_SEAT, S_DEALER, S_DECLARED, S_DECLARER_SEAT,
+    S_DECLARERS, S_FORFEIT, S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF,
+    S_TRICKS, S_TRUMP, S_TURN, S_WINNER, bid_ok, final_points,
 )
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
-from .rng import hand_state, randint
+from .rng import hand_state
 
 # --- the record of one hand ------------------------------------------------------------------------
 R_DEALER, R_DECLARERS, R_LEVEL, R_TRUMP, R_TRICK_POINTS, R_CAPTURE_MULT, R_CAPTURE_POINTS = range(7)
@@ -40,78 +42,151 @@ PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw attempt), winner
 
 
 @njit(cache=True, inline="always")
-def _bid_rank(P, card):
-    """Tie rank of a bid card for suit_order (higher beats)."""
-    if card == 53:
-        return P[SUIT_RANK0 + 5]
-    if card == 52:
-        return P[SUIT_RANK0 + 4]
-    return P[SUIT_RANK0 + card // 13]
-
-
-@njit(cache=True, inline="always")
-def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
-    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.declare``)."""
-    if n <= 0:
-        return 0
-    if card >= 52:
-        if P[JOKER_BIDS] == 0 or P[NO_TRUMP_OK] == 0:
-            return 0
-        if P[JOKER_BIDS] == 1 and n < 2:
-            return 0
-    if first_hand and P[FIRST_NEEDS_SJ] == 1:
-        # the small joker is a ticket, not part of the bid (simsuite.declare.read_bid)
-        if card == 52 or hand[52] < 1:
-            return 0
-    if cur_seat < 0:
-        return 1 if n >= P[MIN_DECLARE] else 0
-    # "self": the declaring seat, or with self_override_scope = side its partner too
-    own = seat == cur_seat or (P[SELF_OVERRIDE_SIDE] == 1 and seat % 2 == cur_seat % 2)
-    if own and card == cur_card:
-        return 3 if (P[REINFORCE] == 1 and n > cur_n) else 0
-    if own and P[SELF_OVERRIDE] == 0:
-        return 0
-    if n < P[MIN_OVERRIDE] or n < cur_n:
-        return 0
-    if n == cur_n:
-        if P[TIE_BREAK] == 1:
-            return 0
-        if _bid_rank(P, card) <= _bid_rank(P, cur_card):
-            return 0
-    return 2
-
-
-@njit(cache=True, inline="always")
-def _offer_bid(P, pol, seat, hand, level, drawn, s, first_hand, cur_seat, cur_card, cur_n, taker, nbids, keep, h_bids):
-    """Ask ``seat``'s policy for a bid and apply it if the rules accept it. Takes and returns
-    the standing declaration (seat, card, count), the seat that took the deal, bids recorded."""
-    card, n = bid_wish(pol, hand, level, P, s, drawn)
+def _offer_bid(P, pol, st, seat, level, drawn, s, first_hand, nbids, keep, h_bids):
+    """Ask ``seat``'s policy for a bid and apply it if the rules accept it; returns bids recorded."""
+    card, n = bid_wish(pol, st.hands[seat], level, P, s, drawn)
     if card < 0:
-        return cur_seat, cur_card, cur_n, taker, nbids
-    kind = bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand)
-    if kind == 0:
-        return cur_seat, cur_card, cur_n, taker, nbids
-    if kind == 2 and seat != cur_seat:
-        taker = seat
-    if keep and nbids < MAX_BIDS:
+        return nbids
+    kind = ph.apply_bid(P, st, seat, card, n, first_hand)
+    if kind != 0 and keep and nbids < MAX_BIDS:
         h_bids[nbids, 0] = seat
         h_bids[nbids, 1] = card
         h_bids[nbids, 2] = n
         h_bids[nbids, 3] = kind
         nbids += 1
-    if kind == 3:
-        return cur_seat, card, n, taker, nbids  # a reinforcement never moves the declaration (a partner's adds to it)
-    return seat, card, n, taker, nbids
+    return nbids
 
 
 @njit(cache=True)
-def _deal(P, s, deck):
-    """Shuffle ``deck`` in place (Fisher-Yates on the explicit generator)."""
-    for i in range(deck.shape[0] - 1, 0, -1):
-        j = randint(s, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+def deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bids):
+    """Deal (again while the variant redeals), asking the policies for bids; settles trump, dealer
+    and declarers. Returns the bids recorded."""
+    hs = P[HAND_SIZE]
+    deck = np.empty(54 * P[DECKS], np.int64)
+    nbids = 0
+    while True:
+        ph.start_deal(P, s, st, deck)
+        nbids = 0
+        for i in range(4 * hs):
+            seat = ph.draw(st, deck, i, first_drawer)
+            if ph.bid_moment(P, deck[i], i, level):
+                nbids = _offer_bid(P, pols[seat], st, seat, level, i // 4 + 1, s, first_hand, nbids, keep, h_bids)
+        ph.form_bottom(P, st, deck)
+        if P[BIDDING] == 1:
+            # concealed bids, shown after the draw in drawing order [default]
+            for i in range(4):
+                seat = (first_drawer + i) % 4
+                nbids = _offer_bid(P, pols[seat], st, seat, level, hs, s, first_hand, nbids, keep, h_bids)
+        if ph.settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
+            return nbids
+
+
+@njit(cache=True)
+def _search(P, st, pol, W, s, kind, out):
+    cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
+    stats = np.zeros((search.MAX_CANDIDATES, 2), np.float64)
+    search.decide(P, st, pol, W, s, kind, out, cand, stats)
+
+
+@njit(cache=True)
+def decide_bury(P, st, pol, W, s, out):
+    """The dealer's policy chooses the bury (the bottom is already in its hand)."""
+    if search.is_search(pol) and P[BOTTOM] > 0:
+        _search(P, st, pol, W, s, search.D_BURY, out)
+    else:
+        choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], out)
+
+
+@njit(cache=True)
+def decide_lead(P, st, pol, W, s, out):
+    """The leader's policy chooses a lead."""
+    if search.is_search(pol):
+        _search(P, st, pol, W, s, search.D_LEAD, out)
+    else:
+        choose_lead(pol, ph.to_move(st), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+
+
+@njit(cache=True)
+def decide_follow(P, st, pol, W, s, out):
+    """The seat to move chooses a follow."""
+    if search.is_search(pol):
+        _search(P, st, pol, W, s, search.D_FOLLOW, out)
+    else:
+        choose_follow(pol, ph.to_move(st), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
+                      st.lead, st.win_c, st.sc[ph.S_WINNER], out)
+
+
+@njit(cache=True)
+def play_tricks(P, st, pols, W, s, keep, h_plays):
+    """Play the hand from its current position to the end, asking each seat's policy. Returns
+    the plays recorded, or -1 / -2 when a policy's lead / follow breaks the engine's checks."""
+    lead = np.zeros(NC, np.int64)
+    play = np.zeros(NC, np.int64)
+    forced = np.zeros(NC, np.int64)
+    nplays = 0
+    first_row = 0
+    while not ph.hand_over(st):
+        seat = ph.to_move(st)
+        if st.sc[S_TURN] == 0:
+            decide_lead(P, st, pols[seat], W, s, lead)
+            status = ph.apply_lead(P, st, W, lead, forced)
+            if status == LEAD_ILLEGAL:
+                return -1
+            if status != 0 and keep and nplays < MAX_PLAYS:
+                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 1, lead)  # the failed throw as attempted
+                nplays += 1
+            if status == LEAD_FORFEIT:
+                break
+            if keep and nplays < MAX_PLAYS:
+                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 0, st.lead)
+                nplays += 1
+            first_row = nplays - 1
+        else:
+            decide_follow(P, st, pols[seat], W, s, play)
+            if not ph.apply_follow(P, st, W, play):
+                return -2
+            if keep and nplays < MAX_PLAYS:
+                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 0, play)
+                nplays += 1
+            if st.sc[S_TURN] == 4:
+                if keep:
+                    for r in range(first_row, nplays):
+                        h_plays[r, 3] = st.sc[S_WINNER]
+                ph.finish_trick(st)
+    return nplays
+
+
+@njit(cache=True)
+def write_record(P, st, rec):
+    """The finished hand's record row (layout above)."""
+    sc = st.sc
+    cap = np.zeros(3, np.int64)
+    out = np.zeros(5, np.int64)
+    final = ph.outcome(P, st, cap, out)
+    rec[R_DEALER] = sc[S_DEALER]
+    rec[R_DECLARERS] = sc[S_DECLARERS]
+    rec[R_LEVEL] = sc[S_LEVEL]
+    rec[R_TRUMP] = sc[S_TRUMP]
+    rec[R_REDEALS] = sc[S_REDEALS]
+    rec[R_DECLARED] = sc[S_DECLARED]
+    rec[R_DECLARER_SEAT] = sc[S_DECLARER_SEAT]
+    rec[R_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS]
+    rec[R_TRICKS] = sc[S_TRICKS]
+    rec[R_THROWS] = sc[S_THROWS]
+    rec[R_THROWS_FAILED] = sc[S_THROWS_FAILED]
+    rec[R_PENALTIES] = sc[S_PENALTIES]
+    rec[R_FORFEIT] = sc[S_FORFEIT]
+    rec[R_TRICK_POINTS] = sc[S_TRICK_POINTS_DEF]
+    rec[R_CAPTURE_MULT] = cap[0]
+    rec[R_CAPTURE_POINTS] = cap[1]
+    rec[R_CAPTURE_BY] = cap[2]
+    rec[R_FINAL_POINTS] = final
+    rec[R_TAKEOVER] = out[0]
+    rec[R_NEXT_DECLARERS] = out[1]
+    rec[R_NEXT_DEALER] = out[2]
+    rec[R_LEVELS0] = out[3]
+    rec[R_LEVELS1] = out[4]
+    rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (sc[S_TRICKS] * P[SECONDS_PER_TRICK_X100]) // 60
 
 
 @njit(cache=True)
@@ -121,313 +196,27 @@ def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     its sizes to ``h_n`` ([0] bids, [1] plays)."""
     for i in range(N_RECORD):
         rec[i] = 0
-    decks = P[DECKS]
-    hs = P[HAND_SIZE]
-    nb = P[BOTTOM]
-    ncards = 54 * decks
-    deck = np.empty(ncards, np.int64)
-    hands = np.zeros((4, NC), np.int64)
-    bottom = np.zeros(NC, np.int64)
-    redeals = 0
-    nbids = 0
-    trump = -2
-    dealer = first_drawer
-    declarer_seat = -1
-    while True:
-        for i in range(ncards):
-            deck[i] = i // decks
-        _deal(P, s, deck)
-        for i in range(4):
-            for c in range(NC):
-                hands[i, c] = 0
-        for c in range(NC):
-            bottom[c] = 0
-        cur_seat = -1
-        cur_card = -1
-        cur_n = 0
-        deal_taker = -1
-        nbids = 0
-        for i in range(4 * hs):
-            seat = (first_drawer + i) % 4
-            card_in = deck[i]
-            hands[seat, card_in] += 1
-            # a player reconsiders bidding when a level card or a joker arrives, and every third draw
-            if P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2):
-                cur_seat, cur_card, cur_n, deal_taker, nbids = _offer_bid(
-                    P, pols[seat], seat, hands[seat], level, i // 4 + 1, s, first_hand,
-                    cur_seat, cur_card, cur_n, deal_taker, nbids, keep, h_bids)
-        for i in range(4 * hs, ncards):
-            bottom[deck[i]] += 1
-        if P[BIDDING] == 1:
-            # concealed bids, shown after the draw in drawing order [default]
-            for i in range(4):
-                seat = (first_drawer + i) % 4
-                cur_seat, cur_card, cur_n, deal_taker, nbids = _offer_bid(
-                    P, pols[seat], seat, hands[seat], level, hs, s, first_hand,
-                    cur_seat, cur_card, cur_n, deal_taker, nbids, keep, h_bids)
-        if cur_seat >= 0:
-            trump = -1 if cur_card >= 52 else cur_card // 13
-            declarer_seat = cur_seat
-            rec[R_DECLARED] = 1
-            break
-        fb = P[FALLBACK]
-        if fb == 3 or nb == 0:
-            redeals += 1
-            if redeals < 200:
-                continue
-            trump = 0  # pathological: keep going with spades rather than loop forever
-            break
-        first = deck[4 * hs]
-        if fb == 0 and first < 52:
-            trump = first // 13
-        elif fb == 0 and P[NO_TRUMP_OK] == 1:
-            trump = -1
-        elif fb == 2:
-            m = 0
-            for i in range(4 * hs, ncards):
-                if deck[i] < 52:
-                    m += 1
-            if m == 0:
-                trump = -1 if P[NO_TRUMP_OK] == 1 else 0
-            else:
-                r = randint(s, m)
-                for i in range(4 * hs, ncards):
-                    if deck[i] < 52:
-                        if r == 0:
-                            trump = deck[i] // 13
-                            break
-                        r -= 1
-        else:
-            trump = -1 if P[NO_TRUMP_OK] == 1 else 0
-            for i in range(4 * hs, ncards):
-                if deck[i] < 52:
-                    trump = deck[i] // 13
-                    break
-        break
-    if first_hand and P[FIRST_DECLARER_DEALS] == 1 and declarer_seat >= 0:
-        dealer = declarer_seat
-    elif not first_hand and P[OVERRIDE_TAKES_DEAL] == 1 and declarer_seat >= 0 and deal_taker >= 0:
-        dealer = deal_taker  # "反主反庄": a successful override also takes the deal
-    declarers = dealer % 2
+    st = ph.new_state()
+    nbids = deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bids)
     if keep:
-        for i in range(4):
-            for c in range(NC):
-                h_deal[i, c] = hands[i, c]
-        for c in range(NC):
-            h_bottom[c] = bottom[c]
+        h_deal[:, :] = st.hands
+        h_bottom[:] = st.bottom
         h_n[0] = nbids
-    cls, pos = core.hand_tables(P, level, trump)
-    # bury
     bury = np.zeros(NC, np.int64)
-    for c in range(NC):
-        hands[dealer, c] += bottom[c]
-    choose_bury(pols[dealer], hands[dealer], cls, pos, P, s, nb, bury)
-    bottom_points = 0
-    for c in range(NC):
-        hands[dealer, c] -= bury[c]
-        bottom_points += core.POINTS[c] * bury[c]
-        if keep:
-            h_bury[c] = bury[c]
-    # tricks
-    played = np.zeros(NC, np.int64)
-    voids = np.zeros((4, 5), np.int64)
-    ctx = np.zeros(8, np.int64)
-    LI = np.zeros(64, np.int64)
-    lead = np.zeros(NC, np.int64)
-    play = np.zeros(NC, np.int64)
-    forced = np.zeros(NC, np.int64)
-    win_c = np.zeros(3, np.int64)
-    cur = np.zeros(3, np.int64)
-    defender_points = 0
-    trick_points_def = 0
-    penalties = 0
-    leader = dealer
-    tricks = 0
-    nplays = 0
-    cards_left = hs
-    forfeit = 0
-    last_winner = -1
-    last_trump = False
-    last_key = 1
-    last_n = 1
-    last_points = 0
-    ctx[0] = declarers
-    ctx[2] = dealer
-    ctx[3] = trump
-    ctx[4] = level
-    while cards_left > 0:
-        ctx[1] = cards_left
-        ctx[5] = tricks
-        is_throw = choose_lead(pols[leader], leader, hands, played, voids, cls, pos, P, ctx, W, s, lead)
-        # one pass over the lead: held, one class, how many cards
-        k = -1
-        n_lead = 0
-        only = -1
-        bad = False
-        for c in range(NC):
-            m = lead[c]
-            if m != 0:
-                if m < 0 or hands[leader, c] < m:
-                    bad = True
-                if k == -1:
-                    k = cls[c]
-                elif cls[c] != k:
-                    bad = True
-                n_lead += m
-                only = c
-        if bad or n_lead == 0:
-            rec[R_ERROR] = 1
-            return
-        if n_lead == 1:
-            core.lead_info_single(only, k, pos, P, LI)
-        elif not core.lead_info_unit(lead, cls, pos, P, LI):
-            core.lead_info(lead, cls, pos, P, W, LI)
-        if LI[19] > 1:
-            rec[R_THROWS] += 1
-            stands, beaten, nfail = core.throw_check(lead, hands, leader, cls, pos, P, LI, W, forced)
-            if not stands:
-                rec[R_THROWS_FAILED] += 1
-                if keep and nplays < MAX_PLAYS:
-                    _hist(h_plays, nplays, tricks, leader, 1, lead)
-                    nplays += 1
-                sign = 1 if leader % 2 == declarers else -1
-                if P[THROW_FAILURE] == 3:
-                    forfeit = 1
-                    break
-                lead_n = 0
-                forced_n = 0
-                for c in range(NC):
-                    lead_n += lead[c]
-                    forced_n += forced[c]
-                pen = sign * core.throw_penalty(P, beaten, lead_n, forced_n)
-                penalties += pen
-                for c in range(NC):
-                    lead[c] = forced[c]
-                core.lead_info(lead, cls, pos, P, W, LI)
-        n = LI[1]
-        for c in range(NC):
-            hands[leader, c] -= lead[c]
-            played[c] += lead[c]
-        if keep and nplays < MAX_PLAYS:
-            _hist(h_plays, nplays, tricks, leader, 0, lead)
-            nplays += 1
-        first_row = nplays - 1
-        core.contender_unit(lead, cls, pos, P, LI, True, win_c)
-        winner = leader
-        win_trump = k == TRUMP
-        points = 0
-        for c in range(NC):
-            points += core.POINTS[c] * lead[c]
-        for i in range(1, 4):
-            seat = (leader + i) % 4
-            choose_follow(pols[seat], seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, play)
-            # one pass: take the cards from the hand (checking it held them), count points and
-            # the led class, and remember the card of a one-card play
-            in_k = 0
-            total = 0
-            only = -1
-            bad = False
-            for c in range(NC):
-                m = play[c]
-                if m != 0:
-                    if m < 0 or hands[seat, c] < m:
-                        bad = True
-                    hands[seat, c] -= m
-                    played[c] += m
-                    points += core.POINTS[c] * m
-                    total += m
-                    only = c
-                    if cls[c] == k:
-                        in_k += m
-            if bad or total != n:
-                rec[R_ERROR] = 2
-                return
-            if in_k < n:
-                voids[seat, k] = 1
-            if keep and nplays < MAX_PLAYS:
-                _hist(h_plays, nplays, tricks, seat, 0, play)
-                nplays += 1
-            if n == 1:
-                # a single card claims the trick with its position, in the led class or trump
-                claim = cls[only] == k or cls[only] == TRUMP
-                cur[0] = 0
-                cur[1] = 1 if cls[only] == TRUMP else 0
-                cur[2] = pos[only]
-            elif LI[19] == 1:
-                claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
-            else:
-                claim = core.contender(play, cls, pos, P, LI, W, False, cur)
-            if claim and core.beats(cur, win_c):
-                win_c[0] = cur[0]
-                win_c[1] = cur[1]
-                win_c[2] = cur[2]
-                winner = seat
-                win_trump = cur[1] == 1
-        if keep:
-            for r in range(first_row, nplays):
-                h_plays[r, 3] = winner
-        if winner % 2 != declarers:
-            defender_points += points
-            trick_points_def += points
-        cards_left -= n
-        tricks += 1
-        last_winner = winner
-        last_trump = win_trump
-        last_key = LI[62] if LI[62] > 0 else 1
-        last_n = n
-        last_points = points
-        leader = winner
+    ph.take_bottom(st)
+    decide_bury(P, st, pols[st.sc[S_DEALER]], W, s, bury)
+    if not ph.apply_bury(st, bury):
+        rec[R_ERROR] = 3
+        return
+    if keep:
+        h_bury[:] = bury
+    nplays = play_tricks(P, st, pols, W, s, keep, h_plays)
+    if nplays < 0:
+        rec[R_ERROR] = -nplays
+        return
     if keep:
         h_n[1] = nplays
-    rec[R_DEALER] = dealer
-    rec[R_DECLARERS] = declarers
-    rec[R_LEVEL] = level
-    rec[R_TRUMP] = trump
-    rec[R_REDEALS] = redeals
-    rec[R_DECLARER_SEAT] = declarer_seat
-    rec[R_BOTTOM_POINTS] = bottom_points
-    rec[R_TRICKS] = tricks
-    rec[R_PENALTIES] = penalties
-    rec[R_FORFEIT] = forfeit
-    cap = np.zeros(3, np.int64)
-    if forfeit == 0 and last_winner >= 0:
-        core.capture_points(P, last_winner % 2, declarers, last_key, last_trump, last_n, last_points, bottom_points, cap)
-    rec[R_TRICK_POINTS] = trick_points_def
-    rec[R_CAPTURE_MULT] = cap[0]
-    rec[R_CAPTURE_POINTS] = cap[1]
-    rec[R_CAPTURE_BY] = cap[2]
-    final = final_points(P, defender_points + cap[1] + penalties, forfeit, leader % 2 == declarers)
-    rec[R_FINAL_POINTS] = final
-    out = np.zeros(5, np.int64)
-    core.score_hand(P, final, declarers, dealer, out)
-    rec[R_TAKEOVER] = out[0]
-    rec[R_NEXT_DECLARERS] = out[1]
-    rec[R_NEXT_DEALER] = out[2]
-    rec[R_LEVELS0] = out[3]
-    rec[R_LEVELS1] = out[4]
-    rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (tricks * P[SECONDS_PER_TRICK_X100]) // 60
-
-
-@njit(cache=True)
-def final_points(P, points, forfeit, by_declarers):
-    """The defenders' points that score the hand. A forfeit (huizhou 第七: "对方直接上台或升一级")
-    pins them: a declarer's forfeit puts the defenders on stage at the take-over threshold, a
-    defender's gives the declarers exactly one level (the band just below the threshold)."""
-    if forfeit == 0:
-        return points
-    if by_declarers:
-        return P[TAKEOVER]
-    return P[TAKEOVER] - P[STEP]
-
-
-@njit(cache=True, inline="always")
-def _holds(hand, play):
-    n = 0
-    for c in range(NC):
-        if play[c] > hand[c] or play[c] < 0:
-            return False
-        n += play[c]
-    return n > 0
+    write_record(P, st, rec)
 
 
 @njit(cache=True, inline="always")

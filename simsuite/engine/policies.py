@@ -1,4 +1,5 @@
-"""The built-in policies, compiled: ``random`` (0), ``basic`` (1) and ``expert`` (2).
+"""The built-in heuristic policies, compiled: ``random`` (0), ``basic`` (1) and ``expert`` (2).
+``search`` (3, ``engine.search``) plays through them.
 
 Each policy answers four questions: whether to bid while drawing, what to bury, what to lead
 and what to follow with. They see only what a player sees: their own hand, the cards played so
@@ -23,7 +24,7 @@ from .params import (
 from .rng import randint, uniform
 
 RANDOM, BASIC, EXPERT = 0, 1, 2
-POLICY_NAMES = ("random", "basic", "expert")
+POLICY_NAMES = ("random", "basic", "expert", "search")  # "search" (code 3) lives in engine.search
 
 # ctx: [0] declarers, [1] tricks left (including this one), [2] dealer, [3] trump, [4] level,
 #      [5] trick number, [6] partner-is-winning flag (follow), [7] winner seat (follow)

@@ -1,0 +1,493 @@
+"""One hand as an explicit, resumable state and the compiled phases that move it.
+
+A hand is a ``HandState`` (a named tuple of int64 arrays, so that compiled code, plain Python and
+the search's roll-outs share it) moved by small phases: the deal and the declaration
+(``start_deal``, ``draw``, ``apply_bid``, ``form_bottom``, ``settle_declaration``), the bury
+(``take_bottom``, ``apply_bury``), one play (``apply_lead``, ``apply_follow``), the end of a trick
+(``finish_trick``) and the score (``score``). Three drivers walk the phases: the compiled hand loop
+(``engine.hand.play_hand``), the Python path with user policies (``simsuite.pyhand``) and the
+search policy's roll-outs (``engine.search``). No driver repeats a rule.
+
+The position to move is ``sc[S_LEADER]`` and ``sc[S_TURN]`` (plays made in the current trick,
+0..3); a hand is over when ``sc[S_CARDS_LEFT]`` is 0 or ``sc[S_FORFEIT]`` is 1.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from . import core
+from .core import NC, TRUMP
+from .params import (
+    BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
+    MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERHEAD_X100, OVERRIDE_TAKES_DEAL, REINFORCE,
+    SECONDS_PER_TRICK_X100, SELF_OVERRIDE, SELF_OVERRIDE_SIDE, STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE,
+    TIE_BREAK,
+)
+from .rng import randint
+
+# --- the state ------------------------------------------------------------------------------------
+#
+#   sc       int64[N_SC]    the scalars below
+#   hands    int64[4, 54]   each seat's cards (count vectors)
+#   played   int64[54]      every card played so far, the current trick included
+#   bottom   int64[54]      the bottom: as dealt until the bury, then as buried
+#   voids    int64[4, 5]    seat failed to follow class k (0..3 side suits, 4 trump)
+#   shown    int64[4, 54]   cards a seat showed while bidding and still holds
+#   lead     int64[54]      the current trick's lead as played (after a failed throw, the forced play)
+#   LI       int64[64]      the lead's analysis (``core.lead_info``)
+#   win_c    int64[3]       the best claim in the current trick (``core.beats``)
+#   cur      int64[3]       scratch claim
+#   cls, pos int64[54]      each card's class and position for this hand (``core.hand_tables``)
+#   ctx      int64[8]       what a policy reads (``engine.policies``: C_DECL .. C_LEVEL, [5] tricks)
+HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c",
+                                     "cur", "cls", "pos", "ctx"])
+
+(S_LEVEL, S_TRUMP, S_DEALER, S_DECLARERS, S_DECLARER_SEAT, S_LEADER, S_TURN, S_TRICKS, S_CARDS_LEFT,
+ S_DEF_POINTS, S_TRICK_POINTS_DEF, S_PENALTIES, S_FORFEIT, S_BOTTOM_POINTS, S_WINNER, S_WIN_TRUMP, S_TRICK_POINTS,
+ S_K, S_N, S_LAST_WINNER, S_LAST_TRUMP, S_LAST_KEY, S_LAST_N, S_LAST_POINTS, S_REDEALS, S_DECLARED, S_THROWS,
+ S_THROWS_FAILED, S_CUR_SEAT, S_CUR_CARD, S_CUR_N, S_DEAL_TAKER) = range(32)
+N_SC = 32
+
+# apply_lead's answers
+LEAD_OK, LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL = 0, 1, 2, -1
+
+
+@njit(cache=True)
+def new_state():
+    """An empty hand state."""
+    return HandState(np.zeros(N_SC, np.int64), np.zeros((4, NC), np.int64), np.zeros(NC, np.int64),
+                     np.zeros(NC, np.int64), np.zeros((4, 5), np.int64), np.zeros((4, NC), np.int64),
+                     np.zeros(NC, np.int64), np.zeros(64, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+                     np.zeros(NC, np.int64), np.zeros(NC, np.int64), np.zeros(8, np.int64))
+
+
+@njit(cache=True)
+def copy_state(src, dst):
+    """Copy every array of ``src`` into ``dst`` (no allocation: roll-outs reuse one state)."""
+    dst.sc[:] = src.sc
+    dst.hands[:, :] = src.hands
+    dst.played[:] = src.played
+    dst.bottom[:] = src.bottom
+    dst.voids[:, :] = src.voids
+    dst.shown[:, :] = src.shown
+    dst.lead[:] = src.lead
+    dst.LI[:] = src.LI
+    dst.win_c[:] = src.win_c
+    dst.cur[:] = src.cur
+    dst.cls[:] = src.cls
+    dst.pos[:] = src.pos
+    dst.ctx[:] = src.ctx
+
+
+# --- deal and declare -----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _bid_rank(P, card):
+    """Tie rank of a bid card for suit_order (higher beats)."""
+    if card == 53:
+        return P[SUIT_RANK0 + 5]
+    if card == 52:
+        return P[SUIT_RANK0 + 4]
+    return P[SUIT_RANK0 + card // 13]
+
+
+@njit(cache=True, inline="always")
+def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
+    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.declare``)."""
+    if n <= 0:
+        return 0
+    if card >= 52:
+        if P[JOKER_BIDS] == 0 or P[NO_TRUMP_OK] == 0:
+            return 0
+        if P[JOKER_BIDS] == 1 and n < 2:
+            return 0
+    if first_hand and P[FIRST_NEEDS_SJ] == 1:
+        # the small joker is a ticket, not part of the bid (simsuite.declare.read_bid)
+        if card == 52 or hand[52] < 1:
+            return 0
+    if cur_seat < 0:
+        return 1 if n >= P[MIN_DECLARE] else 0
+    # "self": the declaring seat, or with self_override_scope = side its partner too
+    own = seat == cur_seat or (P[SELF_OVERRIDE_SIDE] == 1 and seat % 2 == cur_seat % 2)
+    if own and card == cur_card:
+        return 3 if (P[REINFORCE] == 1 and n > cur_n) else 0
+    if own and P[SELF_OVERRIDE] == 0:
+        return 0
+    if n < P[MIN_OVERRIDE] or n < cur_n:
+        return 0
+    if n == cur_n:
+        if P[TIE_BREAK] == 1:
+            return 0
+        if _bid_rank(P, card) <= _bid_rank(P, cur_card):
+            return 0
+    return 2
+
+
+@njit(cache=True)
+def start_deal(P, s, st, deck):
+    """Shuffle ``deck`` (Fisher-Yates on the explicit generator) and clear the hands for a deal."""
+    decks = P[DECKS]
+    for i in range(deck.shape[0]):
+        deck[i] = i // decks
+    for i in range(deck.shape[0] - 1, 0, -1):
+        j = randint(s, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    st.hands[:, :] = 0
+    st.bottom[:] = 0
+    st.shown[:, :] = 0
+    st.sc[S_CUR_SEAT] = -1
+    st.sc[S_CUR_CARD] = -1
+    st.sc[S_CUR_N] = 0
+    st.sc[S_DEAL_TAKER] = -1
+
+
+@njit(cache=True, inline="always")
+def draw(st, deck, i, first_drawer):
+    """The ``i``-th card of the draw goes to its seat; returns the seat."""
+    seat = (first_drawer + i) % 4
+    st.hands[seat, deck[i]] += 1
+    return seat
+
+
+@njit(cache=True, inline="always")
+def bid_moment(P, card_in, i, level):
+    """Open bidding: a player reconsiders bidding when a level card or a joker arrives, and every
+    third round of the draw."""
+    return P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2)
+
+
+@njit(cache=True)
+def apply_bid(P, st, seat, card, n, first_hand):
+    """``seat`` shows ``n`` x ``card``: apply it if the rules accept it; returns ``bid_ok``'s kind."""
+    sc = st.sc
+    kind = bid_ok(P, seat, card, n, st.hands[seat], sc[S_CUR_SEAT], sc[S_CUR_CARD], sc[S_CUR_N], first_hand)
+    if kind == 0:
+        return 0
+    if kind == 2 and seat != sc[S_CUR_SEAT]:
+        sc[S_DEAL_TAKER] = seat
+    if kind != 3:
+        sc[S_CUR_SEAT] = seat  # a reinforcement never moves the declaration (a partner's adds to it)
+    sc[S_CUR_CARD] = card
+    sc[S_CUR_N] = n
+    if n > st.shown[seat, card]:
+        st.shown[seat, card] = n
+    return kind
+
+
+@njit(cache=True)
+def form_bottom(P, st, deck):
+    """The cards left after the draw form the bottom."""
+    for i in range(4 * P[HAND_SIZE], deck.shape[0]):
+        st.bottom[deck[i]] += 1
+
+
+@njit(cache=True)
+def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
+    """After the draw and any concealed bids: the trump, the dealer and the declarers. Returns
+    False when the variant redeals (nobody declared, ``fallback = redeal``)."""
+    sc = st.sc
+    hs = P[HAND_SIZE]
+    nb = P[BOTTOM]
+    ncards = deck.shape[0]
+    trump = -2
+    declarer_seat = -1
+    if sc[S_CUR_SEAT] >= 0:
+        trump = -1 if sc[S_CUR_CARD] >= 52 else sc[S_CUR_CARD] // 13
+        declarer_seat = sc[S_CUR_SEAT]
+        sc[S_DECLARED] = 1
+    else:
+        fb = P[FALLBACK]
+        if fb == 3 or nb == 0:
+            sc[S_REDEALS] += 1
+            if sc[S_REDEALS] < 200:
+                return False
+            trump = 0  # pathological: keep going with spades rather than loop forever
+        else:
+            first = deck[4 * hs]
+            if fb == 0 and first < 52:
+                trump = first // 13
+            elif fb == 0 and P[NO_TRUMP_OK] == 1:
+                trump = -1
+            elif fb == 2:
+                m = 0
+                for i in range(4 * hs, ncards):
+                    if deck[i] < 52:
+                        m += 1
+                if m == 0:
+                    trump = -1 if P[NO_TRUMP_OK] == 1 else 0
+                else:
+                    r = randint(s, m)
+                    for i in range(4 * hs, ncards):
+                        if deck[i] < 52:
+                            if r == 0:
+                                trump = deck[i] // 13
+                                break
+                            r -= 1
+            else:
+                trump = -1 if P[NO_TRUMP_OK] == 1 else 0
+                for i in range(4 * hs, ncards):
+                    if deck[i] < 52:
+                        trump = deck[i] // 13
+                        break
+    dealer = first_drawer
+    if first_hand and P[FIRST_DECLARER_DEALS] == 1 and declarer_seat >= 0:
+        dealer = declarer_seat
+    elif not first_hand and P[OVERRIDE_TAKES_DEAL] == 1 and declarer_seat >= 0 and sc[S_DEAL_TAKER] >= 0:
+        dealer = sc[S_DEAL_TAKER]  # "反主反庄": a successful override also takes the deal
+    sc[S_LEVEL] = level
+    sc[S_TRUMP] = trump
+    sc[S_DEALER] = dealer
+    sc[S_DECLARERS] = dealer % 2
+    sc[S_DECLARER_SEAT] = declarer_seat
+    sc[S_LEADER] = dealer
+    sc[S_CARDS_LEFT] = hs
+    sc[S_LAST_WINNER] = -1
+    sc[S_LAST_KEY] = 1
+    sc[S_LAST_N] = 1
+    cls, pos = core.hand_tables(P, level, trump)
+    st.cls[:] = cls
+    st.pos[:] = pos
+    st.ctx[:] = 0
+    st.ctx[0] = dealer % 2
+    st.ctx[1] = hs
+    st.ctx[2] = dealer
+    st.ctx[3] = trump
+    st.ctx[4] = level
+    return True
+
+
+# --- bury -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def take_bottom(st):
+    """The dealer picks up the bottom."""
+    d = st.sc[S_DEALER]
+    for c in range(NC):
+        st.hands[d, c] += st.bottom[c]
+
+
+@njit(cache=True)
+def apply_bury(st, bury):
+    """The dealer buries ``bury``: it becomes the bottom. Returns False if the dealer lacks a card."""
+    d = st.sc[S_DEALER]
+    pts = 0
+    for c in range(NC):
+        if bury[c] < 0 or bury[c] > st.hands[d, c]:
+            return False
+    for c in range(NC):
+        st.hands[d, c] -= bury[c]
+        st.bottom[c] = bury[c]
+        pts += core.POINTS[c] * bury[c]
+    st.sc[S_BOTTOM_POINTS] = pts
+    return True
+
+
+# --- one play -------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _take(st, seat, cards):
+    """``seat`` plays ``cards``: out of the hand and the shown cards, onto the table."""
+    for c in range(NC):
+        m = cards[c]
+        if m != 0:
+            st.hands[seat, c] -= m
+            st.played[c] += m
+            st.shown[seat, c] = max(0, st.shown[seat, c] - m)
+
+
+@njit(cache=True)
+def apply_lead(P, st, W, lead, forced):
+    """The leader leads ``lead``. A throw is tested: on failure the forced play (or a forfeit)
+    follows the variant. ``st.lead`` gets what is actually played; ``lead`` is left as attempted.
+    Returns LEAD_OK, LEAD_FORCED (a failed throw replaced by the forced play), LEAD_FORFEIT or
+    LEAD_ILLEGAL (cards not held, several classes, or none)."""
+    sc = st.sc
+    leader = sc[S_LEADER]
+    cls = st.cls
+    pos = st.pos
+    LI = st.LI
+    # one pass over the lead: held, one class, how many cards
+    k = -1
+    n_lead = 0
+    only = -1
+    bad = False
+    for c in range(NC):
+        m = lead[c]
+        if m != 0:
+            if m < 0 or st.hands[leader, c] < m:
+                bad = True
+            if k == -1:
+                k = cls[c]
+            elif cls[c] != k:
+                bad = True
+            n_lead += m
+            only = c
+    if bad or n_lead == 0:
+        return LEAD_ILLEGAL
+    for c in range(NC):
+        st.lead[c] = lead[c]
+    if n_lead == 1:
+        core.lead_info_single(only, k, pos, P, LI)
+    elif not core.lead_info_unit(st.lead, cls, pos, P, LI):
+        core.lead_info(st.lead, cls, pos, P, W, LI)
+    status = LEAD_OK
+    if LI[19] > 1:
+        sc[S_THROWS] += 1
+        stands, beaten, nfail = core.throw_check(st.lead, st.hands, leader, cls, pos, P, LI, W, forced)
+        if not stands:
+            sc[S_THROWS_FAILED] += 1
+            if P[THROW_FAILURE] == 3:
+                sc[S_FORFEIT] = 1
+                return LEAD_FORFEIT
+            sign = 1 if leader % 2 == sc[S_DECLARERS] else -1
+            lead_n = 0
+            forced_n = 0
+            for c in range(NC):
+                lead_n += lead[c]
+                forced_n += forced[c]
+            sc[S_PENALTIES] += sign * core.throw_penalty(P, beaten, lead_n, forced_n)
+            for c in range(NC):
+                st.lead[c] = forced[c]
+            core.lead_info(st.lead, cls, pos, P, W, LI)
+            status = LEAD_FORCED
+    _take(st, leader, st.lead)
+    core.contender_unit(st.lead, cls, pos, P, LI, True, st.win_c)
+    points = 0
+    for c in range(NC):
+        points += core.POINTS[c] * st.lead[c]
+    sc[S_WINNER] = leader
+    sc[S_WIN_TRUMP] = 1 if k == TRUMP else 0
+    sc[S_TRICK_POINTS] = points
+    sc[S_K] = k
+    sc[S_N] = LI[1]
+    sc[S_TURN] = 1
+    return status
+
+
+@njit(cache=True)
+def apply_follow(P, st, W, play):
+    """The seat to move follows with ``play``. Returns False if it does not hold the cards or
+    plays the wrong number of them (the rules of what it must play are the policies' to keep)."""
+    sc = st.sc
+    seat = (sc[S_LEADER] + sc[S_TURN]) % 4
+    cls = st.cls
+    pos = st.pos
+    LI = st.LI
+    k = sc[S_K]
+    n = sc[S_N]
+    # one pass: check the cards, count points and the led class, remember a one-card play
+    in_k = 0
+    total = 0
+    only = -1
+    points = 0
+    for c in range(NC):
+        m = play[c]
+        if m != 0:
+            if m < 0 or st.hands[seat, c] < m:
+                return False
+            total += m
+            only = c
+            points += core.POINTS[c] * m
+            if cls[c] == k:
+                in_k += m
+    if total != n:
+        return False
+    _take(st, seat, play)
+    sc[S_TRICK_POINTS] += points
+    if in_k < n:
+        st.voids[seat, k] = 1
+    cur = st.cur
+    if n == 1:
+        # a single card claims the trick with its position, in the led class or trump
+        claim = cls[only] == k or cls[only] == TRUMP
+        cur[0] = 0
+        cur[1] = 1 if cls[only] == TRUMP else 0
+        cur[2] = pos[only]
+    elif LI[19] == 1:
+        claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
+    else:
+        claim = core.contender(play, cls, pos, P, LI, W, False, cur)
+    if claim and core.beats(cur, st.win_c):
+        st.win_c[0] = cur[0]
+        st.win_c[1] = cur[1]
+        st.win_c[2] = cur[2]
+        sc[S_WINNER] = seat
+        sc[S_WIN_TRUMP] = 1 if cur[1] == 1 else 0
+    sc[S_TURN] += 1
+    return True
+
+
+@njit(cache=True)
+def finish_trick(st):
+    """All four have played: the winner takes the trick's points (to the defenders' count if a
+    defender) and leads next."""
+    sc = st.sc
+    winner = sc[S_WINNER]
+    points = sc[S_TRICK_POINTS]
+    if winner % 2 != sc[S_DECLARERS]:
+        sc[S_DEF_POINTS] += points
+        sc[S_TRICK_POINTS_DEF] += points
+    n = sc[S_N]
+    sc[S_CARDS_LEFT] -= n
+    sc[S_TRICKS] += 1
+    sc[S_LAST_WINNER] = winner
+    sc[S_LAST_TRUMP] = sc[S_WIN_TRUMP]
+    sc[S_LAST_KEY] = st.LI[62] if st.LI[62] > 0 else 1
+    sc[S_LAST_N] = n
+    sc[S_LAST_POINTS] = points
+    sc[S_LEADER] = winner
+    sc[S_TURN] = 0
+    st.ctx[1] = sc[S_CARDS_LEFT]
+    st.ctx[5] = sc[S_TRICKS]
+
+
+@njit(cache=True, inline="always")
+def hand_over(st):
+    return st.sc[S_CARDS_LEFT] <= 0 or st.sc[S_FORFEIT] == 1
+
+
+@njit(cache=True, inline="always")
+def to_move(st):
+    """The seat whose play is next."""
+    return (st.sc[S_LEADER] + st.sc[S_TURN]) % 4
+
+
+# --- score ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def final_points(P, points, forfeit, by_declarers):
+    """The defenders' points that score the hand. A forfeit (huizhou 第七: "对方直接上台或升一级")
+    pins them: a declarer's forfeit puts the defenders on stage at the take-over threshold, a
+    defender's gives the declarers exactly one level (the band just below the threshold)."""
+    if forfeit == 0:
+        return points
+    if by_declarers:
+        return P[TAKEOVER]
+    return P[TAKEOVER] - P[STEP]
+
+
+@njit(cache=True)
+def outcome(P, st, cap, out):
+    """The finished hand's capture (``cap``: multiplier, points, by) and result (``out``: take-over,
+    next declarers, next dealer, levels NS, levels EW). Returns the defenders' final points."""
+    sc = st.sc
+    cap[0] = 0
+    cap[1] = 0
+    cap[2] = 0
+    if sc[S_FORFEIT] == 0 and sc[S_LAST_WINNER] >= 0:
+        core.capture_points(P, sc[S_LAST_WINNER] % 2, sc[S_DECLARERS], sc[S_LAST_KEY], sc[S_LAST_TRUMP] == 1,
+                            sc[S_LAST_N], sc[S_LAST_POINTS], sc[S_BOTTOM_POINTS], cap)
+    final = final_points(P, sc[S_DEF_POINTS] + cap[1] + sc[S_PENALTIES], sc[S_FORFEIT],
+                         sc[S_LEADER] % 2 == sc[S_DECLARERS])
+    core.score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
+    return final

@@ -1,0 +1,479 @@
+"""The ``search`` policy: determinised Monte Carlo search over the real rules, compiled.
+
+At each decision (bury, lead, follow) the seat to move
+
+1. lists a few sensible candidates (``*_candidates``): the heuristic's own choice and the other
+   plays a strong player would weigh, every one legal by construction;
+2. samples ``K`` deals of the cards it has not seen (``sample_world``) that agree with everything
+   it knows: its own hand, every card played, the voids revealed by failures to follow, the cards
+   each player showed while bidding and still holds, the bottom if it buried it, and each
+   player's hand size;
+3. plays every candidate out to the end of the hand in every sampled deal with the fast roll-out
+   policy (``expert``) under the variant's full rules (throws, capture, bands), the same deals for
+   every candidate (common random numbers);
+4. keeps the candidate whose mean result for its team is best (``value``): the variant's level
+   outcome first, then the stage, then points. A band edge or a capture multiplier changes the
+   choice exactly as it changes the score.
+
+Bidding is left to the heuristic. A decision with one candidate costs no roll-out.
+
+Policy codes: ``search`` is ``SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
+(``search_code``), so that a seat's code in ``pols`` carries everything the engine needs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import core
+from . import phases as ph
+from .core import NC, TRUMP
+from .params import BOTTOM
+from .phases import (
+    S_CARDS_LEFT, S_DEALER, S_DECLARERS, S_K, S_LEADER, S_N, S_TURN, S_WINNER,
+)
+from .policies import EXPERT, _fill, _put_unit, _strength, _try_trump, choose_bury, choose_follow, choose_lead
+from .rng import randint
+
+SEARCH = 3
+DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
+DEFAULT_CANDIDATES = 6  # C: candidates weighed per decision (the heuristic's choice always among them)
+MAX_SAMPLES = 255
+MAX_CANDIDATES = 24
+ROLLOUT_POLICY = EXPERT
+
+# value of a finished hand for one team: levels first, then who holds the stage, then points.
+# A level is worth more than any point swing (at most 100 points a deck, 4 decks, times the
+# capture), holding the stage half a level (it decides who can score levels next hand).
+LEVEL_VALUE = 1000.0
+STAGE_VALUE = 500.0
+POINT_VALUE = 1.0
+
+
+@njit(cache=True, inline="always")
+def is_search(code):
+    return code >= SEARCH and (code & 15) == SEARCH
+
+
+@njit(cache=True, inline="always")
+def samples_of(code):
+    k = (code >> 4) & 255
+    return k if k > 0 else DEFAULT_SAMPLES
+
+
+@njit(cache=True, inline="always")
+def candidates_of(code):
+    c = (code >> 12) & 255
+    return min(c if c > 0 else DEFAULT_CANDIDATES, MAX_CANDIDATES)
+
+
+def search_code(samples: int = 0, candidates: int = 0) -> int:
+    """The policy code of ``search`` with ``samples`` (K) and ``candidates`` (C); 0 for a default."""
+    if not 0 <= samples <= MAX_SAMPLES or not 0 <= candidates <= MAX_CANDIDATES:
+        raise ValueError(f"search: samples 1..{MAX_SAMPLES}, candidates 1..{MAX_CANDIDATES}")
+    return SEARCH + (samples << 4) + (candidates << 12)
+
+
+# --- the value of a finished hand -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def value(P, st, team):
+    """A finished hand's result for ``team`` (0 NS, 1 EW)."""
+    cap = np.zeros(3, np.int64)
+    out = np.zeros(5, np.int64)
+    final = ph.outcome(P, st, cap, out)
+    mine = out[3 + team]
+    theirs = out[4 - team]
+    v = LEVEL_VALUE * (mine - theirs)
+    v += STAGE_VALUE if out[1] == team else -STAGE_VALUE
+    if team == st.sc[S_DECLARERS]:
+        v -= POINT_VALUE * final
+    else:
+        v += POINT_VALUE * final
+    return v
+
+
+# --- sampling the unseen cards ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def sample_world(P, st, seat, s, ws):
+    """Copy ``st`` into ``ws`` and deal the cards ``seat`` has not seen at random among the other
+    hands (and the bottom, unless ``seat`` buried it), keeping hand sizes, voids and the cards shown
+    while bidding. Falls back to ignoring voids if a consistent deal is not found quickly."""
+    ph.copy_state(st, ws)
+    dealer = st.sc[S_DEALER]
+    hidden_bottom = seat != dealer and P[BOTTOM] > 0
+    pool = np.zeros(NC, np.int64)
+    cap = np.zeros(5, np.int64)  # seats 0..3, 4 = the bottom
+    for o in range(4):
+        if o == seat:
+            continue
+        for c in range(NC):
+            free = st.hands[o, c] - st.shown[o, c]
+            if free < 0:
+                free = 0
+            pool[c] += free
+            cap[o] += free
+    if hidden_bottom:
+        for c in range(NC):
+            pool[c] += st.bottom[c]
+            cap[4] += st.bottom[c]
+    # the classes, most constrained first (fewest holders that may take them)
+    order = np.zeros(5, np.int64)
+    key = np.zeros(5, np.int64)
+    for k in range(5):
+        n = 1 if hidden_bottom else 0
+        for o in range(4):
+            if o != seat and st.voids[o, k] == 0:
+                n += 1
+        key[k] = n
+        order[k] = k
+    for i in range(5):
+        for j in range(i + 1, 5):
+            if key[order[j]] < key[order[i]]:
+                t = order[i]
+                order[i] = order[j]
+                order[j] = t
+    cards = np.zeros(4 * NC * 8, np.int64)
+    left = np.zeros(5, np.int64)
+    for attempt in range(12):
+        strict = attempt < 10
+        for o in range(4):
+            if o == seat:
+                continue
+            for c in range(NC):
+                ws.hands[o, c] = min(st.shown[o, c], st.hands[o, c])
+        if hidden_bottom:
+            ws.bottom[:] = 0
+        for o in range(5):
+            left[o] = cap[o]
+        ok = True
+        for oi in range(5):
+            k = order[oi]
+            m = 0
+            for c in range(NC):
+                if st.cls[c] == k:
+                    for _ in range(pool[c]):
+                        cards[m] = c
+                        m += 1
+            # shuffle this class's cards
+            for i in range(m - 1, 0, -1):
+                j = randint(s, i + 1)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+            for i in range(m):
+                total = 0
+                for o in range(5):
+                    if left[o] > 0 and (o == 4 or not strict or st.voids[o, k] == 0):
+                        total += left[o]
+                if total == 0:
+                    ok = False
+                    break
+                r = randint(s, total)
+                for o in range(5):
+                    if left[o] > 0 and (o == 4 or not strict or st.voids[o, k] == 0):
+                        if r < left[o]:
+                            left[o] -= 1
+                            if o == 4:
+                                ws.bottom[cards[i]] += 1
+                            else:
+                                ws.hands[o, cards[i]] += 1
+                            break
+                        r -= left[o]
+            if not ok:
+                break
+        if ok:
+            return
+
+
+# --- roll-outs ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def rollout(P, st, pol, W, s, lead, play, forced):
+    """Play ``st`` to the end of the hand with ``pol`` at every seat (no history)."""
+    while not ph.hand_over(st):
+        seat = ph.to_move(st)
+        if st.sc[S_TURN] == 0:
+            choose_lead(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
+            if ph.apply_lead(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
+                return False
+        else:
+            choose_follow(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
+                          st.lead, st.win_c, st.sc[S_WINNER], play)
+            if not ph.apply_follow(P, st, W, play):
+                return False
+            if st.sc[S_TURN] == 4:
+                ph.finish_trick(st)
+    return True
+
+
+# --- candidates -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _add(cand, n, play, cap):
+    """Append ``play`` to the candidate list unless it is there already or the list is full."""
+    if n >= cap:
+        return n
+    for i in range(n):
+        same = True
+        for c in range(NC):
+            if cand[i, c] != play[c]:
+                same = False
+                break
+        if same:
+            return n
+    for c in range(NC):
+        cand[n, c] = play[c]
+    return n + 1
+
+
+@njit(cache=True)
+def lead_candidates(P, st, seat, W, s, cap, cand):
+    """The heuristic's lead, then for each suit-class the biggest unit (highest of that size), the
+    lowest single (fewest points) and the highest single: every one a single unit or the
+    heuristic's own throw."""
+    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
+    hand = st.hands[seat]
+    tmp = np.zeros(NC, np.int64)
+    choose_lead(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
+    n = _add(cand, 0, tmp, cap)
+    highs = np.full(5, -1, np.int64)
+    for k in range(5):
+        if core.class_count(hand, st.cls, k) == 0:
+            continue
+        nU = core.build_units(hand, st.cls, st.pos, k, P, 64, 1, W)
+        big = -1
+        low = -1
+        for u in range(nU):
+            if big < 0 or U_size[u] > U_size[big] or (U_size[u] == U_size[big] and U_top[u] > U_top[big]):
+                big = u
+            if U_size[u] == 1:
+                c = U_card[u, 0]
+                if low < 0 or core.POINTS[c] * 100 + U_top[u] < core.POINTS[U_card[low, 0]] * 100 + U_top[low]:
+                    low = u
+                if highs[k] < 0 or U_top[u] > st.pos[highs[k]]:
+                    highs[k] = c
+        if big >= 0 and U_size[big] > 1:
+            tmp[:] = 0
+            _put_unit(U_card, U_w, U_len, big, tmp)
+            n = _add(cand, n, tmp, cap)
+        if low >= 0:
+            tmp[:] = 0
+            tmp[U_card[low, 0]] = 1
+            n = _add(cand, n, tmp, cap)
+    for k in range(5):
+        if highs[k] >= 0:
+            tmp[:] = 0
+            tmp[highs[k]] = 1
+            n = _add(cand, n, tmp, cap)
+    return n
+
+
+@njit(cache=True)
+def follow_candidates(P, st, seat, W, s, cap, cand):
+    """Legal follows: the heuristic's, then the same unit sets filled low, with points and high,
+    the cheapest winning trump when void, and for a single lead the lowest, highest, lowest winning
+    and richest cards that may be played."""
+    hand = st.hands[seat]
+    cls = st.cls
+    pos = st.pos
+    LI = st.LI
+    k = st.sc[S_K]
+    n_need = st.sc[S_N]
+    tmp = np.zeros(NC, np.int64)
+    choose_follow(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
+                  st.win_c, st.sc[S_WINNER], tmp)
+    n = _add(cand, 0, tmp, cap)
+    have = 0
+    for c in range(NC):
+        if cls[c] == k:
+            have += hand[c]
+    cur = np.zeros(3, np.int64)
+    if n_need == 1:
+        # one card: any card of the suit, or any card at all when void
+        lo = -1
+        hi = -1
+        win = -1
+        rich = -1
+        for c in range(NC):
+            if hand[c] == 0 or (have > 0 and cls[c] != k):
+                continue
+            st_c = _strength(c, cls, pos)
+            if lo < 0 or core.POINTS[c] * 1000 + st_c < core.POINTS[lo] * 1000 + _strength(lo, cls, pos):
+                lo = c
+            if hi < 0 or st_c > _strength(hi, cls, pos):
+                hi = c
+            if rich < 0 or core.POINTS[c] * 1000 - st_c > core.POINTS[rich] * 1000 - _strength(rich, cls, pos):
+                rich = c
+            cur[0] = 0
+            cur[1] = 1 if cls[c] == TRUMP else 0
+            cur[2] = pos[c]
+            if (cls[c] == k or cls[c] == TRUMP) and core.beats(cur, st.win_c):
+                if win < 0 or st_c < _strength(win, cls, pos):
+                    win = c
+        for c in (win, rich, lo, hi):
+            if c >= 0:
+                tmp[:] = 0
+                tmp[c] = 1
+                n = _add(cand, n, tmp, cap)
+        return n
+    FS = W[10]
+    inclass = np.zeros(NC, np.int64)
+    others = np.zeros(NC, np.int64)
+    for c in range(NC):
+        if cls[c] == k:
+            inclass[c] = hand[c]
+        else:
+            others[c] = hand[c]
+    if have <= n_need:
+        need = n_need - have
+        if have == 0 and k != TRUMP:
+            trial = np.zeros(NC, np.int64)
+            if _try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
+                n = _add(cand, n, trial, cap)
+        for mode in range(2):
+            tmp[:] = inclass
+            _fill(tmp, others, need, cls, pos, mode)
+            n = _add(cand, n, tmp, cap)
+        return n
+    U_card, U_w, U_len, REC, REC_N, INTS = W[0], W[1], W[2], W[5], W[6], W[7]
+    best = FS[4]
+    core.best_sets(inclass, cls, pos, P, LI, W, best)
+    nrec = INTS[0]
+    for r in range(nrec):
+        for mode in range(3):
+            tmp[:] = 0
+            for j in range(REC_N[r]):
+                _put_unit(U_card, U_w, U_len, REC[r, j], tmp)
+            need = n_need
+            for c in range(NC):
+                need -= tmp[c]
+            _fill(tmp, inclass, need, cls, pos, mode)
+            n = _add(cand, n, tmp, cap)
+            if n >= cap:
+                return n
+    return n
+
+
+@njit(cache=True)
+def bury_candidates(P, st, seat, W, s, cap, cand):
+    """Bury sets from different habits: the heuristic's (void short suits, no points, no pairs),
+    the lowest cards whatever their suit, the shortest suits points and all, and points first
+    (a points budget the search then weighs against the capture rule)."""
+    hand = st.hands[seat]
+    cls = st.cls
+    pos = st.pos
+    nb = P[BOTTOM]
+    tmp = np.zeros(NC, np.int64)
+    choose_bury(ROLLOUT_POLICY, hand, cls, pos, P, s, nb, tmp)
+    n = _add(cand, 0, tmp, cap)
+    length = np.zeros(5, np.int64)
+    for style in range(3):
+        left = hand.copy()
+        for c in range(NC):
+            tmp[c] = 0
+        length[:] = 0
+        for c in range(NC):
+            length[cls[c]] += left[c]
+        for _ in range(nb):
+            best = -1
+            best_key = 1 << 60
+            for c in range(NC):
+                if left[c] == 0:
+                    continue
+                kk = cls[c]
+                key = pos[c]
+                if kk == TRUMP:
+                    key += 1 << 40
+                if left[c] >= 2:
+                    key += 1 << 30
+                if style == 0:  # lowest cards, fewest points, any suit
+                    key += core.POINTS[c] << 20
+                elif style == 1:  # shortest suits, points and all
+                    key += length[kk] << 20
+                else:  # points first, from the shortest suits
+                    key += (20 - core.POINTS[c]) << 24
+                    key += length[kk] << 16
+                if key < best_key:
+                    best_key = key
+                    best = c
+            left[best] -= 1
+            tmp[best] += 1
+            length[cls[best]] -= 1
+        n = _add(cand, n, tmp, cap)
+    return n
+
+
+# --- the decisions --------------------------------------------------------------------------------
+
+# what a decision is: a lead, a follow, a bury
+D_LEAD, D_FOLLOW, D_BURY = 0, 1, 2
+
+
+@njit(cache=True)
+def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
+    """Mean value of each of the ``n`` candidates over the code's sampled deals, into ``stats``
+    (rows: value sum, samples). Returns the best candidate's index."""
+    team = seat % 2
+    for i in range(n):
+        stats[i, 0] = 0.0
+        stats[i, 1] = 0.0
+    if n <= 1:
+        return 0
+    K = samples_of(code)
+    ws = ph.new_state()
+    rs = ph.new_state()
+    lead = np.zeros(NC, np.int64)
+    play = np.zeros(NC, np.int64)
+    forced = np.zeros(NC, np.int64)
+    for _ in range(K):
+        sample_world(P, st, seat, s, ws)
+        for i in range(n):
+            ph.copy_state(ws, rs)
+            if kind == D_BURY:
+                if not ph.apply_bury(rs, cand[i]):
+                    continue
+            elif kind == D_LEAD:
+                if ph.apply_lead(P, rs, W, cand[i], forced) == ph.LEAD_ILLEGAL:
+                    continue
+            else:
+                if not ph.apply_follow(P, rs, W, cand[i]):
+                    continue
+                if rs.sc[S_TURN] == 4:
+                    ph.finish_trick(rs)
+            if rollout(P, rs, ROLLOUT_POLICY, W, s, lead, play, forced):
+                stats[i, 0] += value(P, rs, team)
+                stats[i, 1] += 1.0
+    best = 0
+    best_v = -1e300
+    for i in range(n):
+        if stats[i, 1] > 0:
+            m = stats[i, 0] / stats[i, 1]
+            if m > best_v:
+                best_v = m
+                best = i
+    return best
+
+
+@njit(cache=True)
+def decide(P, st, code, W, s, kind, out, cand, stats):
+    """The search's choice for the seat to move (the dealer for a bury) into ``out``. Fills
+    ``cand`` and ``stats`` (for ``simsuite advise``); returns the number of candidates."""
+    cap = candidates_of(code)
+    seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st)
+    if kind == D_BURY:
+        n = bury_candidates(P, st, seat, W, s, cap, cand)
+    elif kind == D_LEAD:
+        n = lead_candidates(P, st, seat, W, s, cap, cand)
+    else:
+        n = follow_candidates(P, st, seat, W, s, cap, cand)
+    best = evaluate(P, st, seat, code, W, s, kind, cand, n, stats)
+    for c in range(NC):
+        out[c] = cand[best, c]
+    return n
