@@ -54,6 +54,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object per variant (a list for 'all')")
     s.set_defaults(func=cmd_judge)
 
+    s = sub.add_parser("advise", help="what a policy plays in a written position (search: every candidate's value)")
+    s.add_argument("scenario", help="scenario TOML file with to_move (see docs/scenarios.md)")
+    s.add_argument("--variant", help="variant id or a path (default: the file's variant)")
+    s.add_argument("--policy", default="search", help="built-in policy (default search; search-k<K>-c<C> sets samples and candidates)")
+    s.add_argument("--seed", type=int, default=1, help="seed of the search's sampling (default 1)")
+    s.add_argument("--json", action="store_true", help="{variant, policy, seat, choice, candidates: [{play, value, ci95, samples}]}")
+    s.set_defaults(func=cmd_advise)
+
     s = sub.add_parser("play", help="play one hand with the compiled engine and print its trace")
     s.add_argument("--variant", required=True, help="variant id or path to a variant TOML file")
     s.add_argument("--seed", required=True, type=int, help="the hand's seed (the same seed plays the same hand)")
@@ -91,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--hands", type=int, default=20000, help="duplicate pairs of hands per variant (default 20000)")
     s.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes for duplicate hands (default 1; -1 all cores)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_duel)
 
@@ -241,6 +250,25 @@ def cmd_judge(args) -> int:
     return 0
 
 
+def cmd_advise(args) -> int:
+    from .advise import advice_text, advise
+    from .scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    choice = args.variant or scenario.variant
+    if choice is None or choice == "all":
+        raise SimsuiteError(f"{args.scenario}: name one variant: --variant ID, or variant = \"ID\" in the file; "
+                            f"known ids: {', '.join(known_ids())}")
+    if not 0 <= args.seed < 2**63:
+        raise SimsuiteError(f"--seed must be from 0 to 2**63-1; got {args.seed}")
+    a = advise(scenario, load_variant(choice), args.policy, args.seed)
+    if args.json:
+        print(json.dumps(a.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(advice_text(scenario, a))
+    return 0
+
+
 SEATS = "NESW"
 WARMUP_HANDS = 20
 
@@ -366,7 +394,9 @@ def cmd_duel(args) -> int:
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     if args.matches is not None:
         return _duel_matches(args, names, variants)
-    results = [duel(v, names[0], names[1], args.hands, args.seed) for v in variants]
+    if args.jobs == 0 or args.jobs < -1:
+        raise SimsuiteError(f"--jobs must be a positive number of workers or -1 (all cores); got {args.jobs}")
+    results = [duel(v, names[0], names[1], args.hands, args.seed, jobs=args.jobs) for v in variants]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))
         return 0

@@ -15,7 +15,8 @@ from .order import NO_TRUMP, format_trump, parse_trump
 
 SEATS = "NESW"
 TEAMS = {"NS": 0, "EW": 1}
-TOP_KEYS = {"variant", "level", "trump", "declarers", "dealer", "hands", "trick", "end", "declare"}
+TOP_KEYS = {"variant", "level", "trump", "declarers", "dealer", "hands", "trick", "end", "declare",
+            "to_move", "played", "points", "bottom", "shown", "voids"}
 SECTION_KEYS = {
     "trick": {"leader", "plays"},
     "end": {"defender_points", "bottom", "levels"},
@@ -41,6 +42,13 @@ class Scenario:
     bids: list[tuple[int, list[int]]] | None = None
     first_hand: bool = False
     declare_dealer: int | None = None
+    # a position for ``simsuite advise``
+    to_move: int | None = None
+    played: list[int] = field(default_factory=list)
+    points: int = 0
+    buried: list[int] | None = None
+    shown: dict[int, list[int]] = field(default_factory=dict)
+    voids: dict[int, list[int]] = field(default_factory=dict)
 
 
 def _seat(value: Any, where: str) -> int:
@@ -112,13 +120,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
     dealer = _seat(raw["dealer"], "dealer") if "dealer" in raw else None
     if dealer is not None and declarers is not None and dealer % 2 != declarers:
         raise ScenarioError(f"dealer {SEATS[dealer]} is not one of the declarers {'NS' if declarers == 0 else 'EW'}")
-    hands: dict[int, list[int]] = {}
-    if "hands" in raw:
-        if not isinstance(raw["hands"], dict):
-            raise ScenarioError("[hands] must be a table of seat = \"cards\"")
-        for key, value in raw["hands"].items():
-            seat = _seat(key, "[hands]")
-            hands[seat] = _cards(value, f"[hands] {key}")
+    hands = _seat_cards(raw, "hands")
     leader, plays = None, []
     if "trick" in raw:
         t = raw["trick"]
@@ -163,14 +165,54 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
             raise ScenarioError("[declare] first_hand must be true or false")
         if "dealer" in d:
             declare_dealer = _seat(d["dealer"], "[declare] dealer")
+    to_move = _seat(raw["to_move"], "to_move") if "to_move" in raw else None
+    played = _cards(raw["played"], "played") if "played" in raw else []
+    points = raw.get("points", 0)
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
+        raise ScenarioError(f"points (the defenders' points so far) must be a non-negative multiple of 5, got {points!r}")
+    buried = _cards(raw["bottom"], "bottom") if "bottom" in raw else None
+    shown = _seat_cards(raw, "shown")
+    voids = {}
+    if "voids" in raw:
+        if not isinstance(raw["voids"], dict):
+            raise ScenarioError('[voids] must be a table of seat = "suits" (S H D C T, T for trump)')
+        for key, value in raw["voids"].items():
+            seat = _seat(key, "[voids]")
+            if not isinstance(value, str) or not all(x in "SHDCT" for x in value.replace(" ", "").upper()):
+                raise ScenarioError(f'[voids] {key}: write the suits a seat has shown out of, as "H C" (T for trump); got {value!r}')
+            voids[seat] = sorted({"SHDCT".index(x) for x in value.replace(" ", "").upper()})
+    if to_move is not None:
+        if level is None or trump is None or declarers is None or dealer is None:
+            raise ScenarioError("a position (to_move) needs level, trump, declarers and dealer")
+        if to_move not in hands:
+            raise ScenarioError(f"to_move = {SEATS[to_move]}: give the hand of the seat to move under [hands]")
+        if plays and len(plays) >= 4:
+            raise ScenarioError("to_move: the [trick] already has four plays; give the plays before the seat to move")
+        if plays and (leader + len(plays)) % 4 != to_move:
+            raise ScenarioError(f"to_move = {SEATS[to_move]}, but after {len(plays)} play(s) from leader {SEATS[leader]} "
+                                f"it is {SEATS[(leader + len(plays)) % 4]}'s turn")
+    elif played or buried is not None or shown or voids or "points" in raw:
+        raise ScenarioError("played, points, bottom, [shown] and [voids] describe a position: give to_move too")
     if (plays or has_end) and (level is None or trump is None or declarers is None):
         raise ScenarioError("a [trick] or [end] needs level, trump and declarers")
     if bids is not None and level is None:
         raise ScenarioError("[declare] needs level")
-    if not (plays or has_end or bids is not None):
-        raise ScenarioError("nothing to rule: give a [trick], an [end] or a [declare]")
+    if not (plays or has_end or bids is not None or to_move is not None):
+        raise ScenarioError("nothing to rule: give a [trick], an [end], a [declare] or a position (to_move)")
     return Scenario(source, variant, level, trump, declarers, dealer, hands, leader, plays, has_end,
-                    defender_points, bottom, levels, bids, first_hand, declare_dealer)
+                    defender_points, bottom, levels, bids, first_hand, declare_dealer,
+                    to_move, played, points, buried, shown, voids)
+
+
+def _seat_cards(raw: dict[str, Any], section: str) -> dict[int, list[int]]:
+    """A ``[section]`` table of seat = "cards"."""
+    out: dict[int, list[int]] = {}
+    if section in raw:
+        if not isinstance(raw[section], dict):
+            raise ScenarioError(f"[{section}] must be a table of seat = \"cards\"")
+        for key, value in raw[section].items():
+            out[_seat(key, f"[{section}]")] = _cards(value, f"[{section}] {key}")
+    return out
 
 
 def check_against(s: Scenario, variant) -> str | None:

@@ -84,7 +84,7 @@ def deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bi
 @njit(cache=True)
 def _search(P, st, pol, W, s, kind, out):
     cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
-    stats = np.zeros((search.MAX_CANDIDATES, 2), np.float64)
+    stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
     search.decide(P, st, pol, W, s, kind, out, cand, stats)
 
 

@@ -419,11 +419,12 @@ D_LEAD, D_FOLLOW, D_BURY = 0, 1, 2
 @njit(cache=True)
 def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
     """Mean value of each of the ``n`` candidates over the code's sampled deals, into ``stats``
-    (rows: value sum, samples). Returns the best candidate's index."""
+    (rows: value sum, samples, sum of squares). Returns the best candidate's index."""
     team = seat % 2
     for i in range(n):
         stats[i, 0] = 0.0
         stats[i, 1] = 0.0
+        stats[i, 2] = 0.0
     if n <= 1:
         return 0
     K = samples_of(code)
@@ -448,8 +449,10 @@ def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
                 if rs.sc[S_TURN] == 4:
                     ph.finish_trick(rs)
             if rollout(P, rs, ROLLOUT_POLICY, W, s, lead, play, forced):
-                stats[i, 0] += value(P, rs, team)
+                x = value(P, rs, team)
+                stats[i, 0] += x
                 stats[i, 1] += 1.0
+                stats[i, 2] += x * x
     best = 0
     best_v = -1e300
     for i in range(n):
