@@ -15,7 +15,6 @@ import json
 import math
 import sys
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -23,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-from .errors import SimsuiteError, VariantError
+from .errors import SimsuiteError, VariantError, read_toml
 from .stats import Estimate, mean_ci
 from .variant import Variant, variant_from_table
 
@@ -107,16 +106,7 @@ def _fail(path: Path, problems: Sequence[str]) -> SimsuiteError:
 def load_reference(id_or_path: str | Path) -> Reference:
     """A reference by id (a file in ``calibration/``) or path, validated: every problem is named."""
     path = _reference_path(id_or_path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SimsuiteError(f"{path}: no such reference file") from None
-    except IsADirectoryError:
-        raise SimsuiteError(f"{path}: is a folder, not a reference file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SimsuiteError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SimsuiteError(f"{path}: cannot be read: {exc}") from None
+    raw = read_toml(path, "reference file")
     problems: list[str] = []
     for key in raw:
         if key not in TOP_KEYS:
