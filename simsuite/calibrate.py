@@ -254,12 +254,19 @@ def verdict(low: float, high: float, band_low: float, band_high: float) -> str:
 # --- measuring -------------------------------------------------------------------------------------
 
 
+def _match_key(frame: pl.DataFrame) -> list[str]:
+    """The columns that name a match (metrics' key), as far as ``frame`` has them."""
+    from .metrics import _MATCH_KEY
+
+    return [c for c in _MATCH_KEY if c in frame.columns]
+
+
 def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool) -> pl.DataFrame:
     """The hands a reference counts: all, or all but a match's last hand when that hand ended the
     match by a hold at the end level (a report that logs no result for the game's last hand)."""
     if not skip_final_hold:
         return hands
-    key = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match") if c in hands.columns]
+    key = _match_key(hands)
     ends = matches.select(key + ["hands", "ended_by"])
     h = hands.join(ends, on=key, how="left")
     final = (pl.col("hand") == pl.col("hands") - 1) & (pl.col("ended_by") == "level") & ~pl.col("takeover")
@@ -274,7 +281,7 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
     from .metrics import bootstrap_match_sums
 
     h = counted_hands(hands, matches, skip_final_hold)
-    key = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match") if c in h.columns]
+    key = _match_key(h)
     pts = pl.col("final_points").cast(pl.Float64)
     to = pl.col("takeover").cast(pl.Float64)
     per = (h.group_by(key).agg(pl.len().cast(pl.Float64).alias("n"), pts.sum().alias("p"), to.sum().alias("t"),
