@@ -130,6 +130,15 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_summary)
 
+    s = sub.add_parser("calibrate", help="self-play under each outside reference's rules, beside its figures")
+    s.add_argument("--reference", help="a reference id (calibration/<id>.toml) or file (default: every reference)")
+    s.add_argument("--policy", default="expert", help="the policy at all four seats (default expert)")
+    s.add_argument("--hands", default="10000", help="about this many hands per reference (default 10000)")
+    s.add_argument("--seed", default="1", help="root seed (default 1); the figures do not depend on --jobs")
+    s.add_argument("--jobs", default="1", help="worker processes (default 1; -1: one per core)")
+    s.add_argument("--json", action="store_true", help="the figures with intervals as JSON")
+    s.set_defaults(func=cmd_calibrate)
+
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")
     s.add_argument("results", help="results folder (results/<run>)")
     s.add_argument("-o", "--out", default="report.html",
@@ -191,6 +200,14 @@ def cmd_summary(args) -> int:
         print(json.dumps(rows, indent=2, default=str))
     else:
         print(metrics.format_summary(rows))
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    from .calibrate import command
+
+    print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
+                  as_json=args.json))
     return 0
 
 

@@ -1,5 +1,10 @@
 """Domain errors. Every one is a ``ValueError``: a user's mistake, reported in one line."""
 
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
 
 class SimsuiteError(ValueError):
     """Base of every error a user can cause (the command line prints it without a traceback)."""
@@ -32,3 +37,18 @@ class IllegalPlayError(SimsuiteError):
     def __init__(self, message: str, rule: str | None = None):
         self.rule = rule
         super().__init__(message)
+
+
+def read_toml(path: Path, what: str, error: type[SimsuiteError] = SimsuiteError) -> dict:
+    """A user's TOML file (``what``: "sweep spec", "scenario file", ...), or ``error`` naming the
+    file and what is wrong with it in one line."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a folder, not a {what}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: cannot be read: {exc}") from None

@@ -26,12 +26,11 @@ import os
 import shlex
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from .errors import SimsuiteError, VariantError
+from .errors import SimsuiteError, VariantError, read_toml
 from .match import hand_cap, play_match_batch
 from .variant import SPEC_BY_NAME, Variant, load_variant, override_keys
 from . import results as R
@@ -438,16 +437,7 @@ def _combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
 
 def read_sweep(spec_path: str | Path) -> dict:
     path = Path(spec_path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SimsuiteError(f"{path}: no such sweep spec") from None
-    except IsADirectoryError:
-        raise SimsuiteError(f"{path}: is a folder, not a sweep spec") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SimsuiteError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SimsuiteError(f"{path}: cannot be read: {exc}") from None
+    raw = read_toml(path, "sweep spec")
     problems = _sweep_problems(raw)
     if problems:
         raise VariantError(str(path), problems)

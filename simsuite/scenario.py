@@ -4,13 +4,12 @@ documented in docs/scenarios.md. Reading checks everything that does not depend 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .cards import RANK_NAMES, format_card, parse_cards, parse_rank
-from .errors import CardError, ScenarioError, SimsuiteError
+from .errors import CardError, ScenarioError, SimsuiteError, read_toml
 from .order import NO_TRUMP, format_trump, parse_trump
 
 SEATS = "NESW"
@@ -69,16 +68,7 @@ def _cards(value: Any, where: str) -> list[int]:
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file. Raises ``ScenarioError`` naming the file and the key."""
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such scenario file") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a folder, not a scenario file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot be read: {exc}") from None
+    raw = read_toml(path, "scenario file", ScenarioError)
     try:
         return parse_scenario(raw, str(path))
     except ScenarioError as exc:

@@ -328,6 +328,15 @@ def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
         raise VariantError(source, [f"not valid TOML: {exc}"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise VariantError(source, [f"cannot be read: {exc}"]) from None
+    return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen)
+
+
+def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, default_id: str = "",
+                       seen: tuple[str, ...] = ()) -> Variant:
+    """A variant from the parsed contents of a variant file (``extends``, ``id`` and sections),
+    validated like a file; ``extends = "x.toml"`` is read relative to ``base_dir``. Lets another
+    file hold a variant in one of its tables (calibration references, docs/calibration.md)."""
+    raw = dict(raw)
     problems: list[str] = []
     flat: dict[str, Any] = {}
     base = raw.pop("extends", None)
@@ -338,12 +347,12 @@ def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
             problems.append(f"extends forms a cycle: {' -> '.join(seen + (base,))}")
         else:
             try:
-                parent = load_variant(base) if not base.endswith(".toml") else _load_path(path.parent / base, seen + (base,))
+                parent = load_variant(base) if not base.endswith(".toml") else _load_path(base_dir / base, seen + (base,))
                 for section in parent.to_toml_dict().values():
                     flat.update(section)
             except VariantError as exc:
                 raise VariantError(source, [f"extends {base!r}: {exc}"]) from None
-    flat["id"] = raw.pop("id", path.stem)
+    flat["id"] = raw.pop("id", default_id)
     for key, value in raw.items():
         if isinstance(value, dict) and key in SECTIONS:
             for sub, subvalue in value.items():
@@ -519,4 +528,4 @@ def replace(variant: Variant, **changes: Any) -> Variant:
     return variant.with_overrides({k: _to_plain(SPEC_BY_NAME[k], v) if k in SPEC_BY_NAME else v for k, v in changes.items()})
 
 
-__all__ = ["Variant", "load_variant", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]
+__all__ = ["Variant", "load_variant", "variant_from_table", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]
