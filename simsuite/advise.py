@@ -79,6 +79,10 @@ def position_state(s: Scenario, v: Variant, seed: int = 1):
             raise ScenarioError(f"{s.source}: [trick] plays must all have as many cards as the lead ({n_trick})")
         if m < n_trick:
             raise ScenarioError(f"{s.source}: {SEATS[seat]} holds {m} card(s) but must follow {n_trick}")
+    if seat == dealer and v.bottom_size > 0 and s.buried is None:
+        raise ScenarioError(f"{s.source}: {SEATS[seat]} is the dealer and buried the bottom: give it as bottom = \"...\"")
+    if s.buried is not None and seat != dealer:
+        raise ScenarioError(f"{s.source}: only the dealer ({SEATS[dealer]}) knows the bottom; {SEATS[seat]} is to move")
     # every seat starts the trick with the same number of cards; the seat to move has not played yet
     gone = hs - m
     if len(s.played) != 4 * gone:
@@ -86,10 +90,6 @@ def position_state(s: Scenario, v: Variant, seed: int = 1):
                             f"{hs} means {4 * gone} were played in earlier tricks (4 x {gone})")
     if s.buried is not None and len(s.buried) != v.bottom_size:
         raise ScenarioError(f"{s.source}: bottom has {len(s.buried)} card(s); {v.id} buries {v.bottom_size}")
-    if seat == dealer and v.bottom_size > 0 and s.buried is None:
-        raise ScenarioError(f"{s.source}: {SEATS[seat]} is the dealer and buried the bottom: give it as bottom = \"...\"")
-    if s.buried is not None and seat != dealer:
-        raise ScenarioError(f"{s.source}: only the dealer ({SEATS[dealer]}) knows the bottom; {SEATS[seat]} is to move")
     known = mine + _counts(s.played) + sum((_counts(p) for p in s.plays), np.zeros(NC, np.int64))
     if s.buried is not None:
         known = known + _counts(s.buried)
