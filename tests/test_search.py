@@ -227,7 +227,7 @@ BAD_POSITIONS = [
     ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "N"\n[hands]\nN = "S4"\n',
      "is the dealer and buried the bottom"),
     ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S4 S4 S4"\n',
-     "3 x S4 in the position, but 2 deck(s) hold only 2"),
+     "deck(s) hold only 2"),
     ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "S"\n[hands]\nS = "S4"\n'
      '[trick]\nleader = "N"\nplays = ["S3"]\n', "it is E's turn"),
     ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[voids]\nW = "X"\n[hands]\nE = "S4"\n',
