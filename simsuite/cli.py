@@ -54,6 +54,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object per variant (a list for 'all')")
     s.set_defaults(func=cmd_judge)
 
+    s = sub.add_parser("bury", help="what a policy buries under a variant's rules (deal, declare and bury only)")
+    s.add_argument("--variant", required=True, help="variant id or a path")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="override a rule field (repeat for several)")
+    s.add_argument("--policy", default="search", help="built-in policy of the dealer (default search)")
+    s.add_argument("--hands", type=int, default=2000, help="hands dealt (default 2000)")
+    s.add_argument("--seed", type=int, default=1, help="root seed (default 1): the same deals for every --set")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_bury)
+
     s = sub.add_parser("advise", help="what a policy plays in a written position (search: every candidate's value)")
     s.add_argument("scenario", help="scenario TOML file with to_move (see docs/scenarios.md)")
     s.add_argument("--variant", help="variant id or a path (default: the file's variant)")
@@ -264,6 +274,32 @@ def cmd_judge(args) -> int:
         print(json.dumps(rulings if many else rulings[0], indent=2, ensure_ascii=False))
     else:
         print(judge_table(scenario, rulings))
+    return 0
+
+
+def cmd_bury(args) -> int:
+    from .bury import bury_study
+    from .harness import parse_overrides
+
+    overrides = parse_overrides(args.overrides)
+    v = load_variant(args.variant)
+    if overrides:
+        v = v.with_overrides(overrides, source=f"{v.id} with --set")
+    _engine_ready(v)
+    if not 2 <= args.hands <= 1_000_000:
+        raise SimsuiteError(f"--hands must be from 2 to 1,000,000; got {args.hands}")
+    if not 0 <= args.seed < 2**63:
+        raise SimsuiteError(f"--seed must be from 0 to 2**63-1; got {args.seed}")
+    r = bury_study(v, args.policy, args.hands, args.seed)
+    if args.json:
+        print(json.dumps(r.as_dict(), indent=2))
+        return 0
+    sets = " ".join(f"{k}={val}" for k, val in overrides.items())
+    print(f"{r.variant}{' (' + sets + ')' if sets else ''}: {r.policy} buries, {r.hands} hands (seed {args.seed}); 95% intervals")
+    print(f"  points buried per hand     {r.points.fmt(2)}")
+    print(f"  hands with points buried   {r.any_points.fmt(pct=True)}")
+    for name, e in r.by_trumps:
+        print(f"  dealer keeps {name} trumps: {e.fmt(2)}")
     return 0
 
 

@@ -248,3 +248,31 @@ def test_advise_bad_positions_get_one_line(tmp_path, capsys, text, words):
 def test_advise_needs_one_variant(tmp_path, capsys):
     rc = main(["advise", str(ROOT / "examples/scenarios/advise-lead.toml"), "--variant", "all"])
     assert rc == 2 and "name one variant" in capsys.readouterr().err
+
+
+# --- the bury responds to the rules -------------------------------------------------------------------
+
+def test_search_buries_fewer_points_as_the_capture_multiplier_grows():
+    # school-2016 三、(五)(2): the bottom is multiplied 3 per card of the capturing unit; with no
+    # capture a point in the bottom is safe, at x6 per card it is costly. Same deals in both runs.
+    from simsuite.bury import bury_rows
+
+    v = load_variant("school-2016")
+    free = bury_rows(v.with_overrides({"capture_per_card": 0, "capture_side_per_card": 0}), "search-k4-c4", 120, 2)
+    dear = bury_rows(v.with_overrides({"capture_per_card": 6, "capture_side_per_card": 6}), "search-k4-c4", 120, 2)
+    assert free[:, 0].mean() > 2 * dear[:, 0].mean() + 2
+    assert np.array_equal(free[:, 2], dear[:, 2])  # the same dealers: the same deals
+
+
+def test_expert_never_buries_a_point_and_bury_names_a_variant_without_bottom(capsys):
+    from simsuite.bury import bury_rows
+
+    assert bury_rows(load_variant("huizhou"), "expert", 200, 1)[:, 0].sum() == 0
+    assert main(["bury", "--variant", "guangxi-2012", "--policy", "expert", "--hands", "10"]) == 2
+    assert "has no bottom" in capsys.readouterr().err
+
+
+def test_bury_command_json(capsys):
+    assert main(["bury", "--variant", "two-deck-2011", "--policy", "basic", "--hands", "60", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hands"] == 60 and out["points"]["n"] == 60 and len(out["by_trumps"]) >= 2

@@ -11,7 +11,7 @@ from numba import njit
 
 from . import phases as ph
 from . import search
-from .core import NC
+from .core import NC, TRUMP
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_CUR_SEAT, S_DEALER, S_DECLARED, S_DECLARER_SEAT,
@@ -242,3 +242,27 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
         hand_state(key, start + i, state)
         play_hand(P, state, levels[i], first_drawers[i], first_hand, pols, W, out[i], False,
                   dummy4, dummy1, dbids, dummy1, dplays, hn)
+
+
+@njit(cache=True)
+def bury_many(P, key, start, levels, first_drawers, pols, W, out):
+    """Deal, declare and bury hands ``start ..`` of the run ``key``, without playing them: each row
+    of ``out`` gets the points buried, the dealer's trumps after the bury and the dealer's seat."""
+    dbids = np.zeros((1, 4), np.int64)
+    state = np.zeros(4, np.int64)
+    bury = np.zeros(NC, np.int64)
+    for i in range(out.shape[0]):
+        hand_state(key, start + i, state)
+        st = ph.new_state()
+        deal_and_declare(P, state, st, levels[i], first_drawers[i], True, pols, False, dbids)
+        ph.take_bottom(st)
+        dealer = st.sc[S_DEALER]
+        decide_bury(P, st, pols[dealer], W, state, bury)
+        ph.apply_bury(st, bury)
+        trumps = 0
+        for c in range(NC):
+            if st.cls[c] == TRUMP:
+                trumps += st.hands[dealer, c]
+        out[i, 0] = st.sc[S_BOTTOM_POINTS]
+        out[i, 1] = trumps
+        out[i, 2] = dealer
