@@ -512,7 +512,7 @@ class BuiltinPolicy:
             winner = view.leader
             for seat, cards in view.trick[1:]:
                 play = counts_of(cards)
-                if LI[19] == 1:
+                if LI[core.LI_UNITS] == 1:
                     claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
                 else:
                     claim = core.contender(play, cls, pos, P, LI, W, False, cur)

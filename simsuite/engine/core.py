@@ -34,6 +34,23 @@ MAXD = 40  # units in one selected set
 MAXREC = 128  # optimal sets remembered for the policies
 NF = 7  # profile fields
 
+# The analysis of a lead, ``LI`` (int64[64], written by ``lead_info`` and read by the follow and
+# trick rules, the throw test and the policies):
+LI_CLASS = 0  # the led suit-class
+LI_CARDS = 1  # cards in the lead (every follow plays as many)
+LI_HAS_WIDE = 2  # the lead holds a triple (or quad) tractor
+LI_LONE_WIDE = 3  # the lead is a lone triple (or quad)
+LI_NF = 4  # fields of the follow profile
+LI_FIELDS = 5  # .. +6: the profile's field codes, in the variant's follow order
+LI_CAPS = 12  # .. +6: the lead's value of each field (what a follow can at most reach)
+LI_UNITS = 19  # units in the lead (1: a single unit, more: a throw)
+LI_KEY_CODE = 20  # shape code of the lead's key unit (the one that claims the trick)
+LI_KEY_TOP = 21  # position of the key unit's top card
+LI_SINGLES = 22  # single cards in the lead
+LI_CODES = 23  # .. +38: shape codes of the multi-card units, largest first
+LI_KEY_SIZE = 62  # cards in the key unit (the capture multiplier's unit size)
+LI_NSEL = 63  # multi-card units in the lead
+
 POINTS = np.zeros(NC, dtype=np.int64)
 for _s in range(4):
     POINTS[_s * 13 + 3] = 5
@@ -62,8 +79,13 @@ class Work:
         self.ps = np.zeros((6, 66), np.int64)
 
     def arrays(self):
+        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_PS]`` name its items."""
         return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints,
                 self.bu, self.cb, self.fs, self.ls, self.ps)
+
+
+# positions in ``Work.arrays()``
+(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS, W_PS) = range(13)
 
 
 # --- card order ---------------------------------------------------------------------------------
@@ -234,13 +256,13 @@ def _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, L, pos):
 @njit(cache=True)
 def build_units(counts, cls, pos, k, P, room, min_w, W):
     """Every unit of at least ``min_w`` copies and at most ``room`` cards in class ``k``."""
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
-    BU = W[8]
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    BU = W[W_BU]
     order = BU[0]
     n = class_cards(counts, cls, pos, k, order)
     cards = BU[1]
     widths = BU[2]
-    cand = W[9]  # indices into ``order``
+    cand = W[W_CB]  # indices into ``order``
     ncand = BU[3]
     idx = BU[4]
     at = BU[5]  # index into ``order`` of each chain step
@@ -380,10 +402,10 @@ def _features(U_w, U_len, U_size, sel, nsel, P, has_wide, has_lone_wide, f):
 
 @njit(cache=True, inline="always")
 def _profile(f, LI, prof):
-    nf = LI[4]
+    nf = LI[LI_NF]
     for i in range(nf):
-        v = f[LI[5 + i]]
-        cap = LI[12 + i]
+        v = f[LI[LI_FIELDS + i]]
+        cap = LI[LI_CAPS + i]
         prof[i] = v if v < cap else cap
 
 
@@ -423,15 +445,15 @@ def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
 @njit(cache=True)
 def best_sets(counts, cls, pos, P, LI, W, best):
     """The best follow profile of ``counts`` (one class) against the lead ``LI``, with up to
-    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``W[7][0]`` = how many). Returns the
+    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``W[W_INTS][0]`` = how many). Returns the
     number of fields written to ``best``."""
-    k = LI[0]
-    room = LI[1]
+    k = LI[LI_CLASS]
+    room = LI[LI_CARDS]
     nU = build_units(counts, cls, pos, k, P, room, 2, W)
-    U_card, U_w, U_len, U_size = W[0], W[1], W[2], W[4]
-    rec, rec_n, ints = W[5], W[6], W[7]
-    nf = LI[4]
-    FS = W[10]
+    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
+    rec, rec_n, ints = W[W_REC], W[W_REC_N], W[W_INTS]
+    nf = LI[LI_NF]
+    FS = W[W_FS]
     f = FS[5]
     prof = FS[6]
     left = FS[7]
@@ -440,7 +462,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     sel = FS[8]
     nxt = FS[9]
     # the empty set
-    _features(U_w, U_len, U_size, sel, 0, P, LI[2] == 1, LI[3] == 1, f)
+    _features(U_w, U_len, U_size, sel, 0, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
     _profile(f, LI, best)
     nrec = 1
     rec_n[0] = 0
@@ -457,7 +479,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
             continue
         used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
-        _features(U_w, U_len, U_size, sel, d + 1, P, LI[2] == 1, LI[3] == 1, f)
+        _features(U_w, U_len, U_size, sel, d + 1, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
         _profile(f, LI, prof)
         c = _cmp(prof, best, nf)
         if c > 0:
@@ -482,12 +504,12 @@ def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
         LI[i] = 0
     mixed = code >= 9000
     L = 2 if mixed else code % 100
-    LI[0] = k
-    LI[1] = n
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = n
     has_wide = L >= 2 and w >= 3
     has_lone_wide = L == 1 and w >= 3
-    LI[2] = 1 if has_wide else 0
-    LI[3] = 1 if has_lone_wide else 0
+    LI[LI_HAS_WIDE] = 1 if has_wide else 0
+    LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
     f = np.zeros(NF, np.int64)
     if w >= 2:
         if L >= 2 and w >= 3:
@@ -509,24 +531,24 @@ def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
     if L == 1 and w == 4:
         nf = P[N_FOLLOW_QUAD]
         for i in range(nf):
-            LI[5 + i] = P[FOLLOW_QUAD0 + i]
+            LI[LI_FIELDS + i] = P[FOLLOW_QUAD0 + i]
     else:
         nf = P[N_FOLLOW]
         for i in range(nf):
-            LI[5 + i] = P[FOLLOW0 + i]
-    LI[4] = nf
+            LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_NF] = nf
     for i in range(nf):
-        LI[12 + i] = f[LI[5 + i]]
-    LI[19] = 1
-    LI[21] = top
+        LI[LI_CAPS + i] = f[LI[LI_FIELDS + i]]
+    LI[LI_UNITS] = 1
+    LI[LI_KEY_TOP] = top
     if w == 1:
-        LI[20] = 101
-        LI[22] = 1
+        LI[LI_KEY_CODE] = 101
+        LI[LI_SINGLES] = 1
     else:
-        LI[20] = code
-        LI[23] = code
-        LI[62] = n
-        LI[63] = 1
+        LI[LI_KEY_CODE] = code
+        LI[LI_CODES] = code
+        LI[LI_KEY_SIZE] = n
+        LI[LI_NSEL] = 1
 
 
 @njit(cache=True, inline="always")
@@ -534,16 +556,16 @@ def lead_info_single(card, k, pos, P, LI):
     """``lead_info`` for a one-card lead: every cap is 0, the card's position is the claim."""
     for i in range(64):
         LI[i] = 0
-    LI[0] = k
-    LI[1] = 1
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = 1
     nf = P[N_FOLLOW]
-    LI[4] = nf
+    LI[LI_NF] = nf
     for i in range(nf):
-        LI[5 + i] = P[FOLLOW0 + i]
-    LI[19] = 1
-    LI[20] = 101
-    LI[21] = pos[card]
-    LI[22] = 1
+        LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_UNITS] = 1
+    LI[LI_KEY_CODE] = 101
+    LI[LI_KEY_TOP] = pos[card]
+    LI[LI_SINGLES] = 1
 
 
 @njit(cache=True, inline="always")
@@ -577,9 +599,9 @@ def lead_info(play, cls, pos, P, W, LI):
         _lead_info_one_unit(play, k, n, code, top, w, P, LI)
         return 0 if w == 1 else 1
     nU = build_units(play, cls, pos, k, P, n, 2, W)
-    U_card, U_w, U_len, U_size = W[0], W[1], W[2], W[4]
-    rec, rec_n = W[5], W[6]
-    LS = W[11]
+    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
+    rec, rec_n = W[W_REC], W[W_REC_N]
+    LS = W[W_LS]
     left = LS[0]
     for c in range(NC):
         left[c] = play[c]
@@ -626,8 +648,8 @@ def lead_info(play, cls, pos, P, W, LI):
     # lead info
     for i in range(64):
         LI[i] = 0
-    LI[0] = k
-    LI[1] = n
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = n
     has_wide = False
     has_lone_wide = False
     key_size = 0
@@ -647,10 +669,10 @@ def lead_info(play, cls, pos, P, W, LI):
         cards_in += U_size[u]
         codes[i] = shape_code(U_w, U_len, U_size, u)
         pairs_cap += U_size[u] // 2
-        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and W[3][u] > key_top))):
+        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and W[W_U_TOP][u] > key_top))):
             key_size = U_size[u]
             key_w = w
-            key_top = W[3][u]
+            key_top = W[W_U_TOP][u]
             key_code = codes[i]
     singles = n - cards_in
     if key_size == 0:
@@ -658,33 +680,33 @@ def lead_info(play, cls, pos, P, W, LI):
         for c in range(NC):
             if play[c] > 0 and pos[c] > key_top:
                 key_top = pos[c]
-    LI[2] = 1 if has_wide else 0
-    LI[3] = 1 if has_lone_wide else 0
+    LI[LI_HAS_WIDE] = 1 if has_wide else 0
+    LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
     quad_lead = nsel == 1 and singles == 0 and U_len[rec[0, 0]] == 1 and U_w[rec[0, 0], 0] == 4
     if quad_lead:
         nf = P[N_FOLLOW_QUAD]
         for i in range(nf):
-            LI[5 + i] = P[FOLLOW_QUAD0 + i]
+            LI[LI_FIELDS + i] = P[FOLLOW_QUAD0 + i]
     else:
         nf = P[N_FOLLOW]
         for i in range(nf):
-            LI[5 + i] = P[FOLLOW0 + i]
-    LI[4] = nf
+            LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_NF] = nf
     f = np.zeros(NF, np.int64)
     _features(U_w, U_len, U_size, rec[0], nsel, P, has_wide, has_lone_wide, f)
     f[F_PAIRS] = pairs_cap
     f[F_WIDTH] = 99
     for i in range(nf):
-        LI[12 + i] = f[LI[5 + i]]
-    LI[19] = nsel + singles
-    LI[20] = key_code
-    LI[21] = key_top
-    LI[22] = singles
-    LI[62] = key_size
+        LI[LI_CAPS + i] = f[LI[LI_FIELDS + i]]
+    LI[LI_UNITS] = nsel + singles
+    LI[LI_KEY_CODE] = key_code
+    LI[LI_KEY_TOP] = key_top
+    LI[LI_SINGLES] = singles
+    LI[LI_KEY_SIZE] = key_size
     codes_sorted = np.sort(codes[:nsel])
     for i in range(nsel):
-        LI[23 + i] = codes_sorted[i]
-    LI[63] = nsel
+        LI[LI_CODES + i] = codes_sorted[i]
+    LI[LI_NSEL] = nsel
     return nsel
 
 
@@ -740,13 +762,13 @@ def single_unit_shape(play, cls, pos, k):
 @njit(cache=True)
 def contender(play, cls, pos, P, LI, W, is_lead, out):
     """A play's claim to the trick as (kind, trump, top) in ``out``; returns False if it cannot win."""
-    if is_lead or LI[19] == 1:
+    if is_lead or LI[LI_UNITS] == 1:
         return contender_unit(play, cls, pos, P, LI, is_lead, out)
     k = play_class(play, cls)
-    if k < 0 or (k != LI[0] and k != TRUMP):
+    if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
         return False
     # a throw: only trump answering a side lead, matching every unit
-    if k != TRUMP or LI[0] == TRUMP:
+    if k != TRUMP or LI[LI_CLASS] == TRUMP:
         return False
     top = match_throw(play, cls, pos, P, LI, W)
     if top < 0:
@@ -762,24 +784,24 @@ def contender_unit(play, cls, pos, P, LI, is_lead, out):
     """``contender`` for the lead itself and for answers to a one-unit lead (no search needed)."""
     if is_lead:
         out[0] = 0
-        out[1] = 1 if LI[0] == TRUMP else 0
-        out[2] = LI[21]
+        out[1] = 1 if LI[LI_CLASS] == TRUMP else 0
+        out[2] = LI[LI_KEY_TOP]
         return True
     k = play_class(play, cls)
-    if k < 0 or (k != LI[0] and k != TRUMP):
+    if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
         return False
     trump = 1 if k == TRUMP else 0
     if True:
         code, top, w, n = single_unit_shape(play, cls, pos, k)
         if code < 0:
             return False
-        lead_code = LI[20]
+        lead_code = LI[LI_KEY_CODE]
         if code == lead_code:
             kind = 0
         else:
             lead_w = lead_code // 100
             lead_L = lead_code % 100
-            if lead_code >= 9000 or lead_w != 2 or lead_L < 2 or n != LI[1] or code >= 9000:
+            if lead_code >= 9000 or lead_w != 2 or lead_L < 2 or n != LI[LI_CARDS] or code >= 9000:
                 return False
             L = code % 100
             if P[WIDE_BEATS] == 1 and w >= 3 and L >= 2:
@@ -802,14 +824,14 @@ def match_throw(play, cls, pos, P, LI, W):
     n = 0
     for c in range(NC):
         n += play[c]
-    if n != LI[1]:
+    if n != LI[LI_CARDS]:
         return -1
     nU = build_units(play, cls, pos, TRUMP, P, n, 2, W)
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
-    nsel_lead = LI[63]
-    need_singles = LI[22]
-    key_code = LI[20]
-    LS = W[11]
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    nsel_lead = LI[LI_NSEL]
+    need_singles = LI[LI_SINGLES]
+    key_code = LI[LI_KEY_CODE]
+    LS = W[W_LS]
     left = LS[0]
     for c in range(NC):
         left[c] = play[c]
@@ -842,7 +864,7 @@ def match_throw(play, cls, pos, P, LI, W):
             cs = np.sort(codes[: d + 1])
             same = True
             for i in range(d + 1):
-                if cs[i] != LI[23 + i]:
+                if cs[i] != LI[LI_CODES + i]:
                     same = False
                     break
             if same:
@@ -895,14 +917,14 @@ def _best_at(hand, cls, pos, k, out):
 def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     """Test a throw against the other three hands. Returns (stands, penalty_cards, n_failing);
     fills ``forced`` with the play the thrower must make when it fails."""
-    k = LI[0]
-    nsel = LI[63]
-    rec_n = W[6]
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
+    k = LI[LI_CLASS]
+    nsel = LI[LI_NSEL]
+    rec_n = W[W_REC_N]
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
     # re-read the lead's units (lead_info leaves them in rec[0])
     lead_info(lead, cls, pos, P, W, LI)
     nsel = rec_n[0]
-    units = W[5][0, :nsel].copy()
+    units = W[W_REC][0, :nsel].copy()
     # singles of the lead
     single_left = lead.copy()
     for i in range(nsel):

@@ -97,7 +97,7 @@ def decide_bury(P, st, pol, W, s, out):
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_lead(P, st, pol, W, s, out):
     """The leader's policy chooses a lead."""
     if search.is_search(pol):
@@ -106,7 +106,7 @@ def decide_lead(P, st, pol, W, s, out):
         choose_lead(pol, ph.to_move(st), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_follow(P, st, pol, W, s, out):
     """The seat to move chooses a follow."""
     if search.is_search(pol):
@@ -129,7 +129,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
         seat = ph.to_move(st)
         if st.sc[S_TURN] == 0:
             decide_lead(P, st, pols[seat], W, s, lead)
-            status = ph.apply_lead(P, st, W, lead, forced)
+            status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
                 return -1
             if status != 0 and keep and nplays < MAX_PLAYS:
@@ -143,7 +143,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
             first_row = nplays - 1
         else:
             decide_follow(P, st, pols[seat], W, s, play)
-            if not ph.apply_follow(P, st, W, play):
+            if not ph.apply_follow_inline(P, st, W, play):
                 return -2
             if keep and nplays < MAX_PLAYS:
                 _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 0, play)
@@ -152,7 +152,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
                 if keep:
                     for r in range(first_row, nplays):
                         h_plays[r, 3] = st.sc[S_WINNER]
-                ph.finish_trick(st)
+                ph.finish_trick_inline(st)
     return nplays
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import NC, TRUMP
+from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP
 from .params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
     MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERHEAD_X100, OVERRIDE_TAKES_DEAL, REINFORCE,
@@ -163,7 +163,7 @@ def bid_moment(P, card_in, i, level):
     return P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_bid(P, st, seat, card, n, first_hand):
     """``seat`` shows ``n`` x ``card``: apply it if the rules accept it; returns ``bid_ok``'s kind."""
     sc = st.sc
@@ -304,8 +304,8 @@ def _take(st, seat, cards):
             st.shown[seat, c] = max(0, st.shown[seat, c] - m)
 
 
-@njit(cache=True)
-def apply_lead(P, st, W, lead, forced):
+@njit(cache=True, inline="always")
+def apply_lead_inline(P, st, W, lead, forced):
     """The leader leads ``lead``. A throw is tested: on failure the forced play (or a forfeit)
     follows the variant. ``st.lead`` gets what is actually played; ``lead`` is left as attempted.
     Returns LEAD_OK, LEAD_FORCED (a failed throw replaced by the forced play), LEAD_FORFEIT or
@@ -340,7 +340,7 @@ def apply_lead(P, st, W, lead, forced):
     elif not core.lead_info_unit(st.lead, cls, pos, P, LI):
         core.lead_info(st.lead, cls, pos, P, W, LI)
     status = LEAD_OK
-    if LI[19] > 1:
+    if LI[LI_UNITS] > 1:
         sc[S_THROWS] += 1
         stands, beaten, nfail = core.throw_check(st.lead, st.hands, leader, cls, pos, P, LI, W, forced)
         if not stands:
@@ -368,13 +368,13 @@ def apply_lead(P, st, W, lead, forced):
     sc[S_WIN_TRUMP] = 1 if k == TRUMP else 0
     sc[S_TRICK_POINTS] = points
     sc[S_K] = k
-    sc[S_N] = LI[1]
+    sc[S_N] = LI[LI_CARDS]
     sc[S_TURN] = 1
     return status
 
 
-@njit(cache=True)
-def apply_follow(P, st, W, play):
+@njit(cache=True, inline="always")
+def apply_follow_inline(P, st, W, play):
     """The seat to move follows with ``play``. Returns False if it does not hold the cards or
     plays the wrong number of them (the rules of what it must play are the policies' to keep)."""
     sc = st.sc
@@ -412,7 +412,7 @@ def apply_follow(P, st, W, play):
         cur[0] = 0
         cur[1] = 1 if cls[only] == TRUMP else 0
         cur[2] = pos[only]
-    elif LI[19] == 1:
+    elif LI[LI_UNITS] == 1:
         claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
     else:
         claim = core.contender(play, cls, pos, P, LI, W, False, cur)
@@ -426,8 +426,8 @@ def apply_follow(P, st, W, play):
     return True
 
 
-@njit(cache=True)
-def finish_trick(st):
+@njit(cache=True, inline="always")
+def finish_trick_inline(st):
     """All four have played: the winner takes the trick's points (to the defenders' count if a
     defender) and leads next."""
     sc = st.sc
@@ -441,7 +441,7 @@ def finish_trick(st):
     sc[S_TRICKS] += 1
     sc[S_LAST_WINNER] = winner
     sc[S_LAST_TRUMP] = sc[S_WIN_TRUMP]
-    sc[S_LAST_KEY] = st.LI[62] if st.LI[62] > 0 else 1
+    sc[S_LAST_KEY] = st.LI[LI_KEY_SIZE] if st.LI[LI_KEY_SIZE] > 0 else 1
     sc[S_LAST_N] = n
     sc[S_LAST_POINTS] = points
     sc[S_LEADER] = winner
@@ -491,3 +491,24 @@ def outcome(P, st, cap, out):
                          sc[S_LEADER] % 2 == sc[S_DECLARERS])
     core.score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
     return final
+
+
+@njit(cache=True)
+def apply_lead(P, st, W, lead, forced):
+    """``apply_lead_inline`` as a call: one compiled copy for the Python path, ``advise`` and the search's
+    candidates (the hand loops inline the phase)."""
+    return apply_lead_inline(P, st, W, lead, forced)
+
+
+@njit(cache=True)
+def apply_follow(P, st, W, play):
+    """``apply_follow_inline`` as a call: one compiled copy for the Python path, ``advise`` and the search's
+    candidates (the hand loops inline the phase)."""
+    return apply_follow_inline(P, st, W, play)
+
+
+@njit(cache=True)
+def finish_trick(st):
+    """``finish_trick_inline`` as a call: one compiled copy for the Python path, ``advise`` and the search's
+    candidates (the hand loops inline the phase)."""
+    return finish_trick_inline(st)

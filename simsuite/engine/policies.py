@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import NC, TRUMP
+from .core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS, W_PS
 from .params import (
     BOTTOM, CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, JOKER_BIDS,
     NO_TRUMP_OK, THROW_TEST, THROWS,
@@ -103,24 +103,34 @@ def choose_bury(pol, hand, cls, pos, P, s, n, out):
         return
     # basic / expert: shortest side suits first (to make voids), lowest cards, no points,
     # never a pair or better; expert keeps a high card of a short suit only if it is an ace.
+    bury_by_key(left, cls, pos, n, 1 << 30, 1 << 22, (1 << 24) if pol == EXPERT else (1 << 20), 0, 64, 0, out)
+
+
+@njit(cache=True)
+def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
+    """Bury ``n`` cards of ``left`` (taken from it) into ``out``, one at a time, each time the card
+    of least key: ``w_trump`` if trump, ``w_pair`` if a pair or more of it is left, ``w_point`` if
+    it counts points, ``w_points`` per point, ``w_length`` per card left in its class,
+    ``w_rich`` per point short of 20, plus its position. The weights make a habit: void short
+    suits, keep points, bury points, and so on."""
     length = np.zeros(5, np.int64)
     for c in range(NC):
         length[cls[c]] += left[c]
     for _ in range(n):
         best = -1
-        best_key = 1 << 40
+        best_key = 1 << 62
         for c in range(NC):
             if left[c] == 0:
                 continue
             k = cls[c]
-            key = 0
+            pts = core.POINTS[c]
+            key = pos[c] + w_length * length[k] + w_points * pts + w_rich * (20 - pts)
             if k == TRUMP:
-                key += 1 << 30
-            if core.POINTS[c] > 0:
-                key += 1 << 24 if pol == EXPERT else 1 << 20
+                key += w_trump
+            if pts > 0:
+                key += w_point
             if left[c] >= 2:
-                key += 1 << 22
-            key += length[k] * 64 + pos[c]
+                key += w_pair
             if key < best_key:
                 best_key = key
                 best = c
@@ -146,7 +156,7 @@ def _unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
     trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     L = U_len[u]
     top = U_top[u]
     if hi <= top:
@@ -188,7 +198,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
                 classes[nk] = k
                 nk += 1
         k = classes[randint(s, nk)]
-        U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+        U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
         nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
         _put_unit(U_card, U_w, U_len, randint(s, nU), out)
         return 0
@@ -204,7 +214,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     if pol == BASIC:
         # basic looks at the top card of each suit and at its pairs and triples: a unit is sure
         # when no unseen card above it has as many copies (suffix maxima, one pass per array)
-        PS = W[12]
+        PS = W[W_PS]
         sufmax = PS[:5]
         for k in range(5):
             for t in range(32):
@@ -241,7 +251,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
         if pick_c >= 0:
             out[pick_c] = pick_w
             return 0
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     unseen = _unseen(hand, played, P)
     ubest = np.zeros(64, np.int64)
     for k in range(4):
@@ -333,7 +343,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     """Expert, near the end: when its side can capture and the multiplier grows with the unit,
     keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
     Returns True if ``out`` holds such a lead."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     can_capture = my_team != declarers or P[CAPTURE_BY] == 1
     grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
     if not can_capture or not grows:
@@ -372,7 +382,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
 def _safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
     ubest = np.zeros(64, np.int64)
     hi = core._best_at(unseen, cls, pos, k, ubest)
@@ -448,8 +458,8 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
     """Fill ``out`` with a legal follow to the lead ``LI`` (the trick's current best claim is
     ``win_c``, held by seat ``winner``)."""
     hand = hands[seat]
-    k = LI[0]
-    n = LI[1]
+    k = LI[LI_CLASS]
+    n = LI[LI_CARDS]
     partner_wins = winner % 2 == seat % 2
     last_trick = ctx[C_LEFT] == 1
     have = 0
@@ -477,7 +487,7 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
             out[c] = 0
             if cls[c] == k:
                 have += hand[c]
-    FS = W[10]
+    FS = W[W_FS]
     cur = FS[3]
     if n == 1 and have > 1:
         # random: any card of the suit
@@ -488,7 +498,7 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
                     out[c] = 1
                     return
                 x -= hand[c]
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     inclass = FS[0]
     others = FS[1]
     for c in range(NC):
@@ -573,7 +583,7 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
 def _score(pol, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick):
     """How much a policy likes a candidate follow: win cheaply, feed a winning partner, else
     give away little."""
-    if LI[19] == 1:
+    if LI[LI_UNITS] == 1:
         wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
     else:
         wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
@@ -602,8 +612,8 @@ def _score_parts(pol, wins, pts, cost, partner_wins, last_trick):
 @njit(cache=True)
 def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:8]
-    n = LI[1]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    n = LI[LI_CARDS]
     trumps = np.zeros(NC, np.int64)
     for c in range(NC):
         if cls[c] == TRUMP:
@@ -629,7 +639,7 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             cand[c] = 0
         cand[pick] = 1
         return True
-    if LI[19] == 1:
+    if LI[LI_UNITS] == 1:
         # one unit: a trump unit of the same shape (or of the stronger kind)
         nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
         for u in range(nU):
@@ -654,9 +664,9 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     for c in range(NC):
         cand[c] = 0
     left = trumps.copy()
-    nsel = LI[63]
+    nsel = LI[LI_NSEL]
     for i in range(nsel - 1, -1, -1):
-        code = LI[23 + i]
+        code = LI[LI_CODES + i]
         nU = core.build_units(left, cls, pos, TRUMP, P, n, 2, W)
         pick = -1
         for u in range(nU):
@@ -667,7 +677,7 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         for st in range(U_len[pick]):
             left[U_card[pick, st]] -= U_w[pick, st]
             cand[U_card[pick, st]] += U_w[pick, st]
-    for _ in range(LI[22]):
+    for _ in range(LI[LI_SINGLES]):
         low = -1
         for c in range(NC):
             if left[c] > 0 and (low < 0 or pos[c] < pos[low]):
@@ -677,3 +687,15 @@ def _try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         left[low] -= 1
         cand[low] += 1
     return core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+
+
+# Called once per decision (the search's candidate lists, advise): one compiled copy each, where
+# the hand loops inline ``choose_lead`` and ``choose_follow`` for speed.
+@njit(cache=True)
+def lead_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
+    return choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+
+
+@njit(cache=True)
+def follow_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
+    choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)

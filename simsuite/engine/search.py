@@ -28,12 +28,14 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import NC, TRUMP
+from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W
 from .params import BOTTOM
 from .phases import (
     S_CARDS_LEFT, S_DEALER, S_DECLARERS, S_K, S_LEADER, S_N, S_TURN, S_WINNER,
 )
-from .policies import EXPERT, _fill, _put_unit, _strength, _try_trump, choose_bury, choose_follow, choose_lead
+from .policies import (
+    EXPERT, _fill, _put_unit, _strength, _try_trump, bury_by_key, choose_bury, follow_once, lead_once,
+)
 from .rng import randint
 
 SEARCH = 3
@@ -199,16 +201,16 @@ def rollout(P, st, pol, W, s, lead, play, forced):
     while not ph.hand_over(st):
         seat = ph.to_move(st)
         if st.sc[S_TURN] == 0:
-            choose_lead(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
-            if ph.apply_lead(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
+            lead_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
+            if ph.apply_lead_inline(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
                 return False
         else:
-            choose_follow(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                          st.lead, st.win_c, st.sc[S_WINNER], play)
-            if not ph.apply_follow(P, st, W, play):
+            follow_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
+                        st.lead, st.win_c, st.sc[S_WINNER], play)
+            if not ph.apply_follow_inline(P, st, W, play):
                 return False
             if st.sc[S_TURN] == 4:
-                ph.finish_trick(st)
+                ph.finish_trick_inline(st)
     return True
 
 
@@ -238,10 +240,10 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     """The heuristic's lead, then for each suit-class the biggest unit (highest of that size), the
     lowest single (fewest points) and the highest single: every one a single unit or the
     heuristic's own throw."""
-    U_card, U_w, U_len, U_top, U_size = W[0], W[1], W[2], W[3], W[4]
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
     hand = st.hands[seat]
     tmp = np.zeros(NC, np.int64)
-    choose_lead(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
+    lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
     n = _add(cand, 0, tmp, cap)
     highs = np.full(5, -1, np.int64)
     for k in range(5):
@@ -287,8 +289,8 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     k = st.sc[S_K]
     n_need = st.sc[S_N]
     tmp = np.zeros(NC, np.int64)
-    choose_follow(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
-                  st.win_c, st.sc[S_WINNER], tmp)
+    follow_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
+                st.win_c, st.sc[S_WINNER], tmp)
     n = _add(cand, 0, tmp, cap)
     have = 0
     for c in range(NC):
@@ -323,7 +325,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
                 tmp[c] = 1
                 n = _add(cand, n, tmp, cap)
         return n
-    FS = W[10]
+    FS = W[W_FS]
     inclass = np.zeros(NC, np.int64)
     others = np.zeros(NC, np.int64)
     for c in range(NC):
@@ -342,7 +344,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             _fill(tmp, others, need, cls, pos, mode)
             n = _add(cand, n, tmp, cap)
         return n
-    U_card, U_w, U_len, REC, REC_N, INTS = W[0], W[1], W[2], W[5], W[6], W[7]
+    U_card, U_w, U_len, REC, REC_N, INTS = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_REC], W[W_REC_N], W[W_INTS]
     best = FS[4]
     core.best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[0]
@@ -373,39 +375,16 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     tmp = np.zeros(NC, np.int64)
     choose_bury(ROLLOUT_POLICY, hand, cls, pos, P, s, nb, tmp)
     n = _add(cand, 0, tmp, cap)
-    length = np.zeros(5, np.int64)
+    # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):
+        tmp[:] = 0
         left = hand.copy()
-        for c in range(NC):
-            tmp[c] = 0
-        length[:] = 0
-        for c in range(NC):
-            length[cls[c]] += left[c]
-        for _ in range(nb):
-            best = -1
-            best_key = 1 << 60
-            for c in range(NC):
-                if left[c] == 0:
-                    continue
-                kk = cls[c]
-                key = pos[c]
-                if kk == TRUMP:
-                    key += 1 << 40
-                if left[c] >= 2:
-                    key += 1 << 30
-                if style == 0:  # lowest cards, fewest points, any suit
-                    key += core.POINTS[c] << 20
-                elif style == 1:  # shortest suits, points and all
-                    key += length[kk] << 20
-                else:  # points first, from the shortest suits
-                    key += (20 - core.POINTS[c]) << 24
-                    key += length[kk] << 16
-                if key < best_key:
-                    best_key = key
-                    best = c
-            left[best] -= 1
-            tmp[best] += 1
-            length[cls[best]] -= 1
+        if style == 0:  # the lowest cards, fewest points, any suit
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 1 << 20, 0, 0, tmp)
+        elif style == 1:  # the shortest suits, points and all
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 20, 0, tmp)
+        else:  # points first, from the shortest suits
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 16, 1 << 24, tmp)
         n = _add(cand, n, tmp, cap)
     return n
 
