@@ -140,6 +140,8 @@ def _exec_args(s) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler, e.g. tcp://host:8786")
     s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
     s.add_argument("--quiet", action="store_true", help="no progress bar or final line")
+    s.add_argument("--break-lock", action="store_true",
+                   help="remove the folder's lock left by a run that died (see docs/harness.md)")
 
 
 def cmd_simulate(args) -> int:
@@ -148,7 +150,7 @@ def cmd_simulate(args) -> int:
     spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
                    hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                    duplicate=args.duplicate, out=args.out, chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
-                   quiet=args.quiet, command=["simsuite", *args.argv])
+                   quiet=args.quiet, command=["simsuite", *args.argv], break_lock=args.break_lock)
     print(simulate(spec))
     return 0
 
@@ -157,7 +159,7 @@ def cmd_sweep(args) -> int:
     from .harness import sweep
 
     print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
-                chunk=args.chunk, command=["simsuite", *args.argv]))
+                chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
     return 0
 
 
