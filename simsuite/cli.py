@@ -12,7 +12,12 @@ import sys
 from typing import Sequence
 
 from .errors import SimsuiteError
+from .limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_memory, check_seed
 from .variant import describe, known_ids, load_all, load_variant
+
+MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
+# memory of one hand, or one match slot, held at once by bench and duel (records, states, frames)
+HAND_BYTES = 1_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -179,7 +184,8 @@ def cmd_summary(args) -> int:
     extra = {}
     if "variants" in inspect.signature(metrics.summarise).parameters:
         extra["variants"] = r.variants()  # the rules each cell was played under (overrides included)
-    rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
+    with _reading(args.results):
+        rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
@@ -190,8 +196,30 @@ def cmd_summary(args) -> int:
 def cmd_report(args) -> int:
     from .report import build_report
 
-    print(build_report(args.results, args.out, by=args.by))
+    with _reading(args.results):
+        print(build_report(args.results, args.out, by=args.by))
     return 0
+
+
+class _reading:
+    """A part that passes the footer check but fails to decode (bytes damaged inside it) is found
+    and named, instead of a raw polars or Arrow error."""
+
+    def __init__(self, run: str):
+        self.run = run
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        import polars as pl
+        import pyarrow as pa
+
+        if exc is None or not isinstance(exc, (pl.exceptions.PolarsError, pa.ArrowException, OSError)):
+            return False
+        from .results import unreadable_message
+
+        raise SimsuiteError(unreadable_message(self.run, exc)) from None
 
 
 def cmd_variants(args) -> int:
@@ -286,8 +314,7 @@ def cmd_play(args) -> int:
     v = load_variant(args.variant)
     names = _policy_names(args.policies)
     level = parse_rank(args.level) if args.level is not None else None
-    if args.seed < 0:
-        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    check_seed("--seed", args.seed)
     _engine_ready(v)
     if args.match:
         return _play_match(v, args, names)
@@ -328,10 +355,9 @@ def cmd_bench(args) -> int:
     from .report_text import table
 
     _policy_names(args.policy)
-    if args.hands < 1:
-        raise SimsuiteError(f"--hands must be at least 1; got {args.hands}")
-    if args.seed < 0:
-        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    check_int("--hands", args.hands, 1)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "time fewer hands")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     for v in variants:
         _engine_ready(v)
@@ -364,8 +390,9 @@ def cmd_duel(args) -> int:
     if len(names) != 2:
         raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
     policy_codes(names)
-    if args.hands < 2:
-        raise SimsuiteError("--hands must be at least 2")
+    check_int("--hands", args.hands, 2)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "play fewer hands")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     if args.matches is not None:
         return _duel_matches(args, names, variants)
@@ -385,8 +412,7 @@ def _play_match(v, args, names) -> int:
     from .match import play_match
     from .match_text import format_match
 
-    if args.match_index < 0:
-        raise SimsuiteError(f"--match-index must be 0 or more; got {args.match_index}")
+    check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
     m = play_match(v, args.seed, args.match_index, names)
     if args.json:
         print(json.dumps(dataclasses.asdict(m), indent=2))
@@ -406,6 +432,10 @@ def cmd_tournament(args) -> int:
     policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
     for p in pols:
         policy_codes(p)
+    check_int("--teams", args.teams, 2, MAX_TEAMS)
+    check_int("--repeat", args.repeat, 1, MAX_REPEAT)
+    check_seed("--seed", args.seed)
+    check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
     teams = make_teams(args.teams, pols)
     _engine_ready(v)
     if args.repeat > 1:
@@ -436,8 +466,12 @@ def _duel_matches(args, names, variants) -> int:
     from .duel import duel_matches
     from .report_text import table
 
-    if args.matches < 2:
-        raise SimsuiteError("--matches must be at least 2")
+    check_int("--matches", args.matches, 2)
+    from .match import hand_cap
+
+    for v in variants:
+        check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,
+                     "play fewer matches")
     results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))

@@ -445,10 +445,11 @@ def _sweep_problems(raw: dict) -> list[str]:
         except SimsuiteError as exc:
             problems.append(str(exc))
     for where, pol in _spec_policies(raw):
-        try:
-            parse_policies(pol, where, from_file=True)
-        except SimsuiteError as exc:
-            problems.append(str(exc))
+        if isinstance(pol, str) and (":" in pol or ".py" in pol):  # other bad names: by their cell
+            try:
+                parse_policies(pol, where, from_file=True)
+            except SimsuiteError as exc:
+                problems.append(str(exc))
     if "duplicate" in raw and not isinstance(raw["duplicate"], bool):
         problems.append(f"duplicate must be true or false; got {raw['duplicate']!r}")
     grids = []

@@ -188,6 +188,21 @@ def damage_message(run: Path, bad: list[tuple[Path, str]]) -> str:
     return f"{path}: {problem}; {REPAIR_HINT}{more}"
 
 
+def unreadable_message(run: str | Path, exc: BaseException) -> str:
+    """One line for a read that failed after the footers passed: the first part that does not
+    decode in full, or the error itself if every part decodes."""
+    import pyarrow.parquet as pq
+
+    run = Path(run)
+    for kind in KINDS:
+        for path in sorted((run / kind).glob("part-*.parquet")):
+            try:
+                pq.read_table(path)
+            except Exception as bad:  # noqa: BLE001 - any decoding failure names the part
+                return f"{path}: cannot be decoded ({_one_line(bad)[:200]}); {REPAIR_HINT}"
+    return f"{run}: its parts cannot be read ({_one_line(exc)[:200]})"
+
+
 # --- one writer per folder ------------------------------------------------------------------------
 
 

@@ -15,6 +15,9 @@ from .order import NO_TRUMP, format_trump, parse_trump
 
 SEATS = "NESW"
 TEAMS = {"NS": 0, "EW": 1}
+# the most points a scenario's defenders may claim either way: far beyond any real hand (eight
+# decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
+MAX_DEFENDER_POINTS = 100_000
 TOP_KEYS = {"variant", "level", "trump", "declarers", "dealer", "hands", "trick", "end", "declare"}
 SECTION_KEYS = {
     "trick": {"leader", "plays"},
@@ -137,6 +140,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         defender_points = e.get("defender_points", 0)
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
             raise ScenarioError(f"[end] defender_points must be an integer, got {defender_points!r}")
+        if abs(defender_points) > MAX_DEFENDER_POINTS:
+            raise ScenarioError(f"[end] defender_points = {defender_points} is out of range: must be from "
+                                f"-{MAX_DEFENDER_POINTS:,} to {MAX_DEFENDER_POINTS:,}")
         if defender_points % 5:
             raise ScenarioError(f"[end] defender_points = {defender_points} is not a multiple of 5")
         if "bottom" in e:

@@ -292,7 +292,7 @@ def write_spec(tmp_path, text: str) -> Path:
     ('base = "school-2016"\n[grid]\nbottom_sise = [2]\n', ["grid: unknown key 'bottom_sise'", "valid keys: policies, decks"]),
     ('base = "school-2016"\n[grid]\nbottom_size = 6\n', ["grid.bottom_size must be a non-empty list"]),
     ('matches = 10\n', ["give base"]),
-    ('base = "school-2016"\nmatches = 0\n', ["matches must be an integer of at least 1"]),
+    ('base = "school-2016"\nmatches = 0\n', ["matches must be at least 1"]),
     ('base = "nonesuch"\n', ["unknown variant id"]),
     ('base = "school-2016"\n[grid]\npolicies = ["expert,basic", "expert,wizard"]\n', ["policies=expert/wizard", "unknown policy 'wizard'"]),
 ])
