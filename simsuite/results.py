@@ -42,6 +42,7 @@ PART_TAG = b"simsuite"  # Parquet key-value metadata of a part: its kind, chunk 
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with these four bytes
 MIN_PARQUET_BYTES = 12  # magic, footer length, magic: anything shorter is truncated
 REPAIR_HINT = "run the same command again to replay its chunk (a resume checks every part and plays a damaged one again)"
+DELETE_HINT = "delete it, then run the same command again to replay its chunk"  # damage a footer check misses
 
 
 @dataclass
@@ -199,7 +200,7 @@ def unreadable_message(run: str | Path, exc: BaseException) -> str:
             try:
                 pq.read_table(path)
             except Exception as bad:  # noqa: BLE001 - any decoding failure names the part
-                return f"{path}: cannot be decoded ({_one_line(bad)[:200]}); {REPAIR_HINT}"
+                return f"{path}: cannot be decoded ({_one_line(bad)[:200]}); {DELETE_HINT}"
     return f"{run}: its parts cannot be read ({_one_line(exc)[:200]})"
 
 
