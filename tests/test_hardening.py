@@ -311,3 +311,18 @@ def test_any_value_in_a_numeric_field_is_accepted_or_named(field, value):
         return
     assert field.minimum is None or getattr(v, field.name) >= field.minimum
     assert field.maximum is None or getattr(v, field.name) <= field.maximum
+
+
+def test_a_value_beyond_its_results_column_is_named_not_wrapped():
+    """Rule: a results column never wraps silently; the overflowing column is named."""
+    import numpy as np
+
+    from simsuite.errors import SimsuiteError
+    from simsuite.schema import HAND_SCHEMA, _check_fits
+
+    data = {name: np.zeros(2, np.int64) for name in HAND_SCHEMA}
+    data["levels_ns"] = np.array([3, 300])
+    with pytest.raises(SimsuiteError, match=r"levels_ns = 300, beyond the results column's Int8 range"):
+        _check_fits(data, HAND_SCHEMA, "school-2016")
+    data["levels_ns"] = np.array([3, 127])
+    _check_fits(data, HAND_SCHEMA, "school-2016")

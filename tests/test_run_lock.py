@@ -25,7 +25,7 @@ from simsuite import results as R
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 
-RACES = 6  # pairs of concurrent runs started at once on one folder
+RACES = 4  # pairs of concurrent runs started at once on one folder
 WORKER_GRACE_S = 5  # the limit: no worker outlives its driver by more than this
 START_TIMEOUT_S = 120  # a cold numba cache makes the first worker slow to start
 
