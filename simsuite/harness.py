@@ -53,6 +53,7 @@ SCHEDULER_ADDRESS = re.compile(r"^((tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+|[
 # hand slot in a worker's arrays (the record, the levels, and the rows built from them)
 MANIFEST_BYTES_PER_CHUNK = 1_000
 HAND_SLOT_BYTES = (N_RECORD + 2) * 8 * 3
+DASK_DEFAULT_PORT = 8786
 PARENT_POLL_S = 0.5  # how often a worker checks that the driver is alive
 EXIT_ORPHANED = 70  # a worker whose driver died exits with this status
 LIST_KINDS = ("rank_list", "str_list", "choice_list", "int_list")
@@ -240,9 +241,26 @@ def _check_exec(opts: ExecOptions) -> None:
         raise SimsuiteError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786; see docs/harness.md)")
     if opts.scheduler and opts.backend != "dask":
         raise SimsuiteError("--scheduler is for --backend dask")
-    if opts.scheduler and not SCHEDULER_ADDRESS.match(opts.scheduler):
-        raise SimsuiteError(f"--scheduler {opts.scheduler!r} is not a scheduler address; give scheme://host:port "
-                            "(e.g. tcp://10.0.0.5:8786) or host:port")
+    if opts.scheduler:
+        _scheduler_host_port(opts.scheduler)
+
+
+def _scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
+    """The scheme and (for tcp and tls) host and port of a scheduler address, parsed as
+    distributed parses it, so that a bad address never reaches ``Client`` (whose failed
+    construction prints an "Exception ignored in Client.__del__" traceback)."""
+    problem = f"--scheduler {address!r} is not a scheduler address; give scheme://host:port (e.g. tcp://10.0.0.5:8786) or host:port"
+    if not SCHEDULER_ADDRESS.match(address):
+        raise SimsuiteError(problem)
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        scheme, loc = parse_address(address)
+        return scheme, parse_host_port(loc, DASK_DEFAULT_PORT) if scheme in ("tcp", "tls") else None
+    except ImportError:
+        return "tcp", None  # _connect says how to install distributed
+    except (ValueError, TypeError) as exc:
+        raise SimsuiteError(f"{problem} ({' '.join(str(exc).split())})") from None
 
 
 def check_out(out: Path) -> None:
@@ -812,7 +830,12 @@ def _connect(opts: ExecOptions):
         from distributed import Client
     except ImportError:
         raise SimsuiteError("--backend dask needs the distributed package: pip install 'dask[distributed]'") from None
+    scheme, host_port = _scheduler_host_port(opts.scheduler)
     try:
+        if scheme == "tcp" and host_port is not None:  # a plain socket first: a failed Client is noisy
+            import socket
+
+            socket.create_connection(host_port, timeout=SCHEDULER_TIMEOUT_S).close()
         return Client(opts.scheduler, timeout=f"{SCHEDULER_TIMEOUT_S}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise SimsuiteError(f"cannot reach the Dask scheduler at {opts.scheduler} within {SCHEDULER_TIMEOUT_S} s "

@@ -131,6 +131,10 @@ ARGV_CASES = [
     ("tournament --teams 10**9", f"tournament --variant school-2016 --teams {10**9}", ["--teams", "at most"]),
     ("dask scheduler 'not a url!!' (__del__ traceback)", "simulate --variant school-2016 --backend dask "
      "--scheduler not_a_url!! --out {out}", ["--scheduler", "not a scheduler address"]),
+    ("dask scheduler with a broken IPv6 address", "simulate --variant school-2016 --backend dask "
+     "--scheduler tcp://[::1 --out {out}", ["--scheduler", "ipv6 needs brackets"]),
+    ("dask scheduler that refuses", "simulate --variant school-2016 --backend dask --scheduler tcp://127.0.0.1:1 "
+     "--out {out}", ["cannot reach the Dask scheduler", "refused"]),
     ("--jobs 0", "simulate --variant school-2016 --jobs 0 --out {out}", ["--jobs"]),
     ("--matches not a number", "simulate --variant school-2016 --matches ten", ["--matches"]),
     ("unknown command", "frobnicate", ["invalid choice"]),
