@@ -432,7 +432,8 @@ def cmd_tournament(args) -> int:
     policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
     for p in pols:
         policy_codes(p)
-    check_int("--teams", args.teams, 2, MAX_TEAMS)
+    if args.teams > MAX_TEAMS:  # make_teams names too few teams; too many would fill memory first
+        raise SimsuiteError(f"--teams must be at most {MAX_TEAMS:,}; got {args.teams:,}")
     check_int("--repeat", args.repeat, 1, MAX_REPEAT)
     check_seed("--seed", args.seed)
     check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
