@@ -52,6 +52,8 @@ SCHEDULER_ADDRESS = re.compile(r"^((tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+|[
 # memory estimates (docs/harness.md, "Limits"): a chunk's entry in the driver's manifest, and a
 # hand slot in a worker's arrays (the record, the levels, and the rows built from them)
 MANIFEST_BYTES_PER_CHUNK = 1_000
+# the manifest is rewritten as chunks finish, so its size bounds a run whatever the memory
+MAX_CHUNKS = 1_000_000
 HAND_SLOT_BYTES = (N_RECORD + 2) * 8 * 3
 DASK_DEFAULT_PORT = 8786
 PARENT_POLL_S = 0.5  # how often a worker checks that the driver is alive
@@ -299,6 +301,9 @@ def check_run_size(cells: list[Cell], chunk: int, duplicate: bool, what: str) ->
     """Refuse, before any play, a run whose manifest (in the driver) or chunk arrays (in each
     worker) would not fit in memory; the message gives the estimate."""
     chunks = sum(math.ceil(c.matches / chunk) for c in cells)
+    if chunks > MAX_CHUNKS:
+        raise SimsuiteError(f"{what}: {chunks:,} chunks of {chunk:,} matches, more than the {MAX_CHUNKS:,} a run's "
+                            "manifest tracks; play fewer matches, or more per chunk (--chunk)")
     check_memory(f"{what}: {chunks:,} chunks of {chunk:,} matches", chunks * MANIFEST_BYTES_PER_CHUNK,
                  "play fewer matches, or more per chunk (--chunk)")
     for c in cells:
