@@ -335,6 +335,8 @@ def _manifest_problem(m: Any) -> str | None:
     for i, c in enumerate(m["cells"]):
         if not isinstance(c, dict) or not isinstance(c.get("id"), str):
             return f"cell {i} has no id"
+        if not isinstance(c.get("given", ""), str) or not isinstance(c.get("overrides") or {}, dict):
+            return f"cell {c['id']!r} has a given that is not a variant id or path, or overrides that are not a table"
         cells.add(c["id"])
     for i, c in enumerate(m["chunks"]):
         problem = _chunk_problem(c, cells)
@@ -352,7 +354,7 @@ def _chunk_problem(c: Any, cells: set[str]) -> str | None:
         return "lacks id, cell, start, stop or status"
     if not isinstance(c["id"], str) or not c["id"] or "/" in c["id"]:
         return f"has id {c['id']!r}"
-    if c["cell"] not in cells:
+    if not isinstance(c["cell"], str) or c["cell"] not in cells:
         return f"names cell {c['cell']!r}, which the manifest does not list"
     if not (_is_count(c["start"]) and _is_count(c["stop"]) and c["start"] < c["stop"]):
         return f"has start {c['start']!r} and stop {c['stop']!r}; they must be whole numbers, start below stop"

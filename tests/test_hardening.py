@@ -332,3 +332,36 @@ def test_a_value_beyond_its_results_column_is_named_not_wrapped():
         _check_fits(data, HAND_SCHEMA, "school-2016")
     data["levels_ns"] = np.array([3, 127])
     _check_fits(data, HAND_SCHEMA, "school-2016")
+
+
+JSON_WILD = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+                      st.floats(allow_nan=False), st.text(max_size=8), st.lists(st.integers(), max_size=2),
+                      st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@pytest.fixture(scope="module")
+def fuzzed_copy(small_run, tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("fuzz") / "copy"
+    shutil.copytree(small_run, folder)
+    return folder
+
+
+@settings(max_examples=80, deadline=None)
+@given(where=st.sampled_from(["chunk", "cell", "top"]), key=st.sampled_from(
+    ["id", "cell", "start", "stop", "status", "hands", "seed", "identity_hash", "duplicate", "chunks", "cells",
+     "format", "identity", "given", "overrides"]), value=JSON_WILD)
+def test_any_value_in_a_manifest_field_gives_a_summary_or_one_line(fuzzed_copy, small_run, where, key, value):
+    """Rule: whatever a manifest field holds, summary prints figures or one line; never a traceback."""
+    import contextlib
+    import io
+
+    m = json.loads((small_run / R.MANIFEST).read_text())
+    target = {"chunk": m["chunks"][0], "cell": m["cells"][0], "top": m}[where]
+    target[key] = value
+    (fuzzed_copy / R.MANIFEST).write_text(json.dumps(m))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["summary", str(fuzzed_copy)])
+    assert code in (0, 2), err.getvalue()
+    if code == 2:
+        assert len(err.getvalue().strip().splitlines()) == 1 and "error:" in err.getvalue(), err.getvalue()
