@@ -221,17 +221,30 @@ class RunLock:
 
     def __enter__(self) -> "RunLock":
         tmp = self.path.with_name(f"{TMP_PREFIX}lock.{self.info['token']}")
-        tmp.write_text(json.dumps(self.info) + "\n", encoding="utf-8")
         try:
+            tmp.write_text(json.dumps(self.info) + "\n", encoding="utf-8")
             for _ in range(2):  # a second try only after breaking a stale lock
                 try:
-                    os.link(tmp, self.path)
+                    self._create(tmp)
                     return self
                 except FileExistsError:
                     self._refuse_or_break()
-            raise SimsuiteError(f"{self.path.parent}: another run took the lock just now; try again")
+        except OSError as exc:
+            raise SimsuiteError(f"{self.path}: cannot take the folder's lock ({_one_line(exc)})") from None
         finally:
             tmp.unlink(missing_ok=True)
+        raise SimsuiteError(f"{self.path.parent}: another run took the lock just now; try again")
+
+    def _create(self, tmp: Path) -> None:
+        """Create the lock file whole or not at all; FileExistsError if it exists."""
+        try:
+            os.link(tmp, self.path)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links: exclusive create, then the content
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(tmp.read_text(encoding="utf-8"))
 
     def _refuse_or_break(self) -> None:
         holder = read_lock(self.path)

@@ -365,3 +365,48 @@ def test_any_value_in_a_manifest_field_gives_a_summary_or_one_line(fuzzed_copy, 
     assert code in (0, 2), err.getvalue()
     if code == 2:
         assert len(err.getvalue().strip().splitlines()) == 1 and "error:" in err.getvalue(), err.getvalue()
+
+
+TOML_WILD = st.one_of(st.booleans(), st.integers(min_value=-(2**70), max_value=2**70), st.floats(),
+                      st.text(alphabet="abc:,./ ", max_size=12), st.lists(st.integers(-3, 12), max_size=3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(["matches", "hands", "seed", "chunk", "duplicate", "policies", "base", "grid.decks",
+                            "grid.bottom_size", "grid.policies", "grid.seconds_per_trick"]), value=TOML_WILD)
+def test_any_value_in_a_sweep_spec_is_planned_or_refused_in_one_error(tmp_path_factory, key, value):
+    """Rule: a spec value either validates or gives one SimsuiteError; nothing else escapes, and
+    validating never imports a policy."""
+    from simsuite.errors import SimsuiteError
+    from simsuite.harness import plan_sweep
+
+    spec = {"base": "school-2016", "matches": 2, "chunk": 1}
+    if key.startswith("grid."):
+        spec["grid"] = {key[5:]: value if isinstance(value, list) and value else [value]}
+    else:
+        spec[key] = value
+    folder = tmp_path_factory.mktemp("spec")
+    path = folder / "spec.toml"
+    path.write_text(_toml(spec), encoding="utf-8")
+    try:
+        plan_sweep(path, folder / "run")
+    except SimsuiteError as exc:
+        assert str(exc)
+    assert not (folder / "run").exists()
+
+
+def _toml(spec: dict) -> str:
+    """A tiny TOML writer for the fuzzed spec (json spells every value TOML also reads, but nan/inf)."""
+    def value(v):
+        if isinstance(v, float) and v != v:
+            return "nan"
+        if isinstance(v, float) and v in (float("inf"), float("-inf")):
+            return "inf" if v > 0 else "-inf"
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return json.dumps(v)
+
+    top = [f"{k} = {value(v)}" for k, v in spec.items() if not isinstance(v, dict)]
+    tables = [f"[{k}]\n" + "\n".join(f"{kk} = {value(vv)}" for kk, vv in v.items()) for k, v in spec.items()
+              if isinstance(v, dict)]
+    return "\n".join(top + tables) + "\n"
