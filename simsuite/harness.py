@@ -297,7 +297,7 @@ def _unstarted(out: Path) -> bool:
     return True
 
 
-def check_run_size(cells: list[Cell], chunk: int, duplicate: bool, what: str) -> None:
+def check_run_size(cells: list[Cell], chunk: int, what: str) -> None:
     """Refuse, before any play, a run whose manifest (in the driver) or chunk arrays (in each
     worker) would not fit in memory; the message gives the estimate."""
     chunks = sum(math.ceil(c.matches / chunk) for c in cells)
@@ -319,7 +319,7 @@ def _check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplica
     tables = 2 if duplicate else 1
     fewest = [Cell(c.id, c.variant, c.given, c.overrides, c.policies,
                    max(1, math.ceil(hands / (hand_cap(c.variant) * tables)))) for c in cells]
-    check_run_size(fewest, chunk, duplicate, what)
+    check_run_size(fewest, chunk, what)
 
 
 # --- building plans -------------------------------------------------------------------------------
@@ -370,7 +370,7 @@ def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
         f"--hands {spec.hands:,}" if spec.hands is not None else "the run")
     _check_hands_bound(cells, spec.hands, chunk, bool(spec.duplicate), what)
     _set_matches(cells, spec.matches, spec.hands, seed, bool(spec.duplicate))
-    check_run_size(cells, chunk, bool(spec.duplicate), what)
+    check_run_size(cells, chunk, what)
     command = list(spec.command) if spec.command else _simulate_command(spec, variants, out)
     plan = Plan("simulate", cells, seed, bool(spec.duplicate), chunk, out, command,
                 {"overrides": overrides, "matches_from_hands": spec.hands})
@@ -613,7 +613,7 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
         f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
     _check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
     _set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
-    check_run_size(cells, chunk, dup, what)
+    check_run_size(cells, chunk, what)
     cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
     plan = Plan("sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd,
                 {"spec_path": src, "spec": raw})

@@ -145,19 +145,21 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("tiebreaks", "tournament", "choice_list", "tie-breaks in order", "tiebreaks"),
 )
 
-SPEC_BY_NAME = {s.name: s for s in SPECS}
 
 
 # --- field ranges --------------------------------------------------------------------------
 # Upper bounds from the game's physical limits. They keep every figure the engine computes
 # inside the int64 arrays and the results columns (schema.py), and every array it allocates
 # inside a machine's memory; docs/variants.md lists them.
-MAX_DECKS = 8  # 432 cards: more than four players can hold, and the card counters' design limit
+MAX_DECKS = 8  # 432 cards, 108 a hand: past any tournament, and each hand already takes long to play
 LEVELS_ON_THE_LADDER = 13  # 2 .. A: a bonus or cap larger than the whole ladder means nothing
 MINUTES_PER_DAY = 24 * 60  # a match, a warning or a hand lasts at most one day
 MAX_HANDS_AFTER_WARNING = 100
 MAX_PENALTY_POINTS = 1000  # per card or flat; penalties column Int32
-MAX_CAPTURE_FACTOR = 100  # per card, side per card, base; with MAX_PENALTY keeps points in Int32
+# per card, side per card, base: keeps a per-card capture (at most 100 + 100 x 108 cards, times a
+# bottom of at most 800 points) inside Int32; a power capture of a long unit can still pass it,
+# and then schema.py names the column
+MAX_CAPTURE_FACTOR = 100
 MAX_ROUNDS = 1000
 MAX_TOURNAMENT_POINTS = 1000
 MAX_VERSION = 10**6
