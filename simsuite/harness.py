@@ -684,7 +684,6 @@ def play_chunk(task: dict) -> tuple:
     import polars as pl
 
     t0 = time.perf_counter()
-    _die_with_driver(task.get("driver"))
     v: Variant = task["variant"]
     try:
         hparts, mparts = [], []
@@ -851,12 +850,11 @@ def _connect(opts: ExecOptions):
 def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
     import joblib
 
-    if opts.backend == "dask":
-        jobs = -1
-    else:
-        jobs = opts.jobs
-    par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered",
-                          **({"backend": "loky"} if opts.backend == "loky" else {}))
+    if opts.backend == "dask":  # under the caller's parallel_config(backend="dask")
+        par = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+    else:  # every loky worker, replacements included, watches the driver from its start
+        with joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),)):
+            par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
     return par(joblib.delayed(play_chunk)(t) for t in tasks)
 
 
@@ -900,14 +898,33 @@ class _terminate_as_interrupt:
 
 
 _WATCHING: list[int] = []  # the driver pid this worker process watches (at most one)
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 
-def _die_with_driver(driver_pid: int | None) -> None:
-    """In a loky worker: exit as soon as the driver is gone, so that a SIGKILLed driver leaves no
-    worker holding its stderr. Only where the driver is this process's parent (not on Dask)."""
-    if driver_pid is None or _WATCHING or os.getppid() != driver_pid:
+def _kill_me_with_parent() -> None:
+    """On Linux, ask the kernel to SIGKILL this worker when the driver dies: it works even while
+    the worker's main thread holds the GIL or is blocked writing a result no one will read,
+    where the watch thread below cannot run. Elsewhere the watch thread alone does it."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _die_with_driver(driver_pid: int) -> None:
+    """The loky workers' initializer: exit as soon as the driver is gone, so that a SIGKILLed
+    driver leaves no worker holding its stderr, even one still starting up or blocked writing a
+    result that no one will read."""
+    if _WATCHING:
         return
     _WATCHING.append(driver_pid)
+    _kill_me_with_parent()
+    if os.getppid() != driver_pid:  # loky starts workers from the driver: it died while this one started
+        os._exit(EXIT_ORPHANED)
 
     def watch() -> None:
         while os.getppid() == driver_pid:
@@ -941,8 +958,7 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     R.write_manifest(out, manifest)
     tasks = [{"id": c["id"], "cell": c["cell"], "variant": cells[c["cell"]].variant, "seed": plan.seed,
               "start": c["start"], "stop": c["stop"], "policies": cells[c["cell"]].policies,
-              "duplicate": plan.duplicate, "run": out.resolve().name,
-              "driver": os.getpid() if opts.backend == "loky" else None} for c in todo]
+              "duplicate": plan.duplicate, "run": out.resolve().name} for c in todo]
     by_id = {c["id"]: c for c in manifest["chunks"]}
     task_by_id = {t["id"]: t for t in tasks}
     total = sum(c["stop"] - c["start"] for c in todo)
