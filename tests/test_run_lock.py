@@ -124,15 +124,17 @@ def test_two_concurrent_runs_never_both_succeed(tmp_path):
 
 # --- workers die with their driver ------------------------------------------------------------------
 
-def _start_with_workers(tmp_path: Path) -> tuple[subprocess.Popen, list[psutil.Process]]:
-    """A two-worker run big enough to be busy when it is killed; returns once both workers exist."""
+def _start_with_workers(tmp_path: Path, busy: bool = True) -> tuple[subprocess.Popen, list[psutil.Process]]:
+    """A two-worker run big enough to be busy when it is killed; returns once both workers exist
+    (and, if ``busy``, once a chunk is written: the workers are playing)."""
     proc = subprocess.Popen(simulate_argv(tmp_path / "run", 1, matches=20000, jobs=2),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         kids = psutil.Process(proc.pid).children(recursive=True)
         workers = [k for k in kids if "LokyProcess" in " ".join(_cmdline(k))]
-        if len(workers) >= 2 and (tmp_path / "run" / "hands").is_dir() and any((tmp_path / "run" / "hands").iterdir()):
+        hands = tmp_path / "run" / "hands"
+        if len(workers) >= 2 and (not busy or hands.is_dir() and any(hands.iterdir())):
             return proc, kids
         time.sleep(0.2)
     proc.kill()
@@ -155,8 +157,11 @@ def _survivors_after(kids: list[psutil.Process], limit_s: float) -> list[psutil.
     return alive
 
 
-def test_sigkill_of_the_driver_leaves_no_worker_after_5_s(tmp_path):
-    proc, kids = _start_with_workers(tmp_path)
+@pytest.mark.parametrize("busy", [True, False], ids=["while playing", "while the workers start"])
+def test_sigkill_of_the_driver_leaves_no_worker_after_5_s(tmp_path, busy):
+    """Both moments matter: a starting worker used to run the queued chunks after its driver
+    died and then block for ever writing a result no one reads."""
+    proc, kids = _start_with_workers(tmp_path, busy)
     t0 = time.monotonic()
     proc.kill()
     alive = _survivors_after(kids, WORKER_GRACE_S)
