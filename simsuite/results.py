@@ -150,6 +150,8 @@ def _tag_problem(meta, names: list[str], kind: str, chunk_id: str, identity: str
         try:
             tag = json.loads(raw)
         except ValueError:
+            tag = None
+        if not isinstance(tag, dict):
             return "has a damaged simsuite tag"
         if tag.get("chunk") != chunk_id:
             return f"holds chunk {tag.get('chunk')!r}, not {chunk_id}"
