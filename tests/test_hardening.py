@@ -108,7 +108,8 @@ def test_extends_loop_through_a_path_without_toml_is_named(capsys, tmp_path):
 # --- the command line ---------------------------------------------------------------------------
 
 ARGV_CASES = [
-    # (issue case, argv with {out} for a results folder and {evil} for a policy file, needles)
+    # (issue case, argv (a string split at spaces, or a list) with {out} for a results folder and
+    # {evil} for a policy file, needles)
     ("--set seconds_per_trick=inf (OverflowError)", "simulate --variant school-2016 --set seconds_per_trick=inf "
      "--matches 2 --out {out}", ["seconds_per_trick", "finite"]),
     ("--set seconds_per_trick=nan", "simulate --variant school-2016 --set seconds_per_trick=nan --out {out}",
@@ -129,8 +130,8 @@ ARGV_CASES = [
     ("bench --seed 2**64", f"bench --variant school-2016 --seed {2**64} --hands 2", ["--seed", "at most"]),
     ("tournament --repeat -1 runs once", "tournament --variant school-2016 --repeat -1", ["--repeat", "at least 1"]),
     ("tournament --teams 10**9", f"tournament --variant school-2016 --teams {10**9}", ["--teams", "at most"]),
-    ("dask scheduler 'not a url!!' (__del__ traceback)", "simulate --variant school-2016 --backend dask "
-     "--scheduler not_a_url!! --out {out}", ["--scheduler", "not a scheduler address"]),
+    ("dask scheduler 'not a url!!' (__del__ traceback)", ["simulate", "--variant", "school-2016", "--backend", "dask",
+     "--scheduler", "not a url!!", "--out", "{out}"], ["--scheduler", "not a scheduler address"]),
     ("dask scheduler with a broken IPv6 address", "simulate --variant school-2016 --backend dask "
      "--scheduler tcp://[::1 --out {out}", ["--scheduler", "ipv6 needs brackets"]),
     ("dask scheduler that refuses", "simulate --variant school-2016 --backend dask --scheduler tcp://127.0.0.1:1 "
@@ -145,7 +146,8 @@ ARGV_CASES = [
 
 @pytest.mark.parametrize("case, argv, needles", ARGV_CASES, ids=[c[0] for c in ARGV_CASES])
 def test_bad_argv_gives_one_clear_line(capsys, tmp_path, case, argv, needles):
-    argv = [a.format(out=tmp_path / "run", evil=evil_policy(tmp_path)) for a in argv.split()]
+    words = argv.split() if isinstance(argv, str) else argv
+    argv = [a.format(out=tmp_path / "run", evil=evil_policy(tmp_path)) for a in words]
     code, _, err = run(capsys, argv)
     assert_clear_error(code, err, needles)
     assert not (tmp_path / MARKER).exists(), "the policy file was imported"
@@ -410,3 +412,15 @@ def _toml(spec: dict) -> str:
     tables = [f"[{k}]\n" + "\n".join(f"{kk} = {value(vv)}" for kk, vv in v.items()) for k, v in spec.items()
               if isinstance(v, dict)]
     return "\n".join(top + tables) + "\n"
+
+
+def test_a_folder_left_without_a_manifest_does_not_block_the_next_run(tmp_path, capsys):
+    """Issue: a sweep that failed early left a folder with empty part folders and no manifest,
+    which every later run refused as "not a simsuite run"."""
+    out = tmp_path / "run"
+    for kind in R.KINDS:
+        (out / kind).mkdir(parents=True)
+    code, _, err = run(capsys, ["simulate", "--variant", "school-2016", "--matches", "2", "--chunk", "1",
+                                "--out", str(out), "--quiet"])
+    assert code == 0, err
+    assert R.read_manifest(out)["status"] == "complete"
