@@ -7,6 +7,7 @@ with status 2; it never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Sequence
@@ -201,25 +202,19 @@ def cmd_report(args) -> int:
     return 0
 
 
-class _reading:
+@contextlib.contextmanager
+def _reading(run: str):
     """A part that passes the footer check but fails to decode (bytes damaged inside it) is found
     and named, instead of a raw polars or Arrow error."""
+    import polars as pl
+    import pyarrow as pa
 
-    def __init__(self, run: str):
-        self.run = run
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        import polars as pl
-        import pyarrow as pa
-
-        if exc is None or not isinstance(exc, (pl.exceptions.PolarsError, pa.ArrowException, OSError)):
-            return False
+    try:
+        yield
+    except (pl.exceptions.PolarsError, pa.ArrowException, OSError) as exc:
         from .results import unreadable_message
 
-        raise SimsuiteError(unreadable_message(self.run, exc)) from None
+        raise SimsuiteError(unreadable_message(run, exc)) from None
 
 
 def cmd_variants(args) -> int:
