@@ -7,12 +7,18 @@ with status 2; it never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Sequence
 
 from .errors import SimsuiteError
+from .limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_memory, check_seed
 from .variant import describe, known_ids, load_all, load_variant
+
+MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
+# memory of one hand, or one match slot, held at once by bench and duel (records, states, frames)
+HAND_BYTES = 1_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -168,6 +174,8 @@ def _exec_args(s) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler, e.g. tcp://host:8786")
     s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
     s.add_argument("--quiet", action="store_true", help="no progress bar or final line")
+    s.add_argument("--break-lock", action="store_true",
+                   help="remove the folder's lock left by a run that died (see docs/harness.md)")
 
 
 def cmd_simulate(args) -> int:
@@ -176,7 +184,7 @@ def cmd_simulate(args) -> int:
     spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
                    hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                    duplicate=args.duplicate, out=args.out, chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
-                   quiet=args.quiet, command=["simsuite", *args.argv])
+                   quiet=args.quiet, command=["simsuite", *args.argv], break_lock=args.break_lock)
     print(simulate(spec))
     return 0
 
@@ -185,7 +193,7 @@ def cmd_sweep(args) -> int:
     from .harness import sweep
 
     print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
-                chunk=args.chunk, command=["simsuite", *args.argv]))
+                chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
     return 0
 
 
@@ -205,7 +213,8 @@ def cmd_summary(args) -> int:
     extra = {}
     if "variants" in inspect.signature(metrics.summarise).parameters:
         extra["variants"] = r.variants()  # the rules each cell was played under (overrides included)
-    rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
+    with _reading(args.results):
+        rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
@@ -224,8 +233,24 @@ def cmd_calibrate(args) -> int:
 def cmd_report(args) -> int:
     from .report import build_report
 
-    print(build_report(args.results, args.out, by=args.by))
+    with _reading(args.results):
+        print(build_report(args.results, args.out, by=args.by))
     return 0
+
+
+@contextlib.contextmanager
+def _reading(run: str):
+    """A part that passes the footer check but fails to decode (bytes damaged inside it) is found
+    and named, instead of a raw polars or Arrow error."""
+    import polars as pl
+    import pyarrow as pa
+
+    try:
+        yield
+    except (pl.exceptions.PolarsError, pa.ArrowException, OSError) as exc:
+        from .results import unreadable_message
+
+        raise SimsuiteError(unreadable_message(run, exc)) from None
 
 
 def cmd_variants(args) -> int:
@@ -286,10 +311,8 @@ def cmd_bury(args) -> int:
     if overrides:
         v = v.with_overrides(overrides, source=f"{v.id} with --set")
     _engine_ready(v)
-    if not 2 <= args.hands <= 1_000_000:
-        raise SimsuiteError(f"--hands must be from 2 to 1,000,000; got {args.hands}")
-    if not 0 <= args.seed < 2**63:
-        raise SimsuiteError(f"--seed must be from 0 to 2**63-1; got {args.seed}")
+    check_int("--hands", args.hands, 2, 1_000_000)
+    check_seed("--seed", args.seed)
     r = bury_study(v, args.policy, args.hands, args.seed)
     if args.json:
         print(json.dumps(r.as_dict(), indent=2))
@@ -312,8 +335,7 @@ def cmd_advise(args) -> int:
     if choice is None or choice == "all":
         raise SimsuiteError(f"{args.scenario}: name one variant: --variant ID, or variant = \"ID\" in the file; "
                             f"known ids: {', '.join(known_ids())}")
-    if not 0 <= args.seed < 2**63:
-        raise SimsuiteError(f"--seed must be from 0 to 2**63-1; got {args.seed}")
+    check_seed("--seed", args.seed)
     a = advise(scenario, load_variant(choice), args.policy, args.seed)
     if args.json:
         print(json.dumps(a.as_dict(), indent=2, ensure_ascii=False))
@@ -364,8 +386,7 @@ def cmd_play(args) -> int:
     v = load_variant(args.variant)
     names = _policy_names(args.policies)
     level = parse_rank(args.level) if args.level is not None else None
-    if args.seed < 0:
-        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    check_seed("--seed", args.seed)
     _engine_ready(v)
     if args.match:
         return _play_match(v, args, names)
@@ -406,10 +427,9 @@ def cmd_bench(args) -> int:
     from .report_text import table
 
     _policy_names(args.policy)
-    if args.hands < 1:
-        raise SimsuiteError(f"--hands must be at least 1; got {args.hands}")
-    if args.seed < 0:
-        raise SimsuiteError(f"--seed must be 0 or more; got {args.seed}")
+    check_int("--hands", args.hands, 1)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "time fewer hands")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     for v in variants:
         _engine_ready(v)
@@ -442,8 +462,9 @@ def cmd_duel(args) -> int:
     if len(names) != 2:
         raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
     policy_codes(names)
-    if args.hands < 2:
-        raise SimsuiteError("--hands must be at least 2")
+    check_int("--hands", args.hands, 2)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "play fewer hands")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     if args.matches is not None:
         return _duel_matches(args, names, variants)
@@ -465,8 +486,7 @@ def _play_match(v, args, names) -> int:
     from .match import play_match
     from .match_text import format_match
 
-    if args.match_index < 0:
-        raise SimsuiteError(f"--match-index must be 0 or more; got {args.match_index}")
+    check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
     m = play_match(v, args.seed, args.match_index, names)
     if args.json:
         print(json.dumps(dataclasses.asdict(m), indent=2))
@@ -486,6 +506,11 @@ def cmd_tournament(args) -> int:
     policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
     for p in pols:
         policy_codes(p)
+    if args.teams > MAX_TEAMS:  # make_teams names too few teams; too many would fill memory first
+        raise SimsuiteError(f"--teams must be at most {MAX_TEAMS:,}; got {args.teams:,}")
+    check_int("--repeat", args.repeat, 1, MAX_REPEAT)
+    check_seed("--seed", args.seed)
+    check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
     teams = make_teams(args.teams, pols)
     _engine_ready(v)
     if args.repeat > 1:
@@ -516,8 +541,12 @@ def _duel_matches(args, names, variants) -> int:
     from .duel import duel_matches
     from .report_text import table
 
-    if args.matches < 2:
-        raise SimsuiteError("--matches must be at least 2")
+    check_int("--matches", args.matches, 2)
+    from .match import hand_cap
+
+    for v in variants:
+        check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,
+                     "play fewer matches")
     results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))

@@ -23,16 +23,21 @@ import itertools
 import json
 import math
 import os
+import re
 import shlex
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from .engine.hand import N_RECORD
 from .errors import SimsuiteError, VariantError, read_toml
+from .limits import MAX_SEED, check_int, check_memory, check_seed
 from .match import hand_cap, play_match_batch
-from .variant import SPEC_BY_NAME, Variant, load_variant, override_keys
+from .variant import MAX_DECKS, SPEC_BY_NAME, Variant, load_variant, override_keys
 from . import results as R
 
 DEFAULT_CHUNK = 50
@@ -41,6 +46,17 @@ PILOT_MATCHES = 20
 SCHEDULER_TIMEOUT_S = 3
 MANIFEST_EVERY_S = 0.5  # the manifest is rewritten after a chunk at most this often (always at the end)
 BACKENDS = ("loky", "dask")
+# what a Dask scheduler address looks like: scheme://host[:port] or host:port
+SCHEDULER_ADDRESS = re.compile(r"^((tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+|[\w.\-]+:\d+)/?$")
+# memory estimates (docs/harness.md, "Limits"): a chunk's entry in the driver's manifest, and a
+# hand slot in a worker's arrays (the record, the levels, and the rows built from them)
+MANIFEST_BYTES_PER_CHUNK = 1_000
+# the manifest is rewritten as chunks finish, so its size bounds a run whatever the memory
+MAX_CHUNKS = 1_000_000
+HAND_SLOT_BYTES = (N_RECORD + 2) * 8 * 3
+DASK_DEFAULT_PORT = 8786
+PARENT_POLL_S = 0.5  # how often a worker checks that the driver is alive
+EXIT_ORPHANED = 70  # a worker whose driver died exits with this status
 LIST_KINDS = ("rank_list", "str_list", "choice_list", "int_list")
 
 
@@ -68,6 +84,7 @@ class RunSpec:
     chunk: int = DEFAULT_CHUNK
     quiet: bool = False
     command: Sequence[str] | None = None  # the command line, for the manifest and the resume hint
+    break_lock: bool = False  # remove a stale lock left by a run that died (docs/harness.md)
 
 
 @dataclass
@@ -100,6 +117,7 @@ class ExecOptions:
     backend: str = "loky"
     scheduler: str | None = None
     quiet: bool = False
+    break_lock: bool = False
 
 
 # --- small validators -----------------------------------------------------------------------------
@@ -176,9 +194,10 @@ def _cell_value(key: str, value: Any) -> str:
     return _format_value(value)
 
 
-def parse_policies(text: Any, where: str = "policies") -> tuple[str, str]:
-    """``"A,B"`` (or one name for both teams) of built-in policies. An import path that exists
-    is refused too: Python policies cannot run in the compiled match loop."""
+def parse_policies(text: Any, where: str = "policies", from_file: bool = False) -> tuple[str, str]:
+    """``"A,B"`` (or one name for both teams) of built-in policies. An import path is refused
+    without importing it: Python policies cannot run in the compiled match loop, and a data file
+    (``from_file``) must never make simsuite run code."""
     from .engine.api import policy_code
     from .engine.policies import POLICY_NAMES
 
@@ -192,23 +211,15 @@ def parse_policies(text: Any, where: str = "policies") -> tuple[str, str]:
     for name in names:
         if policy_code(name) is not None:
             continue
-        if ":" not in name:
+        if ":" not in name and not name.endswith(".py"):
             raise SimsuiteError(f"{where}: unknown policy {name!r}; built-in policies: {', '.join(POLICY_NAMES)}")
-        from .policy import load_policy
-
-        load_policy(name)  # a bad path or name gets load_policy's message
+        if from_file:
+            raise SimsuiteError(f"{where}: {name!r} is a Python import path; a spec file names built-in policies "
+                                f"only ({', '.join(POLICY_NAMES)}) and never loads code (it was not imported)")
         raise SimsuiteError(f"{where}: policy {name!r} is a Python policy; Python policies cannot run in the "
                             f"compiled match loop, so the harness plays only the built-in policies "
                             f"({', '.join(POLICY_NAMES)}); play Python policies with simsuite.pyhand")
     return names[0], names[1]
-
-
-def _check_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SimsuiteError(f"{name} must be an integer; got {value!r}")
-    if value < minimum:
-        raise SimsuiteError(f"{name} must be at least {minimum}; got {value}")
-    return value
 
 
 def _engine_ready(variant: Variant, label: str) -> None:
@@ -232,6 +243,26 @@ def _check_exec(opts: ExecOptions) -> None:
         raise SimsuiteError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786; see docs/harness.md)")
     if opts.scheduler and opts.backend != "dask":
         raise SimsuiteError("--scheduler is for --backend dask")
+    if opts.scheduler:
+        _scheduler_host_port(opts.scheduler)
+
+
+def _scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
+    """The scheme and (for tcp and tls) host and port of a scheduler address, parsed as
+    distributed parses it, so that a bad address never reaches ``Client`` (whose failed
+    construction prints an "Exception ignored in Client.__del__" traceback)."""
+    problem = f"--scheduler {address!r} is not a scheduler address; give scheme://host:port (e.g. tcp://10.0.0.5:8786) or host:port"
+    if not SCHEDULER_ADDRESS.match(address):
+        raise SimsuiteError(problem)
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        scheme, loc = parse_address(address)
+        return scheme, parse_host_port(loc, DASK_DEFAULT_PORT) if scheme in ("tcp", "tls") else None
+    except ImportError:
+        return "tcp", None  # _connect says how to install distributed
+    except (ValueError, TypeError) as exc:
+        raise SimsuiteError(f"{problem} ({' '.join(str(exc).split())})") from None
 
 
 def check_out(out: Path) -> None:
@@ -241,7 +272,7 @@ def check_out(out: Path) -> None:
             raise SimsuiteError(f"--out {out}: exists and is not a folder")
         if not os.access(out, os.W_OK | os.X_OK):
             raise SimsuiteError(f"--out {out}: the folder is not writable")
-        if not (out / R.MANIFEST).is_file() and any(out.iterdir()):
+        if not (out / R.MANIFEST).is_file() and not _unstarted(out):
             raise SimsuiteError(f"--out {out}: the folder exists and is not a simsuite run (no {R.MANIFEST}); "
                                 "choose another --out or delete it")
         return
@@ -252,6 +283,43 @@ def check_out(out: Path) -> None:
         raise SimsuiteError(f"--out {out}: cannot create it: {parent} is a file, not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise SimsuiteError(f"--out {out}: cannot create it: {parent} is not writable")
+
+
+def _unstarted(out: Path) -> bool:
+    """A folder that holds nothing, or only what a run leaves before its manifest: empty part
+    folders, its lock (reported when the run takes the lock) and temporary files."""
+    for p in out.iterdir():
+        if p.name in R.KINDS and p.is_dir() and not any(p.iterdir()):
+            continue
+        if p.name == R.LOCK or p.name.startswith(R.TMP_PREFIX):
+            continue
+        return False
+    return True
+
+
+def check_run_size(cells: list[Cell], chunk: int, what: str) -> None:
+    """Refuse, before any play, a run whose manifest (in the driver) or chunk arrays (in each
+    worker) would not fit in memory; the message gives the estimate."""
+    chunks = sum(math.ceil(c.matches / chunk) for c in cells)
+    if chunks > MAX_CHUNKS:
+        raise SimsuiteError(f"{what}: {chunks:,} chunks of {chunk:,} matches, more than the {MAX_CHUNKS:,} a run's "
+                            "manifest tracks; play fewer matches, or more per chunk (--chunk)")
+    check_memory(f"{what}: {chunks:,} chunks of {chunk:,} matches", chunks * MANIFEST_BYTES_PER_CHUNK,
+                 "play fewer matches, or more per chunk (--chunk)")
+    for c in cells:
+        per_chunk = min(chunk, c.matches) * hand_cap(c.variant) * HAND_SLOT_BYTES
+        check_memory(f"{what}: cell {c.id}: a chunk of {min(chunk, c.matches):,} matches of up to "
+                     f"{hand_cap(c.variant):,} hands", per_chunk, "use a smaller --chunk")
+
+
+def _check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplicate: bool, what: str) -> None:
+    """Before the pilot: even if every match took its most hands, ``hands`` needs this many matches."""
+    if hands is None:
+        return
+    tables = 2 if duplicate else 1
+    fewest = [Cell(c.id, c.variant, c.given, c.overrides, c.policies,
+                   max(1, math.ceil(hands / (hand_cap(c.variant) * tables)))) for c in cells]
+    check_run_size(fewest, chunk, what)
 
 
 # --- building plans -------------------------------------------------------------------------------
@@ -270,21 +338,21 @@ def _policy_pairs_text(pair: tuple[str, str]) -> str:
 
 def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
     """Validate a ``RunSpec`` and turn it into a plan (no work done, nothing written)."""
-    opts = ExecOptions(spec.jobs, spec.backend, spec.scheduler, spec.quiet)
+    opts = ExecOptions(spec.jobs, spec.backend, spec.scheduler, spec.quiet, spec.break_lock)
     _check_exec(opts)
     variants = [spec.variants] if isinstance(spec.variants, str) else list(spec.variants)
     if not variants:
         raise SimsuiteError("give at least one --variant")
     overrides = parse_overrides(spec.overrides)
     policies = parse_policies(spec.policies, "--policies")
-    seed = _check_int("--seed", spec.seed, 0)
-    chunk = _check_int("--chunk", spec.chunk, 1)
+    seed = check_seed("--seed", spec.seed)
+    chunk = check_int("--chunk", spec.chunk, 1)
     if spec.matches is not None and spec.hands is not None:
         raise SimsuiteError("give --matches or --hands, not both")
     if spec.matches is not None:
-        _check_int("--matches", spec.matches, 1)
+        check_int("--matches", spec.matches, 1)
     if spec.hands is not None:
-        _check_int("--hands", spec.hands, 1)
+        check_int("--hands", spec.hands, 1)
     cells: list[Cell] = []
     for given in variants:
         v = _make_variant(given, overrides, f"{given} with --set" if overrides else given)
@@ -298,7 +366,11 @@ def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
                                                                                spec.matches, spec.hands]
         out = Path("results") / f"{'+'.join(c.id for c in cells)}-seed{seed}-{_hash(ident)[:8]}"
     check_out(out)
+    what = f"--matches {spec.matches:,}" if spec.matches is not None else (
+        f"--hands {spec.hands:,}" if spec.hands is not None else "the run")
+    _check_hands_bound(cells, spec.hands, chunk, bool(spec.duplicate), what)
     _set_matches(cells, spec.matches, spec.hands, seed, bool(spec.duplicate))
+    check_run_size(cells, chunk, what)
     command = list(spec.command) if spec.command else _simulate_command(spec, variants, out)
     plan = Plan("simulate", cells, seed, bool(spec.duplicate), chunk, out, command,
                 {"overrides": overrides, "matches_from_hands": spec.hands})
@@ -389,9 +461,18 @@ def _sweep_problems(raw: dict) -> list[str]:
         problems.append(f"variants must be a non-empty list of variant ids or paths; got {raw['variants']!r}")
     if "matches" in raw and "hands" in raw:
         problems.append("give matches or hands, not both")
-    for key, minimum in (("matches", 1), ("hands", 1), ("seed", 0), ("chunk", 1)):
-        if key in raw and (isinstance(raw[key], bool) or not isinstance(raw[key], int) or raw[key] < minimum):
-            problems.append(f"{key} must be an integer of at least {minimum}; got {raw[key]!r}")
+    for key, minimum, maximum in (("matches", 1, None), ("hands", 1, None), ("seed", 0, MAX_SEED), ("chunk", 1, None)):
+        try:
+            if key in raw:
+                check_int(key, raw[key], minimum, maximum)
+        except SimsuiteError as exc:
+            problems.append(str(exc))
+    for where, pol in _spec_policies(raw):
+        if isinstance(pol, str) and (":" in pol or ".py" in pol):  # other bad names: by their cell
+            try:
+                parse_policies(pol, where, from_file=True)
+            except SimsuiteError as exc:
+                problems.append(str(exc))
     if "duplicate" in raw and not isinstance(raw["duplicate"], bool):
         problems.append(f"duplicate must be true or false; got {raw['duplicate']!r}")
     grids = []
@@ -429,6 +510,18 @@ def _sweep_problems(raw: dict) -> list[str]:
     return problems
 
 
+def _spec_policies(raw: dict) -> list[tuple[str, Any]]:
+    """Every policies value a spec gives (top level, [grid], [[cells]]), checked before any
+    cell is built, so no import path in a spec is ever looked at beyond its name."""
+    found = [("policies", raw["policies"])] if "policies" in raw else []
+    tables = [("grid", raw.get("grid"))] + [(f"cells[{i}]", t) for i, t in enumerate(raw.get("cells") or [])]
+    for where, table in tables:
+        if isinstance(table, dict) and "policies" in table:
+            values = table["policies"] if isinstance(table["policies"], list) else [table["policies"]]
+            found += [(f"{where}.policies", v) for v in values]
+    return found
+
+
 def _combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
     keys = list(table)
     values = [table[k] if isinstance(table[k], list) else [table[k]] for k in keys]
@@ -446,9 +539,9 @@ def read_sweep(spec_path: str | Path) -> dict:
 
 def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
                scheduler: str | None = None, quiet: bool = False, chunk: int | None = None,
-               command: Sequence[str] | None = None) -> tuple[Plan, ExecOptions]:
+               command: Sequence[str] | None = None, break_lock: bool = False) -> tuple[Plan, ExecOptions]:
     """Validate a sweep spec and every one of its cells (all bad cells reported at once)."""
-    opts = ExecOptions(jobs, backend, scheduler, quiet)
+    opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
     _check_exec(opts)
     raw = read_sweep(spec_path)
     src = str(spec_path)
@@ -458,9 +551,9 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
     for b in bases:
         base_variants[b] = load_variant(b)
     default_pol = raw.get("policies", "expert,basic")
-    parse_policies(default_pol, f"{src}: policies")
+    parse_policies(default_pol, f"{src}: policies", from_file=True)
     seed = raw.get("seed", 1)
-    chunk = _check_int("--chunk", chunk if chunk is not None else raw.get("chunk", DEFAULT_CHUNK), 1)
+    chunk = check_int("--chunk", chunk if chunk is not None else raw.get("chunk", DEFAULT_CHUNK), 1)
     combos: list[list[tuple[str, Any]]] = []
     if "grid" in raw:
         combos += _combos(raw["grid"])
@@ -485,15 +578,15 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
                 overrides: dict = {}
                 for k, v in combo:
                     if k == "decks":
-                        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                            raise SimsuiteError(f"decks must be a whole number of decks; got {v!r}")
+                        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_DECKS:
+                            raise SimsuiteError(f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}")
                         overrides.update(scale_decks(base, v, raw.get("decks_scaling")))
                 for k, v in combo:
                     if k == "policies":
                         pol = v
                     elif k != "decks":
                         overrides[k] = v
-                pair = parse_policies(pol, "policies")
+                pair = parse_policies(pol, "policies", from_file=True)
                 v = base.with_overrides(overrides, source=cid) if overrides else base
                 _engine_ready(v, cid)
                 cells.append(Cell(cid, v, b, overrides, pair))
@@ -506,7 +599,12 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
                             + "\n".join(f"  - {p}" for p in problems))
     out = Path(out)
     check_out(out)
-    _set_matches(cells, raw.get("matches"), raw.get("hands"), seed, bool(raw.get("duplicate", False)))
+    dup = bool(raw.get("duplicate", False))
+    what = f"{src}: matches = {raw['matches']:,}" if "matches" in raw else (
+        f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
+    _check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
+    _set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
+    check_run_size(cells, chunk, what)
     cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
     plan = Plan("sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd,
                 {"spec_path": src, "spec": raw})
@@ -688,7 +786,18 @@ def _new_manifest(plan: Plan, identity: dict) -> dict:
     }
 
 
-def _prepare_store(plan: Plan, identity: dict) -> dict:
+def _replay_damaged(out: Path, manifest: dict, quiet: bool) -> None:
+    """Resume counts a chunk as done only if both its parts are whole (size, Parquet footer,
+    columns, tag and rows); any other is marked missing, named on stderr, and played again."""
+    bad = R.damaged_parts(out, manifest)
+    chunk_of = {R.part_path(out, k, c["id"]): c for c in manifest["chunks"] for k in R.KINDS}
+    for path, problem in bad:
+        chunk_of[path]["status"] = R.MISSING
+        if not quiet:
+            print(f"{path}: {problem}; playing chunk {chunk_of[path]['id']} again", file=sys.stderr)
+
+
+def _prepare_store(plan: Plan, identity: dict, quiet: bool = False) -> dict:
     """Create the run folder, or reopen it for a resume; refuse a folder of a different run."""
     out = plan.out
     if (out / R.MANIFEST).is_file():
@@ -696,9 +805,7 @@ def _prepare_store(plan: Plan, identity: dict) -> dict:
         if manifest.get("identity") != identity:
             raise SimsuiteError(f"{out} holds a different run ({_identity_diff(manifest['identity'], identity)}); "
                                 "choose another --out or delete it")
-        for c in manifest["chunks"]:
-            if c["status"] == R.DONE and not all(R.part_path(out, k, c["id"]).is_file() for k in R.KINDS):
-                c["status"] = R.MISSING  # a part was lost: play the chunk again
+        _replay_damaged(out, manifest, quiet)
         R.remove_stale(out, {c["id"] for c in manifest["chunks"] if c["status"] == R.DONE})
         return manifest
     try:
@@ -718,7 +825,12 @@ def _connect(opts: ExecOptions):
         from distributed import Client
     except ImportError:
         raise SimsuiteError("--backend dask needs the distributed package: pip install 'dask[distributed]'") from None
+    scheme, host_port = _scheduler_host_port(opts.scheduler)
     try:
+        if scheme == "tcp" and host_port is not None:  # a plain socket first: a failed Client is noisy
+            import socket
+
+            socket.create_connection(host_port, timeout=SCHEDULER_TIMEOUT_S).close()
         return Client(opts.scheduler, timeout=f"{SCHEDULER_TIMEOUT_S}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise SimsuiteError(f"cannot reach the Dask scheduler at {opts.scheduler} within {SCHEDULER_TIMEOUT_S} s "
@@ -729,24 +841,88 @@ def _connect(opts: ExecOptions):
 def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
     import joblib
 
-    if opts.backend == "dask":
-        jobs = -1
-    else:
-        jobs = opts.jobs
-    par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered",
-                          **({"backend": "loky"} if opts.backend == "loky" else {}))
+    if opts.backend == "dask":  # under the caller's parallel_config(backend="dask")
+        par = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+    else:  # every loky worker, replacements included, watches the driver from its start
+        with joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),)):
+            par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
     return par(joblib.delayed(play_chunk)(t) for t in tasks)
 
 
 def execute(plan: Plan, opts: ExecOptions) -> Path:
-    """Play every missing chunk of ``plan`` and write it to ``plan.out``."""
+    """Play every missing chunk of ``plan`` and write it to ``plan.out``, holding the folder's
+    lock throughout (one writer per folder)."""
     identity = _identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
     client = _connect(opts) if opts.backend == "dask" else None
     try:
-        return _execute(plan, opts, identity, client)
+        try:
+            plan.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SimsuiteError(f"--out {plan.out}: cannot create it: {exc}") from None
+        with R.RunLock(plan.out, opts.break_lock), _terminate_as_interrupt():
+            return _execute(plan, opts, identity, client)
     finally:
         if client is not None:
             client.close()
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: the pool is shut down and the manifest marked."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
+
+class _terminate_as_interrupt:
+    """While a run plays, SIGTERM interrupts it like SIGINT (only the main thread can set it)."""
+
+    def __enter__(self):
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+_WATCHING: list[int] = []  # the driver pid this worker process watches (at most one)
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
+
+
+def _kill_me_with_parent() -> None:
+    """On Linux, ask the kernel to SIGKILL this worker when the driver dies: it works even while
+    the worker's main thread holds the GIL or is blocked writing a result no one will read,
+    where the watch thread below cannot run. Elsewhere the watch thread alone does it."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _die_with_driver(driver_pid: int) -> None:
+    """The loky workers' initializer: exit as soon as the driver is gone, so that a SIGKILLed
+    driver leaves no worker holding its stderr, even one still starting up or blocked writing a
+    result that no one will read."""
+    if _WATCHING:
+        return
+    _WATCHING.append(driver_pid)
+    _kill_me_with_parent()
+    if os.getppid() != driver_pid:  # loky starts workers from the driver: it died while this one started
+        os._exit(EXIT_ORPHANED)
+
+    def watch() -> None:
+        while os.getppid() == driver_pid:
+            time.sleep(PARENT_POLL_S)
+        os._exit(EXIT_ORPHANED)
+
+    threading.Thread(target=watch, name="simsuite-driver-watch", daemon=True).start()
 
 
 def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
@@ -755,7 +931,7 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     import joblib
 
     out = plan.out
-    manifest = _prepare_store(plan, identity)
+    manifest = _prepare_store(plan, identity, opts.quiet)
     cells = {c.id: c for c in plan.cells}
     todo = [c for c in manifest["chunks"] if c["status"] != R.DONE]
     session = {"command": plan.command, "started": _now(), "ended": None, "jobs": opts.jobs,
@@ -807,8 +983,8 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
                     break
                 _, cid, hands, matches, secs = res
                 try:
-                    R.write_part(out, "hands", cid, hands)
-                    R.write_part(out, "matches", cid, matches)
+                    R.write_part(out, "hands", cid, hands, manifest.get("identity_hash"))
+                    R.write_part(out, "matches", cid, matches, manifest.get("identity_hash"))
                 except OSError as exc:
                     raise SimsuiteError(f"cannot write the parts of chunk {cid} in {out}: {exc}") from None
                 chunk = by_id[cid]
@@ -881,10 +1057,10 @@ def simulate(spec: RunSpec | Mapping[str, Any]) -> Path:
 
 def sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
           scheduler: str | None = None, quiet: bool = False, chunk: int | None = None,
-          command: Sequence[str] | None = None) -> Path:
+          command: Sequence[str] | None = None, break_lock: bool = False) -> Path:
     """Play every cell of the sweep in ``spec_path`` into one store at ``out``."""
     plan, opts = plan_sweep(spec_path, out, jobs=jobs, backend=backend, scheduler=scheduler, quiet=quiet,
-                            chunk=chunk, command=command)
+                            chunk=chunk, command=command, break_lock=break_lock)
     return execute(plan, opts)
 
 

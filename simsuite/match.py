@@ -23,6 +23,9 @@ from .errors import SimsuiteError
 from .variant import Variant
 
 DEFAULT_UNTIMED_CAP = 500  # [default] hands before an untimed match is stopped
+# The most hands one match may be sized for: every match of a chunk holds this many hand records
+# (about 200 bytes each), so a clock that allows more would need gigabytes per worker.
+MAX_HANDS_PER_MATCH = 10_000
 
 
 def clock_array(variant: Variant) -> np.ndarray:
@@ -40,9 +43,18 @@ def hand_cap(variant: Variant, max_hands: int | None = None) -> int:
             raise SimsuiteError(f"{variant.id}: a timed match needs hands that take time: hand_overhead_minutes and "
                                 "seconds_per_trick are both 0, so the clock never runs out")
         bound = math.ceil(variant.match_minutes / overhead) + variant.hands_after_warning + 2
-        return min(bound, max_hands) if max_hands else bound
+        bound = min(bound, max_hands) if max_hands else bound
+        if bound > MAX_HANDS_PER_MATCH:
+            raise SimsuiteError(f"{variant.id}: a {variant.match_minutes}-minute match of hands lasting "
+                                f"{overhead:.4g} minutes at least (hand_overhead_minutes + seconds_per_trick / 60) "
+                                f"could take {bound:,} hands, more than the {MAX_HANDS_PER_MATCH:,} a match is sized "
+                                "for; make the hands take longer or the match shorter")
+        return bound
     if max_hands is None:
         return DEFAULT_UNTIMED_CAP
+    if max_hands > MAX_HANDS_PER_MATCH:
+        raise SimsuiteError(f"{variant.id}: max_hands = {max_hands:,} is more than the {MAX_HANDS_PER_MATCH:,} "
+                            "hands a match is sized for")
     if max_hands <= 0:
         raise SimsuiteError(f"{variant.id}: this match may never end: the clock is off (match_minutes = 0) and there is "
                             "no hand cap; give max_hands > 0 or a match clock")

@@ -14,6 +14,9 @@ from .order import NO_TRUMP, format_trump, parse_trump
 
 SEATS = "NESW"
 TEAMS = {"NS": 0, "EW": 1}
+# the most points a scenario's defenders may claim either way: far beyond any real hand (eight
+# decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
+MAX_DEFENDER_POINTS = 100_000
 TOP_KEYS = {"variant", "level", "trump", "declarers", "dealer", "hands", "trick", "end", "declare",
             "to_move", "played", "points", "bottom", "shown", "voids"}
 SECTION_KEYS = {
@@ -129,6 +132,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         defender_points = e.get("defender_points", 0)
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
             raise ScenarioError(f"[end] defender_points must be an integer, got {defender_points!r}")
+        if abs(defender_points) > MAX_DEFENDER_POINTS:
+            raise ScenarioError(f"[end] defender_points = {defender_points} is out of range: must be from "
+                                f"-{MAX_DEFENDER_POINTS:,} to {MAX_DEFENDER_POINTS:,}")
         if defender_points % 5:
             raise ScenarioError(f"[end] defender_points = {defender_points} is not a multiple of 5")
         if "bottom" in e:
@@ -158,8 +164,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
     to_move = _seat(raw["to_move"], "to_move") if "to_move" in raw else None
     played = _cards(raw["played"], "played") if "played" in raw else []
     points = raw.get("points", 0)
-    if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
-        raise ScenarioError(f"points (the defenders' points so far) must be a non-negative multiple of 5, got {points!r}")
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_DEFENDER_POINTS or points % 5:
+        raise ScenarioError(f"points (the defenders' points so far) must be a multiple of 5 from 0 to "
+                            f"{MAX_DEFENDER_POINTS:,}, got {points!r}")
     buried = _cards(raw["bottom"], "bottom") if "bottom" in raw else None
     shown = _seat_cards(raw, "shown")
     voids = {}

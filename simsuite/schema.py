@@ -11,6 +11,12 @@ import polars as pl
 
 from .engine import match as M
 from .engine.hand import RECORD_FIELDS
+from .errors import SimsuiteError
+
+# The variant's field ranges (docs/variants.md) keep ordinary hands inside these columns; a rare
+# hand that still overflows one (a huge capture in an uncapped variant) is named, not wrapped.
+_INT_RANGES = {dtype: np.iinfo(np_type) for dtype, np_type in
+               ((pl.Int8, np.int8), (pl.Int16, np.int16), (pl.Int32, np.int32), (pl.Int64, np.int64))}
 
 HAND_SCHEMA: dict[str, pl.DataType] = {
     "run": pl.Utf8, "variant": pl.Utf8, "cell": pl.Utf8, "match": pl.Int64, "hand": pl.Int32, "seed": pl.Int64,
@@ -61,6 +67,7 @@ def hand_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_ns
         "throws": col["throws"], "throws_failed": col["throws_failed"], "minutes": col["minutes_x100"] / 100.0,
         "declared": col["declared"].astype(bool), "redeals": col["redeals"], "forfeit": col["forfeit"].astype(bool),
     }
+    _check_fits(data, HAND_SCHEMA, variant)
     return pl.DataFrame(data).cast(HAND_SCHEMA).select(list(HAND_SCHEMA))
 
 
@@ -80,4 +87,20 @@ def match_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_n
         "ended_by": [_ENDED.get(int(e), "?") for e in f["ended_by"]], "lead_changes": f["lead_changes"],
         "max_deficit_ns": f["max_deficit_ns"], "max_deficit_ew": f["max_deficit_ew"],
     }
+    _check_fits(data, MATCH_SCHEMA, variant)
     return pl.DataFrame(data).cast(MATCH_SCHEMA).select(list(MATCH_SCHEMA))
+
+
+def _check_fits(data: dict, schema: dict, variant: str) -> None:
+    """Every integer column's values inside its type, else one line naming the column."""
+    for name, dtype in schema.items():
+        bounds = _INT_RANGES.get(dtype)
+        values = data[name]
+        if bounds is None or not isinstance(values, np.ndarray) or not values.size:
+            continue
+        low, high = int(values.min()), int(values.max())
+        if low < bounds.min or high > bounds.max:
+            bad = high if high > bounds.max else low
+            raise SimsuiteError(f"{variant}: a hand gives {name} = {bad:,}, beyond the results column's {dtype} "
+                                f"range ({bounds.min:,} to {bounds.max:,}); these rules score more than the results "
+                                "can hold: cap the levels (defender_cap, declarer_cap) or lower the capture factors")

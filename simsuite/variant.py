@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,7 @@ class FieldSpec:
     doc: str
     choices: str | None = None  # key into CHOICES
     minimum: float | None = None
+    maximum: float | None = None  # from the rules' physical limits (docs/variants.md, "Field ranges")
 
 
 SPECS: tuple[FieldSpec, ...] = (
@@ -147,7 +149,39 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("tiebreaks", "tournament", "choice_list", "tie-breaks in order", "tiebreaks"),
 )
 
+
+
+# --- field ranges --------------------------------------------------------------------------
+# Upper bounds from the game's physical limits. They keep every figure the engine computes
+# inside the int64 arrays and the results columns (schema.py), and every array it allocates
+# inside a machine's memory; docs/variants.md lists them.
+MAX_DECKS = 8  # 432 cards, 108 a hand: past any tournament, and each hand already takes long to play
+LEVELS_ON_THE_LADDER = 13  # 2 .. A: a bonus or cap larger than the whole ladder means nothing
+MINUTES_PER_DAY = 24 * 60  # a match, a warning or a hand lasts at most one day
+MAX_HANDS_AFTER_WARNING = 100
+MAX_PENALTY_POINTS = 1000  # per card or flat; penalties column Int32
+# per card, side per card, base: keeps a per-card capture (at most 100 + 100 x 108 cards, times a
+# bottom of at most 800 points) inside Int32; a power capture of a long unit can still pass it,
+# and then schema.py names the column
+MAX_CAPTURE_FACTOR = 100
+MAX_ROUNDS = 1000
+MAX_TOURNAMENT_POINTS = 1000
+MAX_VERSION = 10**6
+RANGES: dict[str, float] = {
+    "version": MAX_VERSION, "decks": MAX_DECKS, "bottom_size": 54 * MAX_DECKS,
+    "min_declare": MAX_DECKS, "min_override": MAX_DECKS, "max_unit": MAX_DECKS,
+    "throw_penalty": MAX_PENALTY_POINTS, "capture_per_card": MAX_CAPTURE_FACTOR,
+    "capture_side_per_card": MAX_CAPTURE_FACTOR, "capture_base": MAX_CAPTURE_FACTOR,
+    "takeover": 100 * MAX_DECKS, "step": 100 * MAX_DECKS, "takeover_bonus": LEVELS_ON_THE_LADDER,
+    "declarer_cap": LEVELS_ON_THE_LADDER, "zero_bonus": LEVELS_ON_THE_LADDER, "defender_cap": LEVELS_ON_THE_LADDER,
+    "match_minutes": MINUTES_PER_DAY, "warning_minute": MINUTES_PER_DAY, "hands_after_warning": MAX_HANDS_AFTER_WARNING,
+    "no_new_hand_minutes": MINUTES_PER_DAY, "hand_overhead_minutes": MINUTES_PER_DAY,
+    "seconds_per_trick": 60 * MINUTES_PER_DAY, "rounds": MAX_ROUNDS, "points_win": MAX_TOURNAMENT_POINTS,
+    "points_draw": MAX_TOURNAMENT_POINTS, "points_loss": MAX_TOURNAMENT_POINTS, "no_rematch_rounds": MAX_ROUNDS,
+}
+SPECS = tuple(dataclasses.replace(s, maximum=RANGES[s.name]) if s.name in RANGES else s for s in SPECS)
 SPEC_BY_NAME = {s.name: s for s in SPECS}
+MAX_EXTENDS_DEPTH = 16  # a chain of extends longer than this is a loop the names did not reveal
 SECTIONS = tuple(dict.fromkeys(s.section for s in SPECS))
 TOP_LEVEL_KEYS = ("id", "extends")
 
@@ -309,13 +343,17 @@ def known_ids() -> list[str]:
 
 def load_variant(id_or_path: str | Path) -> Variant:
     """Load a variant by registry id (``"huizhou"``) or by the path of a TOML file."""
-    text = str(id_or_path)
+    return _load_path(_locate(str(id_or_path)), seen=())
+
+
+def _locate(text: str) -> Path:
+    """The file of a registry id or a path."""
     path = Path(text)
     if not (text.endswith(".toml") or path.is_file()):
         path = VARIANTS_DIR / f"{text}.toml"
         if not path.is_file():
             raise VariantError(text, [f"unknown variant id; known ids: {', '.join(known_ids())}"])
-    return _load_path(path, seen=())
+    return path
 
 
 def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
@@ -343,11 +381,13 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
     if base is not None:
         if not isinstance(base, str):
             problems.append(f"extends must be a variant id, got {base!r}")
-        elif base in seen:
+        elif base in seen or len(seen) >= MAX_EXTENDS_DEPTH:
+            # names, not resolved paths, so a loop through ids and paths alike ends here
             problems.append(f"extends forms a cycle: {' -> '.join(seen + (base,))}")
         else:
             try:
-                parent = load_variant(base) if not base.endswith(".toml") else _load_path(base_dir / base, seen + (base,))
+                target = _locate(base) if not base.endswith(".toml") else base_dir / base
+                parent = _load_path(target, seen + (base,))
                 for section in parent.to_toml_dict().values():
                     flat.update(section)
             except VariantError as exc:
@@ -399,15 +439,13 @@ def _coerce(spec: FieldSpec, value: Any) -> Any:
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError("must be an integer")
-        if spec.minimum is not None and value < spec.minimum:
-            raise ValueError(f"must be at least {spec.minimum:g}")
-        return value
+        return _in_range(spec, value)
     if kind == "float":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError("must be a number")
-        if spec.minimum is not None and value < spec.minimum:
-            raise ValueError(f"must be at least {spec.minimum:g}")
-        return float(value)
+        if not math.isfinite(value):
+            raise ValueError("must be a finite number (NaN and infinity are not times)")
+        return float(_in_range(spec, value))
     if kind == "bool":
         if not isinstance(value, bool):
             raise ValueError("must be true or false")
@@ -442,6 +480,16 @@ def _coerce(spec: FieldSpec, value: Any) -> Any:
             raise ValueError("lists an entry twice")
         return tuple(value)
     raise AssertionError(kind)
+
+
+def _in_range(spec: FieldSpec, value: int | float) -> int | float:
+    """Check the documented range; the message gives the range so a user can fix it at once."""
+    low, high = spec.minimum, spec.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
+            f"at least {low:g}" if low is not None else f"at most {high:g}")
+        raise ValueError(f"out of range: must be {bounds}")
+    return value
 
 
 def _rank(value: Any) -> int:

@@ -159,7 +159,7 @@ def test_interrupt_through_the_cli_prints_how_to_resume(tmp_path, monkeypatch, c
 def test_a_lost_part_is_replayed_on_resume(reference, tmp_path):
     out = simulate({**SPEC, "out": tmp_path / "run"})
     (out / "hands" / "part-0000-000004.parquet").unlink()
-    with pytest.raises(SimsuiteError, match="marked done are missing"):
+    with pytest.raises(SimsuiteError, match="part-0000-000004.parquet: is missing; run the same command again"):
         load(out)
     simulate({**SPEC, "out": out})
     assert load(out).manifest["sessions"][-1]["chunks_played"] == 1
@@ -229,7 +229,7 @@ def test_a_failing_chunk_names_itself_and_how_to_reproduce(tmp_path, monkeypatch
     (["--set", "bottom_size"], ["--set expects key=value"]),
     (["--policies", "expert,grandmaster"], ["unknown policy 'grandmaster'"]),
     (["--policies", "expert,basic,random"], ["give two policies A,B"]),
-    (["--policies", "nowhere/missing.py:Bot,basic"], ["nowhere/missing.py:Bot", "not found"]),
+    (["--policies", "nowhere/missing.py:Bot,basic"], ["nowhere/missing.py:Bot", "Python policies cannot run"]),
     (["--policies", "examples/policies/greedy.py:Greedy,basic"],
      ["Python policies cannot run in the compiled match loop", "built-in policies"]),
     (["--variant", "nonesuch"], ["unknown variant id"]),
@@ -292,7 +292,7 @@ def write_spec(tmp_path, text: str) -> Path:
     ('base = "school-2016"\n[grid]\nbottom_sise = [2]\n', ["grid: unknown key 'bottom_sise'", "valid keys: policies, decks"]),
     ('base = "school-2016"\n[grid]\nbottom_size = 6\n', ["grid.bottom_size must be a non-empty list"]),
     ('matches = 10\n', ["give base"]),
-    ('base = "school-2016"\nmatches = 0\n', ["matches must be an integer of at least 1"]),
+    ('base = "school-2016"\nmatches = 0\n', ["matches must be at least 1"]),
     ('base = "nonesuch"\n', ["unknown variant id"]),
     ('base = "school-2016"\n[grid]\npolicies = ["expert,basic", "expert,wizard"]\n', ["policies=expert/wizard", "unknown policy 'wizard'"]),
 ])
