@@ -198,7 +198,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         if keep and len(h_plays) < H.MAX_PLAYS:
             h_plays.append(np.concatenate(([int(sc[ph.S_TRICKS]), seat, kind, -1], cards)).astype(np.int64))
 
-    while not ph.hand_over(st):
+    while not ph.hand_over(st.sc):
         tno = int(sc[ph.S_TRICKS]) + 1
         leader = int(sc[ph.S_LEADER])
         name = SEATS[leader]

@@ -97,22 +97,22 @@ def decide_bury(P, st, pol, W, s, out):
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide_lead(P, st, pol, W, s, out):
     """The leader's policy chooses a lead."""
     if search.is_search(pol):
         _search(P, st, pol, W, s, search.D_LEAD, out)
     else:
-        choose_lead(pol, ph.to_move(st), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+        choose_lead(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide_follow(P, st, pol, W, s, out):
     """The seat to move chooses a follow."""
     if search.is_search(pol):
         _search(P, st, pol, W, s, search.D_FOLLOW, out)
     else:
-        choose_follow(pol, ph.to_move(st), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
+        choose_follow(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
                       st.lead, st.win_c, st.sc[ph.S_WINNER], out)
 
 
@@ -125,33 +125,45 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
     forced = np.zeros(NC, np.int64)
     nplays = 0
     first_row = 0
-    while not ph.hand_over(st):
-        seat = ph.to_move(st)
-        if st.sc[S_TURN] == 0:
-            decide_lead(P, st, pols[seat], W, s, lead)
+    sc = st.sc
+    # the state's arrays bound once: binding the state tuple to an inlined function counts a
+    # reference per array, which the hand loop would otherwise pay at every play
+    hands, played, voids, cls, pos, ctx, LI, win_c = st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, st.LI, st.win_c
+    while not ph.hand_over(sc):
+        seat = ph.to_move(sc)
+        pol = pols[seat]
+        if sc[S_TURN] == 0:
+            if search.is_search(pol):
+                _search(P, st, pol, W, s, search.D_LEAD, lead)
+            else:
+                choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
                 return -1
             if status != 0 and keep and nplays < MAX_PLAYS:
-                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 1, lead)  # the failed throw as attempted
+                _hist(h_plays, nplays, sc[S_TRICKS], seat, 1, lead)  # the failed throw as attempted
                 nplays += 1
             if status == LEAD_FORFEIT:
                 break
             if keep and nplays < MAX_PLAYS:
-                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 0, st.lead)
+                _hist(h_plays, nplays, sc[S_TRICKS], seat, 0, st.lead)
                 nplays += 1
             first_row = nplays - 1
         else:
-            decide_follow(P, st, pols[seat], W, s, play)
+            if search.is_search(pol):
+                _search(P, st, pol, W, s, search.D_FOLLOW, play)
+            else:
+                choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c,
+                              sc[S_WINNER], play)
             if not ph.apply_follow_inline(P, st, W, play):
                 return -2
             if keep and nplays < MAX_PLAYS:
-                _hist(h_plays, nplays, st.sc[S_TRICKS], seat, 0, play)
+                _hist(h_plays, nplays, sc[S_TRICKS], seat, 0, play)
                 nplays += 1
-            if st.sc[S_TURN] == 4:
+            if sc[S_TURN] == 4:
                 if keep:
                     for r in range(first_row, nplays):
-                        h_plays[r, 3] = st.sc[S_WINNER]
+                        h_plays[r, 3] = sc[S_WINNER]
                 ph.finish_trick_inline(st)
     return nplays
 

@@ -270,21 +270,25 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
 def take_bottom(st):
     """The dealer picks up the bottom."""
     d = st.sc[S_DEALER]
+    hands = st.hands
+    bottom = st.bottom
     for c in range(NC):
-        st.hands[d, c] += st.bottom[c]
+        hands[d, c] += bottom[c]
 
 
 @njit(cache=True)
 def apply_bury(st, bury):
     """The dealer buries ``bury``: it becomes the bottom. Returns False if the dealer lacks a card."""
     d = st.sc[S_DEALER]
+    hands = st.hands
+    bottom = st.bottom
     pts = 0
     for c in range(NC):
-        if bury[c] < 0 or bury[c] > st.hands[d, c]:
+        if bury[c] < 0 or bury[c] > hands[d, c]:
             return False
     for c in range(NC):
-        st.hands[d, c] -= bury[c]
-        st.bottom[c] = bury[c]
+        hands[d, c] -= bury[c]
+        bottom[c] = bury[c]
         pts += core.POINTS[c] * bury[c]
     st.sc[S_BOTTOM_POINTS] = pts
     return True
@@ -294,14 +298,16 @@ def apply_bury(st, bury):
 
 
 @njit(cache=True, inline="always")
-def _take(st, seat, cards):
-    """``seat`` plays ``cards``: out of the hand and the shown cards, onto the table."""
+def _take(hands, played, shown, seat, cards):
+    """``seat`` plays ``cards``: out of the hand and the shown cards, onto the table. (Arrays, not
+    the state: binding the state tuple to an inlined function counts a reference per array, and
+    the hand loop's cost was mostly those counts.)"""
     for c in range(NC):
         m = cards[c]
         if m != 0:
-            st.hands[seat, c] -= m
-            st.played[c] += m
-            st.shown[seat, c] = max(0, st.shown[seat, c] - m)
+            hands[seat, c] -= m
+            played[c] += m
+            shown[seat, c] = max(0, shown[seat, c] - m)
 
 
 @njit(cache=True, inline="always")
@@ -315,6 +321,8 @@ def apply_lead_inline(P, st, W, lead, forced):
     cls = st.cls
     pos = st.pos
     LI = st.LI
+    hands = st.hands
+    the_lead = st.lead
     # one pass over the lead: held, one class, how many cards
     k = -1
     n_lead = 0
@@ -323,7 +331,7 @@ def apply_lead_inline(P, st, W, lead, forced):
     for c in range(NC):
         m = lead[c]
         if m != 0:
-            if m < 0 or st.hands[leader, c] < m:
+            if m < 0 or hands[leader, c] < m:
                 bad = True
             if k == -1:
                 k = cls[c]
@@ -334,7 +342,7 @@ def apply_lead_inline(P, st, W, lead, forced):
     if bad or n_lead == 0:
         return LEAD_ILLEGAL
     for c in range(NC):
-        st.lead[c] = lead[c]
+        the_lead[c] = lead[c]
     if n_lead == 1:
         core.lead_info_single(only, k, pos, P, LI)
     elif not core.lead_info_unit(st.lead, cls, pos, P, LI):
@@ -356,14 +364,14 @@ def apply_lead_inline(P, st, W, lead, forced):
                 forced_n += forced[c]
             sc[S_PENALTIES] += sign * core.throw_penalty(P, beaten, lead_n, forced_n)
             for c in range(NC):
-                st.lead[c] = forced[c]
+                the_lead[c] = forced[c]
             core.lead_info(st.lead, cls, pos, P, W, LI)
             status = LEAD_FORCED
-    _take(st, leader, st.lead)
+    _take(hands, st.played, st.shown, leader, the_lead)
     core.contender_unit(st.lead, cls, pos, P, LI, True, st.win_c)
     points = 0
     for c in range(NC):
-        points += core.POINTS[c] * st.lead[c]
+        points += core.POINTS[c] * the_lead[c]
     sc[S_WINNER] = leader
     sc[S_WIN_TRUMP] = 1 if k == TRUMP else 0
     sc[S_TRICK_POINTS] = points
@@ -382,6 +390,7 @@ def apply_follow_inline(P, st, W, play):
     cls = st.cls
     pos = st.pos
     LI = st.LI
+    hands = st.hands
     k = sc[S_K]
     n = sc[S_N]
     # one pass: check the cards, count points and the led class, remember a one-card play
@@ -392,7 +401,7 @@ def apply_follow_inline(P, st, W, play):
     for c in range(NC):
         m = play[c]
         if m != 0:
-            if m < 0 or st.hands[seat, c] < m:
+            if m < 0 or hands[seat, c] < m:
                 return False
             total += m
             only = c
@@ -401,7 +410,7 @@ def apply_follow_inline(P, st, W, play):
                 in_k += m
     if total != n:
         return False
-    _take(st, seat, play)
+    _take(hands, st.played, st.shown, seat, play)
     sc[S_TRICK_POINTS] += points
     if in_k < n:
         st.voids[seat, k] = 1
@@ -451,14 +460,15 @@ def finish_trick_inline(st):
 
 
 @njit(cache=True, inline="always")
-def hand_over(st):
-    return st.sc[S_CARDS_LEFT] <= 0 or st.sc[S_FORFEIT] == 1
+def hand_over(sc):
+    """Is the hand whose scalars are ``sc`` (``st.sc``) over?"""
+    return sc[S_CARDS_LEFT] <= 0 or sc[S_FORFEIT] == 1
 
 
 @njit(cache=True, inline="always")
-def to_move(st):
-    """The seat whose play is next."""
-    return (st.sc[S_LEADER] + st.sc[S_TURN]) % 4
+def to_move(sc):
+    """The seat whose play is next (``sc`` is ``st.sc``)."""
+    return (sc[S_LEADER] + sc[S_TURN]) % 4
 
 
 # --- score ----------------------------------------------------------------------------------------

@@ -106,6 +106,8 @@ def sample_world(P, st, seat, s, ws):
     hands (and the bottom, unless ``seat`` buried it), keeping hand sizes, voids and the cards shown
     while bidding. Falls back to ignoring voids if a consistent deal is not found quickly."""
     ph.copy_state(st, ws)
+    hands, shown, voids, bottom, cls = st.hands, st.shown, st.voids, st.bottom, st.cls  # bound once
+    w_hands, w_bottom = ws.hands, ws.bottom
     dealer = st.sc[S_DEALER]
     hidden_bottom = seat != dealer and P[BOTTOM] > 0
     pool = np.zeros(NC, np.int64)
@@ -114,22 +116,22 @@ def sample_world(P, st, seat, s, ws):
         if o == seat:
             continue
         for c in range(NC):
-            free = st.hands[o, c] - st.shown[o, c]
+            free = hands[o, c] - shown[o, c]
             if free < 0:
                 free = 0
             pool[c] += free
             cap[o] += free
     if hidden_bottom:
         for c in range(NC):
-            pool[c] += st.bottom[c]
-            cap[4] += st.bottom[c]
+            pool[c] += bottom[c]
+            cap[4] += bottom[c]
     # the classes, most constrained first (fewest holders that may take them)
     order = np.zeros(5, np.int64)
     key = np.zeros(5, np.int64)
     for k in range(5):
         n = 1 if hidden_bottom else 0
         for o in range(4):
-            if o != seat and st.voids[o, k] == 0:
+            if o != seat and voids[o, k] == 0:
                 n += 1
         key[k] = n
         order[k] = k
@@ -147,9 +149,9 @@ def sample_world(P, st, seat, s, ws):
             if o == seat:
                 continue
             for c in range(NC):
-                ws.hands[o, c] = min(st.shown[o, c], st.hands[o, c])
+                w_hands[o, c] = min(shown[o, c], hands[o, c])
         if hidden_bottom:
-            ws.bottom[:] = 0
+            w_bottom[:] = 0
         for o in range(5):
             left[o] = cap[o]
         ok = True
@@ -157,7 +159,7 @@ def sample_world(P, st, seat, s, ws):
             k = order[oi]
             m = 0
             for c in range(NC):
-                if st.cls[c] == k:
+                if cls[c] == k:
                     for _ in range(pool[c]):
                         cards[m] = c
                         m += 1
@@ -170,20 +172,20 @@ def sample_world(P, st, seat, s, ws):
             for i in range(m):
                 total = 0
                 for o in range(5):
-                    if left[o] > 0 and (o == 4 or not strict or st.voids[o, k] == 0):
+                    if left[o] > 0 and (o == 4 or not strict or voids[o, k] == 0):
                         total += left[o]
                 if total == 0:
                     ok = False
                     break
                 r = randint(s, total)
                 for o in range(5):
-                    if left[o] > 0 and (o == 4 or not strict or st.voids[o, k] == 0):
+                    if left[o] > 0 and (o == 4 or not strict or voids[o, k] == 0):
                         if r < left[o]:
                             left[o] -= 1
                             if o == 4:
-                                ws.bottom[cards[i]] += 1
+                                w_bottom[cards[i]] += 1
                             else:
-                                ws.hands[o, cards[i]] += 1
+                                w_hands[o, cards[i]] += 1
                             break
                         r -= left[o]
             if not ok:
@@ -198,18 +200,19 @@ def sample_world(P, st, seat, s, ws):
 @njit(cache=True)
 def rollout(P, st, pol, W, s, lead, play, forced):
     """Play ``st`` to the end of the hand with ``pol`` at every seat (no history)."""
-    while not ph.hand_over(st):
-        seat = ph.to_move(st)
-        if st.sc[S_TURN] == 0:
+    sc = st.sc
+    while not ph.hand_over(sc):
+        seat = ph.to_move(sc)
+        if sc[S_TURN] == 0:
             lead_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
             if ph.apply_lead_inline(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
                 return False
         else:
             follow_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                        st.lead, st.win_c, st.sc[S_WINNER], play)
+                        st.lead, st.win_c, sc[S_WINNER], play)
             if not ph.apply_follow_inline(P, st, W, play):
                 return False
-            if st.sc[S_TURN] == 4:
+            if sc[S_TURN] == 4:
                 ph.finish_trick_inline(st)
     return True
 
@@ -448,7 +451,7 @@ def decide(P, st, code, W, s, kind, out, cand, stats):
     """The search's choice for the seat to move (the dealer for a bury) into ``out``. Fills
     ``cand`` and ``stats`` (for ``simsuite advise``); returns the number of candidates."""
     cap = candidates_of(code)
-    seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st)
+    seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
     if kind == D_BURY:
         n = bury_candidates(P, st, seat, W, s, cap, cand)
     elif kind == D_LEAD:
