@@ -107,10 +107,14 @@ def test_fairness_known_values(row):
     assert row["seat_balance"]["high"] == 1.0
     assert row["seat_balance"]["low"] == pytest.approx(min(MX.balance(ns.low), MX.balance(ns.high)))
     # policy A = expert (the unswapped NS policy): wins match 0 as NS and match 3 as EW, loses match 1
-    assert row["policy_a_win"]["value"] == pytest.approx(2 / 3) and row["policy_a_win"]["n"] == 3
+    # three-way over all four matches (the draw counted): A 2/4, draw 1/4, B 1/4; n = deals
+    assert row["policy_a_win"]["value"] == pytest.approx(2 / 4) and row["policy_a_win"]["n"] == 4
+    assert row["pair_draw"]["value"] == pytest.approx(1 / 4) and row["policy_b_win"]["value"] == pytest.approx(1 / 4)
+    assert row["policy_a_win"]["low"] == wilson(2, 4).low  # one table per deal: Wilson over deals
     assert "A = expert, B = basic" in row["policy_a_win"]["note"]
-    assert row["n_star"]["value"] == pytest.approx(8.0)  # (2/3)(1/3) / (1/6)^2
-    assert row["n_star"]["high"] == math.inf  # the Wilson interval of p holds 1/2
+    # net outcome X: mean 1/4, variance 3/4 - 1/16 = 11/16: N* = 11
+    assert row["n_star"]["value"] == pytest.approx(11.0) == MX.n_star_net(0.5, 0.25)
+    assert row["n_star"]["high"] == math.inf  # resamples with no net edge
 
 
 def test_hand_bootstrap_is_stats_bootstrap_by_match(row):
@@ -255,15 +259,13 @@ def test_n_star_majority_reading():
     assert 0.80 < majority < 0.87
 
 
-def test_n_star_interval_from_wilson_bounds():
+def test_n_star_net_without_draws_is_n_star_and_interval_is_bootstrapped():
     wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(18)] + \
         [game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(2)]
     row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
-    p = wilson(18, 20)
-    assert p.low > 0.5
-    assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9))
-    assert row["n_star"]["low"] == pytest.approx(MX.n_star(p.high))
-    assert row["n_star"]["high"] == pytest.approx(MX.n_star(p.low))
+    assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9)) == pytest.approx(MX.n_star_net(0.9, 0.1))
+    assert 0 <= row["n_star"]["low"] < row["n_star"]["value"] < row["n_star"]["high"] and row["n_star"]["n"] == 20
+    assert row["pair_draw"]["value"] == 0.0
     # the teams play different policies and no match is swapped: seats cannot be compared
     assert row["seat_balance"]["value"] is None and "different policies" in row["seat_balance"]["note"]
 
@@ -292,9 +294,7 @@ def test_paired_difference_on_shared_match_ids():
     est = MX.paired_difference(a, b, "hands")
     diffs = np.array([2 - (i % 3) for i in range(6)], float)  # match 6 has no partner in a
     assert est.n == 6 and est.value == pytest.approx(diffs.mean())
-    se = diffs.std(ddof=1) / math.sqrt(6)
-    assert est.low == pytest.approx(diffs.mean() - 1.959963984540054 * se)
-    assert est.low <= est.value <= est.high
+    assert diffs.min() <= est.low <= est.value <= est.high <= diffs.max()  # bootstrap over deals
     assert MX.paired_difference(a.lazy(), b.lazy(), "ns_win").value == pytest.approx(-0.5)
     assert MX.paired_difference(a, b, pl.col("minutes")).value == pytest.approx(10.0)
 
