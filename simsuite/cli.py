@@ -121,6 +121,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_summary)
 
+    s = sub.add_parser("exact", help="the exact match model of a results folder: the match chain solved, per cell")
+    s.add_argument("results", help="results folder (results/<run>)")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="re-score the hands under changed rules (bands, clock, duration model); repeat for several")
+    s.add_argument("--cell", action="append", metavar="ID", help="only this cell (repeat for several)")
+    s.add_argument("--reps", type=int, default=100, help="bootstrap resamples over deals (default 100)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_exact)
+
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")
     s.add_argument("results", help="results folder (results/<run>)")
     s.add_argument("-o", "--out", default="report.html",
@@ -183,6 +193,12 @@ def cmd_summary(args) -> int:
     else:
         print(metrics.format_summary(rows))
     return 0
+
+
+def cmd_exact(args) -> int:
+    from .exact import cli
+
+    return cli(args)
 
 
 def cmd_report(args) -> int:

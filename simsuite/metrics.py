@@ -6,8 +6,8 @@ metric with its 95% interval and sample size; ``format_summary`` prints them sid
 
 The independent unit is the **deal**: match ``m`` of seed ``s`` in one cell. A duplicate run
 plays every deal at two tables (the policies swapped); the two tables share their cards, so they
-are one unit, never two. Intervals: Wilson for shares of matches when each deal is one table, a
-percentile bootstrap that resamples whole deals otherwise; a cluster-robust normal interval for
+are one unit, never two. Intervals: Wilson for shares of matches (n = deals; with two tables per
+deal, at the design-effect-adjusted effective sample size); a cluster-robust normal interval for
 means over matches; a percentile bootstrap over deals for anything computed over hands (hands of
 a match, and both tables of a deal, are correlated). In a duplicate run between *equal* policies
 the second table is an exact copy of the first: it is dropped (``count_once``) and a note says so.
@@ -608,7 +608,7 @@ def format_summary(rows: list[dict]) -> str:
             notes += [f"{spec.label} ({r[by]}): {n}" for r, n in zip(rows, said) if n]
     text = table(header, body, max_width=60)
     text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
-             "(bootstrap over deals when a deal has two tables), cluster-robust normal for per-match means, "
+             "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
              "bootstrap over deals for per-hand figures and N*.")
     if notes:
         text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)

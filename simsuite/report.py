@@ -496,8 +496,8 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
     ])
     figs.append(_figure("Share of matches ended by the clock", png,
                         "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
-                        "than a team passing the end level; 95% intervals over deals (Wilson with one table per deal, "
-                        "bootstrap over deals otherwise); every clock figure rests on the duration model (docs/clock.md: "
+                        "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
+                        "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
                         "its band at 0.25 / 0.4 / 0.6 of each time limit); "
                         f"{_n_text(rows, by, 'clock_share', 'timed deals')}."))
 
@@ -571,8 +571,9 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
 <h2>Summary tables</h2>
 <p class="notes">Each cell: the estimate, its 95% interval in brackets and n. The independent unit is the deal: both
 tables of a duplicate deal are one unit, and in an equal-policy duplicate run the second table (a copy) is counted once.
-Intervals: Wilson for shares of matches with one table per deal, a percentile bootstrap over deals (2,000 resamples)
-otherwise and for anything computed over hands, cluster-robust normal for per-match means. n counts deals. Definitions:
+Intervals: Wilson for shares of matches over deals (at the design-effect effective sample size when a deal has two
+tables), a percentile bootstrap over deals (2,000 resamples) for anything computed over hands and for N*,
+cluster-robust normal for per-match means. n counts deals. Definitions:
 docs/metrics.md in the simsuite repository.</p>
 {_metric_tables(rows, by)}
 <h2>Plots</h2>

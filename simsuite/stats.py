@@ -113,9 +113,11 @@ def cluster_mean_ci(values, clusters, z: float = Z95) -> Estimate:
 
 
 def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estimate:
-    """A share of observations (0/1) whose independent unit is the cluster: Wilson with n =
-    clusters when every cluster holds one observation, else a percentile bootstrap that
-    resamples whole clusters (n = clusters)."""
+    """A share of observations (0/1) whose independent unit is the cluster (the deal): n =
+    clusters. One observation per cluster: Wilson. Otherwise Wilson at the effective sample
+    size n_eff = p(1 - p) / v, v the cluster-robust variance of p (Kish's design effect; n_eff =
+    clusters where p is 0 or 1), so both tables of a deal are never counted as two units.
+    ``reps`` and ``seed`` are accepted for symmetry with the bootstrap helpers (unused)."""
     x = np.asarray(successes, dtype=float)
     s, c = cluster_sums(x, clusters)
     g = s.size
@@ -123,7 +125,12 @@ def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estim
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
     if np.all(c == 1):
         return wilson(float(s.sum()), g)
-    return cluster_bootstrap(np.column_stack([c, s]), lambda t: t[..., 1] / t[..., 0], reps, seed)[0]
+    total = float(c.sum())
+    p = float(s.sum()) / total
+    v = g / (g - 1) * float(((s - p * c) ** 2).sum()) / total ** 2 if g > 1 else 0.0
+    n_eff = min(total, p * (1 - p) / v) if v > 0 else float(g)
+    e = wilson(p * max(n_eff, 1.0), max(n_eff, 1.0))
+    return Estimate(p, min(p, e.low), max(p, e.high), g)
 
 
 def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0) -> tuple[Estimate, np.ndarray]:
