@@ -659,3 +659,50 @@ def cli(args) -> int:
 
 __all__ = ["exact_model", "exact_results", "solve", "Rules", "hand_data", "rescore", "simulated_figures",
            "agreement", "format_exact", "FIGURES", "DECIDED_AT"]
+
+
+# --- validation against simulated matches ---------------------------------------------------------
+
+
+def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
+                     seed: int = 0, sim_cells: Mapping[str, str] | None = None) -> str:
+    """A markdown table: per cell, the exact model built from ``model_run``'s hands (re-scored
+    under ``overrides`` if given) beside the matches simulated in ``sim_run`` (a different seed,
+    so the two are independent samples), with z = difference / combined SE. ``sim_cells`` maps a
+    model cell to the simulated cell to compare it with (default: the same id)."""
+    from .results import load
+
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed)
+    s = load(sim_run)
+    sv = s.variants()
+    sh, sm = s.hands.collect(), s.matches.collect()
+    keys = ("p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "clock_share", "lead_changes")
+    names = ("A wins", "draw", "B wins", "hands", "minutes", "ended by clock", "lead changes")
+    out = ["| cell | figure | exact model | simulated | z | agree |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        target = (sim_cells or {}).get(r["cell"], r["cell"])
+        h = sh.filter(pl.col("cell") == target)
+        m = sm.filter(pl.col("cell") == target)
+        if m.height == 0:
+            continue
+        sim = simulated_figures(h, m, sv[target], seed)
+        ag = agreement(r["figures"], sim)
+        for k, name in zip(keys, names):
+            e, si = r["figures"].get(k), sim.get(k)
+            if not e or e.get("value") is None or not si or si.get("value") is None:
+                continue
+            a = ag.get(k)
+            pct = k in _PCT
+            z = "" if a is None else f"{a['z']:+.2f}"
+            ok = "" if a is None else ("yes" if a["agree"] else "**no**")
+            out.append(f"| {r['cell']} | {name} | {_fmt(e, pct)} | {_fmt(si, pct)} | {z} | {ok} |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":  # python -m simsuite.exact MODEL_RUN SIM_RUN [KEY=VALUE ...]
+    import sys
+
+    from .harness import parse_overrides
+
+    ov = parse_overrides(sys.argv[3:]) if len(sys.argv) > 3 else None
+    print(validation_table(sys.argv[1], sys.argv[2], ov))
