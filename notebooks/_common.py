@@ -339,16 +339,24 @@ def band(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, label: str | Non
 # --- the independent unit, paired claims, equivalence, Holm ---------------------------------------
 
 
-def per_match(h: pl.DataFrame, m: pl.DataFrame) -> pl.DataFrame:
+def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None) -> pl.DataFrame:
     """The match frame with per-match outcomes for paired tests: ``a_win``, ``b_win``, ``draw``,
     ``decided`` (policy A = the NS policy of the cell's unswapped tables; with equal policies A is
     team NS), ``first_win`` and ``ns_dec`` (null for a draw), and per-match means over its hands:
-    ``takeover``, ``hold``, ``change`` (|level change|), ``big`` (|change| >= 2)."""
+    ``takeover``, ``hold``, ``change`` (|level change|), ``big`` (|change| >= 2) and, with the
+    cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
+    if variants is not None:
+        from simsuite.metrics import _crossings, _Variants
+
+        crossed, _ = _crossings(h, _Variants(variants))
+        if crossed is not None:
+            h = h.with_columns(_cross=pl.Series(crossed, dtype=pl.Float64))
     keys = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
             if c in h.columns and c in m.columns]
     change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
     agg = h.group_by(keys).agg(pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
-                               change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"))
+                               change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"),
+                               *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []))
     a = (m.filter(~pl.col("swapped")).group_by("cell").agg(pl.col("policy_ns").first().alias("_a")))
     out = m.join(agg, on=keys, how="left").join(a, on="cell", how="left")
     a_ns = pl.col("policy_ns") == pl.col("_a")
@@ -357,7 +365,10 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame) -> pl.DataFrame:
         a_win=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64),
         b_win=(((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
         draw=(~dec).cast(pl.Float64), decided=dec.cast(pl.Float64), hold=1.0 - pl.col("takeover"),
+        net=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)
+        - (((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
         first_win=pl.when(dec).then((pl.col("winner") == pl.col("first_declarers")).cast(pl.Float64)),
+        a_dec=pl.when(dec).then((((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)),
         ns_dec=pl.when(dec).then((pl.col("winner") == 0).cast(pl.Float64)),
     )
 
@@ -444,6 +455,28 @@ class Claims:
         return t if n else None
 
 
+def differences(M: pl.DataFrame, baseline: str, cells: Iterable[str], metric: str) -> pd.DataFrame:
+    """Paired differences of ``metric`` (a ``per_match`` column) of each cell from ``baseline``,
+    over the deals both share, with bootstrap intervals over deals: columns cell, diff, diff_lo,
+    diff_hi, diff_n."""
+    base = M.filter(pl.col("cell") == baseline)
+    rows = []
+    for c in cells:
+        e = paired_test(M.filter(pl.col("cell") == c), base, pl.col(metric))["estimate"]
+        rows.append({"cell": c, "diff": e.value, "diff_lo": e.low, "diff_hi": e.high, "diff_n": e.n})
+    return pd.DataFrame(rows)
+
+
+def difference_plot(ax, M: pl.DataFrame, baseline: str, cells: list[str], metric: str, labels: list[str],
+                    scale: float = 1.0, **kw):
+    """The paired difference from the baseline cell, per cell, with its 95% interval over deals."""
+    d = differences(M, baseline, cells, metric)
+    errorbar(ax, np.arange(len(cells)), d, "diff", scale=scale, **kw)
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xticks(np.arange(len(cells)), labels)
+    return d
+
+
 # --- replication and the duration-model band --------------------------------------------------------
 
 
@@ -521,6 +554,6 @@ def draw_band(ax, x, band: pd.DataFrame, cells: list[str], key: str, scale: floa
             first = False
 
 
-__all__ = ["SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
+__all__ = ["differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
            "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
