@@ -408,6 +408,15 @@ class Claims:
         self._add(text, f"TOST {metric}: |[{a}] - [{b}]| < {margin:g}", self._fmt(r["estimate"]),
                   r["p_equivalent"] if r["estimate"].n else 1.0, "equivalence")
 
+    def independent(self, text: str, a: Mapping, b: Mapping, key: str, sign: int = +1, test: str = ""):
+        """Claim: ``a[key]`` above (sign +1) or below (-1) ``b[key]`` for two independent estimates
+        (rows with ``key``, ``key_lo``, ``key_hi``); normal p from the combined SE of their intervals."""
+        d = a[key] - b[key]
+        se = math.hypot((a[key + "_hi"] - a[key + "_lo"]) / 3.92, (b[key + "_hi"] - b[key + "_lo"]) / 3.92)
+        p = normal_p(d, se) if np.sign(d) == sign else 1.0
+        self._add(text, test or f"independent {key}: a {'>' if sign > 0 else '<'} b", f"{d:+.3f} (SE {se:.3f})", p,
+                  "difference")
+
     def _one(self, cell, metric):
         f = self._cell(cell).drop_nulls(metric)
         e = cluster_mean_ci(f[metric].to_numpy(), deal_ids(f)) if f.height else None
