@@ -665,14 +665,15 @@ __all__ = ["exact_model", "exact_results", "solve", "Rules", "hand_data", "resco
 
 
 def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
-                     seed: int = 0, sim_cells: Mapping[str, str] | None = None) -> str:
+                     seed: int = 0, sim_cells: Mapping[str, str] | None = None,
+                     cells: Sequence[str] | None = None) -> str:
     """A markdown table: per cell, the exact model built from ``model_run``'s hands (re-scored
     under ``overrides`` if given) beside the matches simulated in ``sim_run`` (a different seed,
     so the two are independent samples), with z = difference / combined SE. ``sim_cells`` maps a
     model cell to the simulated cell to compare it with (default: the same id)."""
     from .results import load
 
-    rows = exact_results(model_run, overrides, reps=reps, seed=seed)
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells)
     s = load(sim_run)
     sv = s.variants()
     sh, sm = s.hands.collect(), s.matches.collect()
@@ -681,6 +682,8 @@ def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = N
     out = ["| cell | figure | exact model | simulated | z | agree |", "|---|---|---|---|---|---|"]
     for r in rows:
         target = (sim_cells or {}).get(r["cell"], r["cell"])
+        if target not in sv and len(sv) == 1:
+            target = next(iter(sv))
         h = sh.filter(pl.col("cell") == target)
         m = sm.filter(pl.col("cell") == target)
         if m.height == 0:
