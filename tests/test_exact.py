@@ -186,3 +186,21 @@ def test_cli_exact_text_and_json(run, capsys):
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["rescored"] == {"takeover": 100} and rows[0]["figures"]["p_a"]["n"] == 120
     assert main(["exact", str(run), "--set", "nonsense=1"]) == 2
+
+
+def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, capsys):
+    """A duplicate run of basic against basic: its second tables are copies; `simsuite summary`
+    and the report must count each match once and say so."""
+    out = tmp_path / "eq"
+    assert main(["simulate", "--variant", "school-2016", "--policies", "basic,basic", "--matches", "20", "--duplicate",
+                 "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["summary", str(out), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["n_matches"] == 20 and row["n_deals"] == 20 and "counted once" in row["note"]
+    assert row["hands_per_match"]["n"] == 20 and row["takeover_rate"]["n"] == 20
+    assert main(["summary", str(out)]) == 0
+    assert "counted once" in capsys.readouterr().out
+    assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "counted once" in html and "n (deals): school-2016 20" in html
