@@ -92,23 +92,27 @@ def cluster_sums(values, clusters) -> tuple[np.ndarray, np.ndarray]:
     return np.bincount(inv, weights=values, minlength=g), np.bincount(inv, minlength=g).astype(float)
 
 
-def cluster_mean_ci(values, clusters, z: float = Z95) -> Estimate:
-    """Mean over observations with a cluster-robust normal interval (the ratio estimator's
-    linearised variance, g/(g-1) corrected); n = clusters. With one observation per cluster it
-    is ``mean_ci``."""
-    values = np.asarray(values, dtype=float)
+def _ratio(values, clusters) -> tuple[int, bool, float, float]:
+    """(clusters, one observation each?, the pooled mean, its cluster-robust variance): the ratio
+    estimator's linearised variance, g/(g-1) corrected."""
     s, c = cluster_sums(values, clusters)
     g = s.size
     if g == 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    if np.all(c == 1):
+        return 0, True, float("nan"), float("nan")
+    m = float(s.sum() / c.sum())
+    var = g / (g - 1) * float(((s - m * c) ** 2).sum()) / float(c.sum()) ** 2 if g > 1 else float("nan")
+    return g, bool(np.all(c == 1)), m, var
+
+
+def cluster_mean_ci(values, clusters, z: float = Z95) -> Estimate:
+    """Mean over observations with a cluster-robust normal interval; n = clusters. With one
+    observation per cluster it is ``mean_ci``."""
+    values = np.asarray(values, dtype=float)
+    g, single, m, var = _ratio(values, clusters)
+    if single:
         e = mean_ci(values, z)
         return Estimate(e.value, e.low, e.high, g)
-    m = float(s.sum() / c.sum())
-    if g < 2:
-        return Estimate(m, float("nan"), float("nan"), g)
-    resid = s - m * c
-    se = math.sqrt(g / (g - 1) * float((resid ** 2).sum())) / float(c.sum())
+    se = math.sqrt(var) if g > 1 else float("nan")
     return Estimate(m, m - z * se, m + z * se, g)
 
 
@@ -119,16 +123,12 @@ def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estim
     clusters where p is 0 or 1), so both tables of a deal are never counted as two units.
     ``reps`` and ``seed`` are accepted for symmetry with the bootstrap helpers (unused)."""
     x = np.asarray(successes, dtype=float)
-    s, c = cluster_sums(x, clusters)
-    g = s.size
+    g, single, p, v = _ratio(x, clusters)
     if g == 0:
         return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    if np.all(c == 1):
-        return wilson(float(s.sum()), g)
-    total = float(c.sum())
-    p = float(s.sum()) / total
-    v = g / (g - 1) * float(((s - p * c) ** 2).sum()) / total ** 2 if g > 1 else 0.0
-    n_eff = min(total, p * (1 - p) / v) if v > 0 else float(g)
+    if single:
+        return wilson(float(x.sum()), g)
+    n_eff = min(float(x.size), p * (1 - p) / v) if v > 0 else float(g)
     e = wilson(p * max(n_eff, 1.0), max(n_eff, 1.0))
     return Estimate(p, min(p, e.low), max(p, e.high), g)
 
