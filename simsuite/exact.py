@@ -494,13 +494,15 @@ def _figures(sol: Solution) -> dict[str, float | None]:
 
 
 def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
-                overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0) -> dict:
+                overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
+                values: bool = True) -> dict:
     """Solve the chain of one cell (one policy pairing) and bootstrap it over deals.
 
     ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
     under (bands, clock, duration model; an approximation, see the module docstring). Returns
     {"figures": {key: {"value", "low", "high", "n"}}, "hands_dist", "minutes_quantiles",
-    "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}."""
+    "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}. ``values=False`` skips the backward
+    pass in the resamples (drama and the decisive share then have no interval; half the time)."""
     data = hand_data(hands, matches, variant)
     target = variant.with_overrides(dict(overrides), source="--set") if overrides else variant
     if overrides:
@@ -513,7 +515,9 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     for _ in range(reps if data.n_deals >= 2 else 0):
         wts = np.bincount(rng.integers(0, data.n_deals, data.n_deals), minlength=data.n_deals).astype(float)
         try:
-            b = _figures(solve(_tables(data, rules, wts), rules, values=True))
+            b = _figures(solve(_tables(data, rules, wts), rules, values=values))
+            if not values:
+                b["drama"] = b["decisive_share"] = None
         except SimsuiteError:
             continue
         for k, v in b.items():
@@ -535,7 +539,7 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
 
 
 def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
-                  cells: Sequence[str] | None = None) -> list[dict]:
+                  cells: Sequence[str] | None = None, values: bool = True) -> list[dict]:
     """``exact_model`` for every cell of a results folder (one row per cell, with its variant)."""
     from .results import load
 
@@ -554,7 +558,7 @@ def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = 
         m = m_all.filter(pl.col("cell") == cid)
         if m.height == 0:
             continue
-        row = exact_model(h, m, v, overrides, reps, seed)
+        row = exact_model(h, m, v, overrides, reps, seed, values)
         row["cell"] = cid
         row["variant"] = v.id
         rows.append(row)
@@ -673,7 +677,7 @@ def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = N
     model cell to the simulated cell to compare it with (default: the same id)."""
     from .results import load
 
-    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells)
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False)
     s = load(sim_run)
     sv = s.variants()
     sh, sm = s.hands.collect(), s.matches.collect()
@@ -702,10 +706,11 @@ def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = N
     return "\n".join(out)
 
 
-if __name__ == "__main__":  # python -m simsuite.exact MODEL_RUN SIM_RUN [KEY=VALUE ...]
+if __name__ == "__main__":  # python -m simsuite.exact MODEL_RUN SIM_RUN [REPS [KEY=VALUE ...]]
     import sys
 
     from .harness import parse_overrides
 
-    ov = parse_overrides(sys.argv[3:]) if len(sys.argv) > 3 else None
-    print(validation_table(sys.argv[1], sys.argv[2], ov))
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_REPS
+    ov = parse_overrides(sys.argv[4:]) if len(sys.argv) > 4 else None
+    print(validation_table(sys.argv[1], sys.argv[2], ov, reps=reps))
