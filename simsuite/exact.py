@@ -39,7 +39,7 @@ from .errors import SimsuiteError
 from .variant import Variant
 
 DEFAULT_REPS = 100
-TIME_STEP_X100 = 100  # the chain's time grid: one minute (1 = the engine's own hundredths, exact but slow)
+TIME_STEP_X100 = 0  # 0: time kept exactly, as tricks played (see Rules.x100); > 0: a grid of that many hundredths
 DECIDED_AT = 0.9  # the decisiveness threshold on the eventual winner's P(win | state)
 TOL = 1e-12  # mass below which propagation stops (reported as "unresolved")
 UNTIMED_CAP = 500
@@ -102,6 +102,15 @@ class Rules:
     @property
     def timed(self) -> bool:
         return self.match_x100 > 0
+
+    def x100(self, t, hands):
+        """Elapsed hundredths of a minute of a state: with ``step == 0`` the state's time
+        coordinate counts the tricks played, and a hand lasts overhead + tricks x seconds per
+        trick / 60, as in the engine (which rounds each hand down to a hundredth; summing first
+        differs by under 0.01 minute per hand); with a grid, ``t`` counts grid steps."""
+        if self.step == 0:
+            return hands * self.overhead_x100 + (t * self.spt_x100) // 60
+        return t * self.step
 
 
 # --- per-hand outcomes ----------------------------------------------------------------------------
@@ -194,8 +203,11 @@ def _tables(data: HandData, rules: Rules, weights: np.ndarray | None = None) -> 
     out: dict[tuple, Table] = {}
 
     step = rules.step
-    lo = dur // step
-    frac = (dur - lo * step) / step  # a duration between grid points is split between the two, keeping its mean
+    if step == 0:  # exact: the time coordinate counts tricks
+        lo, frac = data.tricks, np.zeros(data.tricks.size)
+    else:
+        lo = dur // step
+        frac = (dur - lo * step) / step  # a duration between grid points is split between the two, keeping its mean
 
     def build(mask, key):
         mw = w[mask]
@@ -272,7 +284,7 @@ def _ended(codes, rules, h):
     if rules.cap and h >= rules.cap:
         ended[:] = True
     if rules.timed:
-        tt = t * rules.step
+        tt = rules.x100(t, h)
         if rules.no_new_x100 > 0:
             ended |= tt >= rules.match_x100 - rules.no_new_x100
         elif rules.warn_x100 > 0:
@@ -325,7 +337,7 @@ def _expand(codes, tables, rules, h):
         if rules.timed and rules.warn_x100 > 0:
             dec = nw > 0
             nw = np.where(dec, nw - 1, nw)
-            nw = np.where(~dec & (nw < 0) & (nt * rules.step >= rules.warn_x100), rules.after_warn, nw)
+            nw = np.where(~dec & (nw < 0) & (rules.x100(nt, h + 1) >= rules.warn_x100), rules.after_warn, nw)
         end_lvl = (na > rules.end) | (nb > rules.end)
         parts.append((src, tb.prob[o], na, nb, nd, nld, nw, nt, end_lvl, change, tb.dur[o]))
     if parts:
@@ -379,11 +391,15 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> S
             if rules.timed:
                 tt = _decode(codes[ended])[5]
                 for k, v in zip(*_sum_by(tt, em)):
-                    minutes_dist[k * rules.step / 100] = minutes_dist.get(k * rules.step / 100, 0.0) + v
+                    mk = float(rules.x100(k, h)) / 100
+                    minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
         src, prob, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
         flow = mass[src] * prob
         lead += float(flow[change].sum())
-        minutes_mean += float((flow * du).sum()) * rules.step / 100.0
+        if rules.step == 0:
+            minutes_mean += float((flow * (rules.overhead_x100 + du * rules.spt_x100 / 60)).sum()) / 100.0
+        else:
+            minutes_mean += float((flow * du).sum()) * rules.step / 100.0
         if end_lvl.any():
             fm = flow[end_lvl]
             a, dr, b = _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules)
@@ -391,7 +407,8 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> S
             hands_next = fm.sum()
             if rules.timed:
                 for k, v in zip(*_sum_by(nt[end_lvl], fm)):
-                    minutes_dist[k * rules.step / 100] = minutes_dist.get(k * rules.step / 100, 0.0) + v
+                    mk = float(rules.x100(k, h + 1)) / 100
+                    minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
         else:
             hands_next = 0.0
         _add(hands_dist, h, hd[0])
