@@ -1,10 +1,10 @@
 """The exact match model: a match as a Markov chain over hands, solved with numpy (docs/metrics.md).
 
 State before a hand: both teams' levels, which team declares, and for a timed match the elapsed
-modelled time (in the duration model's own steps: hundredths of a minute, exactly as the engine
-adds them up) and the warning counter; plus the team last strictly ahead, for lead changes. Who
+modelled time and the warning counter; plus the team last strictly ahead, for lead changes. Who
 deals is not a separate coordinate: the engine's next declaring team is the next dealer's team,
-and nothing else in the chain depends on which seat of that team deals.
+and nothing else in the chain depends on which seat of that team deals. Time is kept exactly, as
+the tricks played so far (``Rules.x100``).
 
 Each hand moves the state by an outcome drawn from a per-hand distribution estimated from
 simulated hands of one cell and one policy pairing, conditioned on what the rules make a hand

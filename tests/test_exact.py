@@ -54,6 +54,18 @@ def test_clock_draw_and_on_stage():
     assert staged.p_b == pytest.approx(1.0)
 
 
+def test_exact_time_counts_tricks_like_the_engine():
+    """step 0: the time coordinate counts tricks; a hand lasts overhead + tricks x seconds per trick
+    / 60 (here 10 min + 30 tricks at 1 s = 10.5 min): a 30-minute match plays 3 hands, 31.5 minutes."""
+    t = tables([(0, 0, 1, 30, 1, 1)], [(0, 0, 1, 30, 0, 1)], [(0, 0, 1, 30, 0, 1)])
+    sol = X.solve(t, rules(match_x100=3000, overhead_x100=1000, spt_x100=100, step=0))
+    assert sol.hands_mean == pytest.approx(3.0) and sol.minutes_mean == pytest.approx(31.5)
+    assert sol.minutes_dist == {31.5: pytest.approx(1.0)}
+    # a warning at 20 minutes falls during hand 2 (10.5-21 min); one more hand after it: 3 hands
+    warned = X.solve(t, rules(match_x100=3000, warn_x100=2000, after_warn=1, overhead_x100=1000, spt_x100=100, step=0))
+    assert warned.hands_mean == pytest.approx(3.0)
+
+
 def _walk(t, r, n, seed=0):
     """A Monte Carlo walk of the same chain, written plainly (the engine's match loop)."""
     rng = np.random.default_rng(seed)
