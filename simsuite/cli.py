@@ -457,8 +457,9 @@ def _duel_matches(args, names, variants) -> int:
         print(json.dumps([r.as_dict() for r in results], indent=2))
         return 0
     print(f"{names[0]} against {names[1]} over duplicate matches (seed {args.seed}, {args.matches} pairs); 95% intervals")
-    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.hands_per_match.fmt(1)] for r in results]
-    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws out)",
+    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.match_draw.fmt(pct=True),
+             r.hands_per_match.fmt(1)] for r in results]
+    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws counted)", "drawn",
                  "hands per match"], rows, max_width=60))
     return 0
 

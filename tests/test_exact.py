@@ -216,3 +216,11 @@ def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, c
     assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) == 0
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "counted once" in html and "n (deals): school-2016 20" in html
+
+
+def test_duel_matches_count_pairs_and_draws():
+    from simsuite.duel import duel_matches
+
+    r = duel_matches(load_variant("school-2016"), "expert", "basic", 12, 5)
+    assert r.match_win.n == 12 and r.hands_per_match.n == 12 and r.match_draw.n == 12  # 24 tables, 12 deals
+    assert 0 <= r.match_win.value + r.match_draw.value <= 1
