@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install clean clean-cache golden notebooks
+.PHONY: demo test install clean clean-cache golden notebooks report-png
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -35,6 +35,18 @@ test: $(STAMP)
 notebooks: $(STAMP)
 	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
 		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
+
+# docs/report.png: a current run of the docs/report.md example, its HTML report, and Chromium's screenshot of it
+# (needs a chromium binary: apt-get install -y chromium)
+CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
+report-png: $(STAMP)
+	rm -rf results/example
+	$(BIN)/simsuite simulate --variant school-2016 --variant two-deck-2011 --matches 300 --duplicate --seed 1 \
+		--out results/example --quiet
+	$(BIN)/simsuite report results/example -o results/example/report.html
+	@test -n "$(CHROMIUM)" || { echo "report-png: no chromium on PATH (apt-get install -y chromium)"; exit 2; }
+	$(CHROMIUM) --headless=new --no-sandbox --disable-gpu --hide-scrollbars --screenshot=docs/report.png \
+		--window-size=1280,4800 file://$(abspath results/example/report.html)
 
 # rewrite tests/golden/*.txt from the current engine (review the diff before committing)
 golden: $(STAMP)

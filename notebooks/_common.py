@@ -27,11 +27,16 @@ import polars as pl
 
 import simsuite
 from simsuite.harness import sweep
-from simsuite.metrics import METRIC_KEYS, bootstrap_match_sums, summarise
+from simsuite.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
 from simsuite.results import Results, load
-from simsuite.stats import wilson
+from simsuite.stats import cluster_mean_ci, holm, normal_p, tost_p, wilson
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
+# Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and
+# the second seed every notebook replicates its headline on.
+SEEDS = {"01": 101, "02": 202, "03": 303, "04": 404, "05": 505}
+REPLICATION = 1000  # the replication's seed: the notebook's seed + 1000
+DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
 JOBS = int(os.environ.get("SIMSUITE_JOBS", "2"))
 VARIANT_IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 COLORS = dict(zip(VARIANT_IDS, ["C0", "C1", "C2", "C3", "C4"]))
@@ -181,24 +186,27 @@ def with_cell_keys(df: pd.DataFrame, col: str = "cell") -> pd.DataFrame:
 def match_share(m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.Expr | None = None,
                 name: str = "share") -> pd.DataFrame:
     """Per group, the share of matches (among ``among``, default all) where ``cond`` holds, with
-    its Wilson interval: columns ``name``, ``name_lo``, ``name_hi``, ``name_n``."""
+    its interval over deals (``stats.cluster_share``: both tables of a duplicate deal are one
+    unit): columns ``name``, ``name_lo``, ``name_hi``, ``name_n`` (n = deals)."""
+    from simsuite.stats import cluster_share
+
     by = [by] if isinstance(by, str) else list(by)
     f = m if among is None else m.filter(among)
-    g = (f.group_by(by).agg(cond.cast(pl.Int64).sum().alias("_k"), pl.len().alias("_n")).sort(by)).to_pandas()
     rows = []
-    for _, r in g.iterrows():
-        e = wilson(int(r["_k"]), int(r["_n"]))
-        rows.append({**{k: r[k] for k in by}, name: e.value, name + "_lo": e.low, name + "_hi": e.high, name + "_n": e.n})
-    return pd.DataFrame(rows)
+    for key, g in f.group_by(by, maintain_order=True):
+        _, g, _ = count_once(g, g)
+        e = cluster_share(g.select(cond.cast(pl.Float64))[:, 0].to_numpy(), deal_ids(g))
+        rows.append({**dict(zip(by, key)), name: e.value, name + "_lo": e.low, name + "_hi": e.high, name + "_n": e.n})
+    return pd.DataFrame(rows).sort_values(by).reset_index(drop=True) if rows else pd.DataFrame(rows)
 
 
 def hand_shares(h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, pl.Expr], reps: int = 2000,
                 seed: int = 0) -> pd.DataFrame:
     """Per group, the share of hands where each indicator holds, with a percentile bootstrap
-    interval that resamples whole matches (hands within a match are correlated), as
-    ``simsuite.metrics`` does for its per-hand figures."""
+    interval that resamples whole deals (hands within a match, and both tables of a duplicate
+    deal, are correlated), as ``simsuite.metrics`` does for its per-hand figures; n = deals."""
     by = [by] if isinstance(by, str) else list(by)
-    key = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match") if c in h.columns]
+    key = [c for c in ("run", "variant", "cell", "seed", "match") if c in h.columns]
     names = list(indicators)
     per = (h.group_by(list(dict.fromkeys(by + key)))
            .agg(pl.len().cast(pl.Float64).alias("_n"), *[e.cast(pl.Float64).sum().alias(n) for n, e in indicators.items()])
@@ -264,12 +272,16 @@ def est(row: Mapping, key: str, digits: int = 2, pct: bool = False) -> str:
     return f"{f(v)}{u} [{f(lo)}, {f(hi)}]"
 
 
-def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = ()):
+def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = (), tests: "Claims | None" = None):
     """The closing cell. Quick mode: only the warning that the numbers are too small. Full
     mode: the conclusion, after checking each claim it rests on against the numbers computed
-    above; a claim the run does not support is shown as such instead of silently kept."""
+    above; a claim the run does not support is shown as such instead of silently kept. With
+    ``tests`` (a ``Claims``), every formal test that does not survive Holm's correction is
+    listed as not supported too."""
     from IPython.display import Markdown, display
 
+    if tests is not None:
+        claims = list(claims) + tests.as_claims()
     if quick:
         display(Markdown(
             "### Conclusion\n\n**Quick mode (`SIMSUITE_QUICK=1`)**: these samples are tiny and only check that the "
@@ -324,5 +336,233 @@ def band(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, label: str | Non
     return line
 
 
-__all__ = ["QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
+# --- the independent unit, paired claims, equivalence, Holm ---------------------------------------
+
+
+def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None) -> pl.DataFrame:
+    """The match frame with per-match outcomes for paired tests: ``a_win``, ``b_win``, ``draw``,
+    ``decided`` (policy A = the NS policy of the cell's unswapped tables; with equal policies A is
+    team NS), ``first_win`` and ``ns_dec`` (null for a draw), and per-match means over its hands:
+    ``takeover``, ``hold``, ``change`` (|level change|), ``big`` (|change| >= 2) and, with the
+    cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
+    if variants is not None:
+        from simsuite.metrics import _crossings, _Variants
+
+        crossed, _ = _crossings(h, _Variants(variants))
+        if crossed is not None:
+            h = h.with_columns(_cross=pl.Series(crossed, dtype=pl.Float64))
+    keys = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
+            if c in h.columns and c in m.columns]
+    change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
+    agg = h.group_by(keys).agg(pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
+                               change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"),
+                               *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []))
+    a = (m.filter(~pl.col("swapped")).group_by("cell").agg(pl.col("policy_ns").first().alias("_a")))
+    out = m.join(agg, on=keys, how="left").join(a, on="cell", how="left")
+    a_ns = pl.col("policy_ns") == pl.col("_a")
+    dec = pl.col("winner") >= 0
+    return out.with_columns(
+        a_win=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64),
+        b_win=(((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
+        draw=(~dec).cast(pl.Float64), decided=dec.cast(pl.Float64), hold=1.0 - pl.col("takeover"),
+        net=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)
+        - (((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
+        first_win=pl.when(dec).then((pl.col("winner") == pl.col("first_declarers")).cast(pl.Float64)),
+        a_dec=pl.when(dec).then((((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)),
+        ns_dec=pl.when(dec).then((pl.col("winner") == 0).cast(pl.Float64)),
+    )
+
+
+class Claims:
+    """The claims a notebook's conclusion makes, each as a test, with Holm's correction over all
+    of them (the notebook's family): a difference between two cells is a paired difference over
+    the deals they share (bootstrap over deals); "changes nothing" is a TOST equivalence test with
+    its margin; a single cell against a reference value uses its interval over deals."""
+
+    def __init__(self, m: pl.DataFrame, alpha: float = 0.05):
+        self.m = m
+        self.alpha = alpha
+        self.rows: list[dict] = []
+
+    def _cell(self, cell: str) -> pl.DataFrame:
+        return self.m.filter(pl.col("cell") == cell)
+
+    def _add(self, text, test, est, p, kind):
+        self.rows.append({"claim": text, "test": test, "estimate": est, "p": p, "kind": kind})
+
+    @staticmethod
+    def _fmt(e, scale=1.0) -> str:
+        return (f"{e.value * scale:+.3f} [{e.low * scale:+.3f}, {e.high * scale:+.3f}] n={e.n:,}"
+                if e.n else "n/a")
+
+    def differ(self, text: str, a: str, b: str, metric: str, sign: int = +1):
+        """Claim: metric(a) - metric(b) is positive (sign +1) or negative (-1); paired over deals."""
+        r = paired_test(self._cell(a), self._cell(b), pl.col(metric))
+        e = r["estimate"]
+        p = r["p"] if e.n and np.sign(e.value) == sign else 1.0
+        self._add(text, f"paired {metric}: [{a}] - [{b}] {'>' if sign > 0 else '<'} 0", self._fmt(e), p, "difference")
+
+    def same(self, text: str, a: str, b: str, metric: str, margin: float):
+        """Claim: metric(a) and metric(b) differ by less than ``margin`` (TOST over paired deals)."""
+        r = paired_test(self._cell(a), self._cell(b), pl.col(metric), margin=margin)
+        self._add(text, f"TOST {metric}: |[{a}] - [{b}]| < {margin:g}", self._fmt(r["estimate"]),
+                  r["p_equivalent"] if r["estimate"].n else 1.0, "equivalence")
+
+    def independent(self, text: str, a: Mapping, b: Mapping, key: str, sign: int = +1, test: str = ""):
+        """Claim: ``a[key]`` above (sign +1) or below (-1) ``b[key]`` for two independent estimates
+        (rows with ``key``, ``key_lo``, ``key_hi``); normal p from the combined SE of their intervals."""
+        d = a[key] - b[key]
+        se = math.hypot((a[key + "_hi"] - a[key + "_lo"]) / 3.92, (b[key + "_hi"] - b[key + "_lo"]) / 3.92)
+        p = normal_p(d, se) if np.sign(d) == sign else 1.0
+        self._add(text, test or f"independent {key}: a {'>' if sign > 0 else '<'} b", f"{d:+.3f} (SE {se:.3f})", p,
+                  "difference")
+
+    def _one(self, cell, metric):
+        f = self._cell(cell).drop_nulls(metric)
+        e = cluster_mean_ci(f[metric].to_numpy(), deal_ids(f)) if f.height else None
+        return e, ((e.high - e.low) / 3.92 if e is not None and e.n > 1 else float("nan"))
+
+    def beyond(self, text: str, cell: str, metric: str, ref: float, sign: int = +1):
+        """Claim: metric(cell) lies above (sign +1) or below (-1) ``ref``."""
+        e, se = self._one(cell, metric)
+        if e is None:
+            return self._add(text, f"{metric} [{cell}] vs {ref:g}", "n/a", 1.0, "level")
+        p = normal_p(e.value - ref, se) if np.sign(e.value - ref) == sign else 1.0
+        self._add(text, f"{metric} [{cell}] {'>' if sign > 0 else '<'} {ref:g}", self._fmt(e), p, "level")
+
+    def near(self, text: str, cell: str, metric: str, ref: float, margin: float):
+        """Claim: metric(cell) is within ``margin`` of ``ref`` (TOST)."""
+        e, se = self._one(cell, metric)
+        p = tost_p(e.value - ref, se, margin) if e is not None and e.n > 1 else 1.0
+        self._add(text, f"TOST {metric} [{cell}]: |x - {ref:g}| < {margin:g}",
+                  self._fmt(e) if e is not None else "n/a", p, "equivalence")
+
+    def table(self) -> pd.DataFrame:
+        df = pd.DataFrame(self.rows)
+        if df.empty:
+            return df
+        df["p (Holm)"] = holm(df["p"].fillna(1.0).to_numpy())
+        df["survives"] = df["p (Holm)"] < self.alpha
+        return df
+
+    def as_claims(self) -> list[tuple[bool, str]]:
+        t = self.table()
+        return [] if t.empty else [(bool(ok), f"{c} ({k} test, Holm-adjusted p = {p:.3g})")
+                                   for c, k, p, ok in zip(t.claim, t.kind, t["p (Holm)"], t.survives)]
+
+    def show(self):
+        """The claims table, with the correction stated."""
+        from IPython.display import Markdown, display
+
+        t = self.table()
+        n = len(t)
+        display(Markdown(
+            f"**{n} claims tested; Holm's correction over all {n}** (family-wise error 5%). A difference between "
+            "cells is a paired difference over the deals both share, its interval a bootstrap over deals; "
+            "\"changes nothing\" is a two-one-sided-tests (TOST) equivalence test with the margin in the test column. "
+            "Claims marked False do not survive the correction and are not made in the conclusion."))
+        return t if n else None
+
+
+def differences(M: pl.DataFrame, baseline: str, cells: Iterable[str], metric: str) -> pd.DataFrame:
+    """Paired differences of ``metric`` (a ``per_match`` column) of each cell from ``baseline``,
+    over the deals both share, with bootstrap intervals over deals: columns cell, diff, diff_lo,
+    diff_hi, diff_n."""
+    base = M.filter(pl.col("cell") == baseline)
+    rows = []
+    for c in cells:
+        e = paired_test(M.filter(pl.col("cell") == c), base, pl.col(metric))["estimate"]
+        rows.append({"cell": c, "diff": e.value, "diff_lo": e.low, "diff_hi": e.high, "diff_n": e.n})
+    return pd.DataFrame(rows)
+
+
+def difference_plot(ax, M: pl.DataFrame, baseline: str, cells: list[str], metric: str, labels: list[str],
+                    scale: float = 1.0, **kw):
+    """The paired difference from the baseline cell, per cell, with its 95% interval over deals."""
+    d = differences(M, baseline, cells, metric)
+    errorbar(ax, np.arange(len(cells)), d, "diff", scale=scale, **kw)
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xticks(np.arange(len(cells)), labels)
+    return d
+
+
+# --- replication and the duration-model band --------------------------------------------------------
+
+
+def replication_table(first: pd.DataFrame, second: pd.DataFrame, keys: list[str], index: str,
+                      labels: Mapping[str, str] | None = None, pct: Iterable[str] = ()) -> pd.DataFrame:
+    """Two seeds' summary rows side by side (``key`` with interval, n = deals) and z of their
+    difference (independent seeds: combined SE from the two intervals)."""
+    pct = set(pct)
+    a, b = first.set_index(index), second.set_index(index)
+    rows = []
+    for i in a.index:
+        if i not in b.index:
+            continue
+        for k in keys:
+            ra, rb = a.loc[i], b.loc[i]
+            if pd.isna(ra[k]) or pd.isna(rb[k]):
+                continue
+            se = math.hypot((ra[k + "_hi"] - ra[k + "_lo"]) / 3.92, (rb[k + "_hi"] - rb[k + "_lo"]) / 3.92)
+            z = (ra[k] - rb[k]) / se if se > 0 and math.isfinite(se) else float("nan")
+            rows.append({index: i, "figure": (labels or {}).get(k, k),
+                         "first seed": est(ra, k, 3, pct=k in pct) + f" n={int(ra[k + '_n']):,}",
+                         "second seed": est(rb, k, 3, pct=k in pct) + f" n={int(rb[k + '_n']):,}",
+                         "z (difference)": round(z, 2) if math.isfinite(z) else None,
+                         "replicates (|z| < 1.96)": bool(abs(z) < 1.96) if math.isfinite(z) else True})
+    return pd.DataFrame(rows)
+
+
+def seconds_per_trick_at(variant, fraction: float) -> float:
+    """The duration model's seconds per trick with a typical action at ``fraction`` of its limit
+    (docs/clock.md: the default is 0.4; 4 s to gather a trick are not a limit and stay)."""
+    return 4.0 + (variant.seconds_per_trick - 4.0) * fraction / 0.4
+
+
+def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Iterable[str] | None = None,
+               fractions: Iterable[float] = DURATION_FRACTIONS) -> pd.DataFrame:
+    """The duration model's band on the clock-derived figures of every timed cell: the exact match
+    model (``simsuite.exact``) solved with each hand re-timed at each fraction of the time limits
+    (0.25 / 0.4 / 0.6; docs/clock.md). Columns: cell, fraction, hands, minutes, clock_share, draw,
+    a_win. An approximation (the same hands, re-timed), its error measured in docs/metrics.md."""
+    from simsuite.exact import exact_model
+
+    rows = []
+    for cell in (cells if cells is not None else sorted(m["cell"].unique().to_list())):
+        v = variants.get(cell)
+        if v is None or v.match_minutes == 0:
+            continue
+        hc, mc = h.filter(pl.col("cell") == cell), m.filter(pl.col("cell") == cell)
+        if mc.height == 0:
+            continue
+        for f in fractions:
+            ov = None if f == 0.4 else {"seconds_per_trick": round(seconds_per_trick_at(v, f), 2)}
+            r = exact_model(hc, mc, v, ov, reps=0)["figures"]
+            rows.append({"cell": cell, "fraction": f, "hands": r["hands_mean"]["value"],
+                         "minutes": r["minutes_mean"]["value"], "clock_share": r["clock_share"]["value"],
+                         "draw": r["p_draw"]["value"], "a_win": r["p_a"]["value"]})
+    return pd.DataFrame(rows)
+
+
+def band_range(band: pd.DataFrame, cell: str, key: str) -> tuple[float, float]:
+    b = band[band.cell == cell][key]
+    return (float(b.min()), float(b.max())) if len(b) else (float("nan"), float("nan"))
+
+
+def draw_band(ax, x, band: pd.DataFrame, cells: list[str], key: str, scale: float = 1.0, **kw):
+    """The duration-model band (min to max over the fractions) as a thick grey bar behind the points."""
+    kw.setdefault("color", "0.6")
+    kw.setdefault("lw", 7)
+    kw.setdefault("alpha", 0.45)
+    first = True
+    for xi, c in zip(x, cells):
+        lo, hi = band_range(band, c, key)
+        if math.isfinite(lo):
+            ax.plot([xi, xi], [lo * scale, hi * scale], solid_capstyle="butt",
+                    label="duration model 0.25-0.6 of limits" if first else None, **kw)
+            first = False
+
+
+__all__ = ["differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
+           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]

@@ -155,6 +155,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="the figures with intervals as JSON")
     s.set_defaults(func=cmd_calibrate)
 
+    s = sub.add_parser("exact", help="the exact match model of a results folder: the match chain solved, per cell")
+    s.add_argument("results", help="results folder (results/<run>)")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="re-score the hands under changed rules (bands, clock, duration model); repeat for several")
+    s.add_argument("--cell", action="append", metavar="ID", help="only this cell (repeat for several)")
+    s.add_argument("--reps", type=int, default=100, help="bootstrap resamples over deals (default 100)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_exact)
+
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")
     s.add_argument("results", help="results folder (results/<run>)")
     s.add_argument("-o", "--out", default="report.html",
@@ -228,6 +238,12 @@ def cmd_calibrate(args) -> int:
     print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
                   as_json=args.json))
     return 0
+
+
+def cmd_exact(args) -> int:
+    from .exact import cli
+
+    return cli(args)
 
 
 def cmd_report(args) -> int:
@@ -552,8 +568,9 @@ def _duel_matches(args, names, variants) -> int:
         print(json.dumps([r.as_dict() for r in results], indent=2))
         return 0
     print(f"{names[0]} against {names[1]} over duplicate matches (seed {args.seed}, {args.matches} pairs); 95% intervals")
-    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.hands_per_match.fmt(1)] for r in results]
-    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws out)",
+    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.match_draw.fmt(pct=True),
+             r.hands_per_match.fmt(1)] for r in results]
+    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws counted)", "drawn",
                  "hands per match"], rows, max_width=60))
     return 0
 

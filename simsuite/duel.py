@@ -13,7 +13,7 @@ import numpy as np
 
 from .engine.api import play_batch
 from .engine.hand import RECORD_FIELDS
-from .stats import Estimate, mean_ci, wilson
+from .stats import Estimate, cluster_mean_ci, cluster_share, mean_ci, wilson
 from .variant import Variant
 
 _L0 = RECORD_FIELDS.index("levels_ns")
@@ -69,13 +69,15 @@ class MatchDuelResult:
     pairs: int
     decided_pairs: int
     pair_win: Estimate  # share of decided pairs A wins (more match wins than B over the two tables)
-    match_win: Estimate  # share of decided matches (both tables) A wins
-    hands_per_match: Estimate
+    match_win: Estimate  # share of all matches (both tables, draws counted) A wins; n = pairs (deals)
+    hands_per_match: Estimate  # n = pairs: both tables of a deal are one unit
+    match_draw: Estimate | None = None  # share of all matches drawn; n = pairs
 
     def as_dict(self) -> dict:
         return {"variant": self.variant, "a": self.a, "b": self.b, "pairs": self.pairs,
                 "decided_pairs": self.decided_pairs, "pair_win": self.pair_win.as_dict(),
-                "match_win": self.match_win.as_dict(), "hands_per_match": self.hands_per_match.as_dict()}
+                "match_win": self.match_win.as_dict(), "hands_per_match": self.hands_per_match.as_dict(),
+                "match_draw": self.match_draw.as_dict() if self.match_draw else None}
 
 
 def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> MatchDuelResult:
@@ -88,11 +90,14 @@ def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> M
     a_wins = (first[:, M_WINNER] == 0).astype(int) + (second[:, M_WINNER] == 1).astype(int)
     b_wins = (first[:, M_WINNER] == 1).astype(int) + (second[:, M_WINNER] == 0).astype(int)
     decided = a_wins != b_wins
-    decided_matches = int(((first[:, M_WINNER] >= 0).sum() + (second[:, M_WINNER] >= 0).sum()))
+    pair = np.concatenate([np.arange(matches), np.arange(matches)])  # both tables of a deal: one unit
+    a_won = np.concatenate([first[:, M_WINNER] == 0, second[:, M_WINNER] == 1]).astype(float)
+    drawn = np.concatenate([first[:, M_WINNER] < 0, second[:, M_WINNER] < 0]).astype(float)
     hands = np.concatenate([first[:, M_HANDS], second[:, M_HANDS]])
     return MatchDuelResult(
         variant.id, a, b, matches, int(decided.sum()),
         wilson(int((a_wins > b_wins).sum()), int(decided.sum())),
-        wilson(int(a_wins.sum()), decided_matches),
-        mean_ci(hands),
+        cluster_share(a_won, pair),
+        cluster_mean_ci(hands, pair),
+        cluster_share(drawn, pair),
     )

@@ -4,9 +4,13 @@
 metric with its 95% interval and sample size; ``format_summary`` prints them side by side.
 ``docs/metrics.md`` defines each metric exactly, with its unit, interval method and caveats.
 
-Intervals: Wilson for proportions of independent matches; a normal interval for means over
-independent matches; a percentile bootstrap that resamples whole matches for anything computed
-over hands, because hands within a match are correlated (same teams, levels and clock).
+The independent unit is the **deal**: match ``m`` of seed ``s`` in one cell. A duplicate run
+plays every deal at two tables (the policies swapped); the two tables share their cards, so they
+are one unit, never two. Intervals: Wilson for shares of matches (n = deals; with two tables per
+deal, at the design-effect-adjusted effective sample size); a cluster-robust normal interval for
+means over matches; a percentile bootstrap over deals for anything computed over hands (hands of
+a match, and both tables of a deal, are correlated). In a duplicate run between *equal* policies
+the second table is an exact copy of the first: it is dropped (``count_once``) and a note says so.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ import polars as pl
 
 from .report_text import table
 from .scoring import declarer_levels, defender_levels
-from .stats import Estimate, mean_ci, wilson
+from .stats import Estimate, _quantiles, cluster_bootstrap, cluster_mean_ci, cluster_share, mean_ci, wilson
 from .variant import Variant, load_variant
 
 BOOTSTRAP_REPS = 2000
 _BOOT_CELLS = 4_000_000  # resampled indices drawn at once (reps x matches), to bound memory
 _MATCH_KEY = ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
+DEAL_KEY = ("run", "variant", "cell", "seed", "match")  # the independent unit: one deal, all its tables
 
 
 @dataclass(frozen=True)
@@ -52,12 +57,15 @@ METRICS: tuple[Metric, ...] = (
     Metric("first_declarer_win", "fairness", "first declarers win the match (share)"),
     Metric("ns_win", "fairness", "team NS wins the match (share)"),
     Metric("seat_balance", "fairness", "seat balance 1-|2p-1|"),
-    Metric("policy_a_win", "fairness", "policy A wins the match (share)"),
-    Metric("n_star", "fairness", "N*: matches until skill outweighs luck"),
+    Metric("policy_a_win", "fairness", "policy A wins the match (share, draws counted)"),
+    Metric("pair_draw", "fairness", "A against B: drawn (share)"),
+    Metric("policy_b_win", "fairness", "policy B wins the match (share, draws counted)"),
+    Metric("n_star", "fairness", "N*: matches until skill outweighs luck (net outcome)"),
 )
 METRIC_KEYS = tuple(m.key for m in METRICS)
 _MATCH_METRICS = ("hands_per_match", "minutes_per_match", "clock_share", "lead_changes", "deficit_overcome_mean",
-                  "deficit_overcome_max", "first_declarer_win", "ns_win", "seat_balance", "policy_a_win", "n_star")
+                  "deficit_overcome_max", "first_declarer_win", "ns_win", "seat_balance", "policy_a_win", "pair_draw",
+                  "policy_b_win", "n_star")
 
 
 # --- small transforms, public for tests and for the docs ---------------------------------------
@@ -82,6 +90,21 @@ def n_star(p: float) -> float:
     return math.inf if d == 0 else p * (1.0 - p) / d
 
 
+def n_star_net(win: float, lose: float) -> float:
+    """N* from the net outcome of a match, draws counted: X = +1 (A wins), 0 (draw), -1 (B wins).
+
+    Skill is the mean mu = P(A) - P(B); one match's luck has variance s2 = P(A) + P(B) - mu^2.
+    Over N matches the luck in the mean net outcome has variance s2 / N; N* = s2 / mu^2 is the
+    N at which it equals skill's mu^2. Without draws this is ``n_star(p)``. A value below 1 says
+    that the skill gap exceeds one standard deviation of a *single* match's luck: the stronger
+    side's expected net margin in one match is already more than one SD of luck (its win share
+    is far from 1/2); it does not mean "less than one match is needed".
+    """
+    mu = win - lose
+    s2 = win + lose - mu * mu
+    return math.inf if mu == 0 else max(s2, 0.0) / (mu * mu)
+
+
 def band(variant: Variant, defender_points: int) -> tuple[bool, int]:
     """The scoring band of a hand as its result: (take-over, levels gained by the gaining side)."""
     if defender_points >= variant.takeover:
@@ -96,14 +119,14 @@ def capture_crossed(variant: Variant, final_points: int, capture_points: int) ->
 
 
 def _through_peak(f: Callable[[float], float], est: Estimate, peak: float, peak_value: float) -> Estimate:
-    """Map a Wilson interval through f, which is monotone on each side of ``peak`` and reaches
+    """Map an interval (Wilson or bootstrap) through f, which is monotone on each side of ``peak`` and reaches
     ``peak_value`` there: an interval that contains the peak reaches ``peak_value``."""
     if est.n == 0:
         return est
     a, b = f(est.low), f(est.high)
     lo, hi = min(a, b), max(a, b)
     if est.low <= peak <= est.high:
-        if peak_value > hi:
+        if peak_value >= hi:
             hi = peak_value
         else:
             lo = peak_value
@@ -194,15 +217,60 @@ class _Variants:
         return self.cache[key]
 
 
+def count_once(hands, matches) -> tuple[pl.DataFrame, pl.DataFrame, int]:
+    """Drop the second table of every equal-policy duplicate deal.
+
+    A duplicate run plays each deal again with the policies swapped; when both teams play the
+    same policy the swapped table is the same match again (the same deals, the same policies in
+    the same seats), so counting it would count one match twice. Returns the frames without those
+    tables and how many matches were dropped. Tables between different policies are kept: both
+    are played, and they form one unit (the deal) for every interval."""
+    h, m = _frame(hands, "hands"), _frame(matches, "matches")
+    if "swapped" not in m.columns or m.height == 0:
+        return h, m, 0
+    deal = [c for c in DEAL_KEY if c in m.columns]
+    equal = (pl.col("policy_ns") == pl.col("policy_ew"))
+    firsts = m.filter(equal & ~pl.col("swapped")).select(deal).unique()
+    copies = m.filter(equal & pl.col("swapped")).select(deal).unique().join(firsts, on=deal, how="inner")
+    if copies.height == 0:
+        return h, m, 0
+    copies = copies.with_columns(_copy=pl.lit(True))
+
+    def drop(f):
+        on = [c for c in deal if c in f.columns]
+        f2 = f.join(copies.select(*on, "_copy").unique(), on=on, how="left")
+        keep = ~(f2["_copy"].fill_null(False) & f2["swapped"] & (f2["policy_ns"] == f2["policy_ew"]))
+        return f.filter(keep)
+
+    m2 = drop(m)
+    h2 = drop(h) if {"swapped", "policy_ns", "policy_ew"} <= set(h.columns) else h
+    return h2, m2, m.height - m2.height
+
+
+def deal_ids(frame: pl.DataFrame) -> np.ndarray:
+    """An integer per row naming its deal (the independent unit: all tables of one deal)."""
+    cols = [c for c in DEAL_KEY if c in frame.columns]
+    if not cols or frame.height == 0:
+        return np.arange(frame.height)
+    key = pl.concat_str([pl.col(c).cast(pl.Utf8).fill_null("") for c in cols], separator="\x1f")
+    return frame.select(key.alias("_k"))["_k"].rank("dense").to_numpy().astype(np.int64)
+
+
+COPY_NOTE = ("equal-policy duplicate run: each match counted once ({n} swapped table(s) dropped: the same deals "
+             "with the same policies in the same seats are a copy, not a second unit)")
+
+
 def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Variant] | None = None,
               seed: int = 0, reps: int = BOOTSTRAP_REPS) -> list[dict]:
     """One row per group (``by`` = "variant" or "cell"), sorted by the group key.
 
-    Each row: the group key, ``n_matches``, ``n_hands`` and every metric of ``METRICS`` as
-    ``{"value", "low", "high", "n"}`` (95% interval; ``"note"`` when there is a caveat; all
-    None with n = 0 when the metric does not apply). ``variants`` maps a cell or variant id
-    to its Variant (needed for cells with overrides); otherwise ids load from the registry.
-    Bootstraps draw from ``seed`` per group, so a group's figures do not depend on the others.
+    Each row: the group key, ``n_matches`` (tables counted), ``n_deals`` (independent units),
+    ``n_draws``, ``n_hands``, ``note`` (when equal-policy duplicate tables were dropped) and every
+    metric of ``METRICS`` as ``{"value", "low", "high", "n"}`` (95% interval, n = deals; ``"note"``
+    when there is a caveat; all None with n = 0 when the metric does not apply). ``variants``
+    maps a cell or variant id to its Variant (needed for cells with overrides); otherwise ids
+    load from the registry. Bootstraps draw from ``seed`` per group, so a group's figures do not
+    depend on the others.
     """
     if by not in ("variant", "cell"):
         raise ValueError(f"by must be 'variant' or 'cell', got {by!r}")
@@ -216,23 +284,25 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
     keys = sorted(set(h[by].unique().to_list()) | set(m[by].unique().to_list()))
     rows = []
     for key in keys:
-        hg = h.filter(pl.col(by) == key)
-        mg = m.filter(pl.col(by) == key)
+        hg, mg, dropped = count_once(h.filter(pl.col(by) == key), m.filter(pl.col(by) == key))
         row: dict[str, Any] = {by: key}
         if by == "cell":
             row["variant"] = ",".join(sorted(set(mg["variant"].to_list()) | set(hg["variant"].to_list())))
         row["n_matches"] = mg.height
+        row["n_deals"] = int(deal_ids(mg).max()) if mg.height else 0
         row["n_draws"] = int((mg["winner"] < 0).sum())
         row["n_hands"] = hg.height
+        if dropped:
+            row["note"] = COPY_NOTE.format(n=dropped)
         row.update(_hand_metrics(hg, resolver, seed, reps))
-        row.update(_match_metrics(mg, resolver))
+        row.update(_match_metrics(mg, resolver, seed, reps))
         rows.append({**{k: row[k] for k in row if not isinstance(row[k], dict)},
                      **{k: row[k] for k in METRIC_KEYS}})
     return rows
 
 
 def _hand_metrics(h: pl.DataFrame, resolver: _Variants, seed: int, reps: int) -> dict[str, dict]:
-    key_cols = [c for c in _MATCH_KEY if c in h.columns]
+    key_cols = [c for c in DEAL_KEY if c in h.columns]  # resample deals: both tables of a deal together
     change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
     h = h.with_columns(_change=change)
     crossed, cross_note = _crossings(h, resolver)
@@ -311,15 +381,26 @@ def _timed(m: pl.DataFrame, resolver: _Variants) -> tuple[np.ndarray | None, str
     return np.array([clock[pair] for pair in pairs], bool), None
 
 
-def _match_metrics(m: pl.DataFrame, resolver: _Variants) -> dict[str, dict]:
+def _match_metrics(m: pl.DataFrame, resolver: _Variants, seed: int = 0, reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
     if m.height == 0:
         return {k: _null("no matches") for k in _MATCH_METRICS}
     out: dict[str, dict] = {}
+    deal = deal_ids(m)
     winner = m["winner"].to_numpy().astype(int)
     decided = winner >= 0
     draw_note = "decided matches only (draws excluded)"
-    out["hands_per_match"] = _out(mean_ci(m["hands"].to_numpy()))
-    out["minutes_per_match"] = _out(mean_ci(m["minutes"].to_numpy()))
+
+    def share(x, mask=None):
+        if mask is None:
+            return cluster_share(x, deal, reps, seed)
+        return cluster_share(np.asarray(x)[mask], deal[mask], reps, seed)
+
+    def mean(x, mask=None):
+        x = np.asarray(x, float)
+        return cluster_mean_ci(x, deal) if mask is None else cluster_mean_ci(x[mask], deal[mask])
+
+    out["hands_per_match"] = _out(mean(m["hands"].to_numpy()))
+    out["minutes_per_match"] = _out(mean(m["minutes"].to_numpy()))
 
     # timed matches: the variant (or the cell's override) has a match clock
     timed, unknown = _timed(m, resolver)
@@ -329,59 +410,83 @@ def _match_metrics(m: pl.DataFrame, resolver: _Variants) -> dict[str, dict]:
     elif not timed.any():
         out["clock_share"] = _null("untimed (match_minutes = 0): no clock to decide a match")
     else:
-        out["clock_share"] = _out(wilson(int((clock & timed).sum()), int(timed.sum())),
+        out["clock_share"] = _out(share(clock, timed),
                                   None if timed.all() else f"timed matches only; {int((~timed).sum())} untimed excluded")
 
-    out["lead_changes"] = _out(mean_ci(m["lead_changes"].to_numpy()))
-    deficit = np.where(winner == 0, m["max_deficit_ns"].to_numpy(), m["max_deficit_ew"].to_numpy())[decided]
-    out["deficit_overcome_mean"] = _out(mean_ci(deficit), draw_note)
-    if deficit.size:
+    out["lead_changes"] = _out(mean(m["lead_changes"].to_numpy()))
+    deficit_all = np.where(winner == 0, m["max_deficit_ns"].to_numpy(), m["max_deficit_ew"].to_numpy())
+    out["deficit_overcome_mean"] = _out(mean(deficit_all, decided), draw_note) if decided.any() else _null("no decided matches")
+    if decided.any():
+        deficit = deficit_all[decided]
         out["deficit_overcome_max"] = {"value": float(deficit.max()), "low": None, "high": None,
-                                       "n": int(deficit.size), "note": "largest observed; no interval for a maximum"}
+                                       "n": int(np.unique(deal[decided]).size),
+                                       "note": "largest observed; no interval for a maximum"}
     else:
         out["deficit_overcome_max"] = _null("no decided matches")
 
     first = m["first_declarers"].to_numpy().astype(int)
-    out["first_declarer_win"] = _out(wilson(int((decided & (winner == first)).sum()), int(decided.sum())), draw_note)
-    ns = wilson(int((winner == 0).sum()), int(decided.sum()))
+    out["first_declarer_win"] = (_out(share(winner == first, decided), draw_note) if decided.any()
+                                 else _null("no decided matches"))
     # Seats can only be compared when skill is spread evenly over them: the same policy on both
     # sides, or a duplicate run (every match also played with the policies swapped).
     pol_ns, pol_ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
     swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
     even = all(a == b for a, b in zip(pol_ns, pol_ew)) or (any(swapped) and not all(swapped))
-    if even:
+    if even and decided.any():
+        ns = share(winner == 0, decided)
         out["ns_win"] = _out(ns, draw_note)
         out["seat_balance"] = _out(_through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
     else:
-        why = "the teams play different policies; seats compare only with equal policies or a --duplicate run"
+        why = ("the teams play different policies; seats compare only with equal policies or a --duplicate run"
+               if not even else "no decided matches")
         out["ns_win"] = _null(why)
         out["seat_balance"] = _null(why)
-    out.update(_policy_metrics(m, winner))
+    out.update(_policy_metrics(m, winner, deal, seed, reps))
     return out
 
 
-def _policy_metrics(m: pl.DataFrame, winner: np.ndarray) -> dict[str, dict]:
-    """Policy A's match win share (A = the NS policy of the unswapped matches) and N*."""
+def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None = None, seed: int = 0,
+                    reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
+    """Decisiveness between policies A and B (A = the NS policy of the unswapped matches) as a
+    three-way outcome over all their matches: A wins, draw, B wins; and N* from the net outcome."""
+    keys3 = ("policy_a_win", "pair_draw", "policy_b_win", "n_star")
     ns, ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
     swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
+    deal = np.arange(m.height) if deal is None else deal
     mixed = [i for i in range(m.height) if ns[i] != ew[i]]
     if not mixed:
-        return {k: _null("both teams play the same policy") for k in ("policy_a_win", "n_star")}
+        return {k: _null("both teams play the same policy") for k in keys3}
     first = [ns[i] for i in mixed if not swapped[i]] or [ew[i] for i in mixed if swapped[i]]
     a = _most_common(first)
     b = _most_common([ew[i] if ns[i] == a else ns[i] for i in mixed if a in (ns[i], ew[i])])
-    rows = [i for i in mixed if {ns[i], ew[i]} == {a, b}]
-    dec = [i for i in rows if winner[i] >= 0]
-    wins = sum(1 for i in dec if (winner[i] == 0 and ns[i] == a) or (winner[i] == 1 and ew[i] == a))
-    p = wilson(wins, len(dec))
-    note = f"A = {a}, B = {b}; decided matches only (draws excluded)"
+    rows = np.array([i for i in mixed if {ns[i], ew[i]} == {a, b}], int)
+    a_won = np.array([(winner[i] == 0 and ns[i] == a) or (winner[i] == 1 and ew[i] == a) for i in rows], float)
+    drawn = np.array([winner[i] < 0 for i in rows], float)
+    b_won = 1.0 - a_won - drawn
+    d = deal[rows]
+    note = f"A = {a}, B = {b}; all matches of the pair, draws counted (A wins + draw + B wins = 1)"
     if len(rows) < len(mixed):
         note += f"; {len(mixed) - len(rows)} match(es) of other policy pairs excluded"
-    if not dec:
-        return {k: _null(note) for k in ("policy_a_win", "n_star")}
-    return {"policy_a_win": _out(p, note),
-            "n_star": _out(_through_peak(n_star, p, 0.5, math.inf),
-                           "N* = p(1-p)/(p-1/2)^2 from policy A's win share p; interval from its Wilson bounds")}
+    res = {"policy_a_win": _out(cluster_share(a_won, d, reps, seed), note),
+           "pair_draw": _out(cluster_share(drawn, d, reps, seed), note),
+           "policy_b_win": _out(cluster_share(b_won, d, reps, seed), note)}
+    # N* from the net outcome X = A win - B win, bootstrapped over deals
+    _, inv = np.unique(d, return_inverse=True)
+    g = int(inv.max()) + 1
+    sums = np.column_stack([np.bincount(inv, minlength=g).astype(float),
+                            np.bincount(inv, weights=a_won, minlength=g), np.bincount(inv, weights=b_won, minlength=g)])
+
+    def nstar(t):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pa, pb = t[..., 1] / t[..., 0], t[..., 2] / t[..., 0]
+            mu = pa - pb
+            s2 = np.maximum(pa + pb - mu * mu, 0.0)
+            return np.where(mu == 0, np.inf, s2 / np.where(mu == 0, 1.0, mu * mu))
+
+    est, _ = cluster_bootstrap(sums, nstar, reps, seed)
+    res["n_star"] = _out(est, "N* = var(X)/E[X]^2 of the net outcome X = +1 A wins, 0 draw, -1 B wins "
+                              "(draws counted); bootstrap over deals; below 1: the gap exceeds one match's luck")
+    return res
 
 
 def _most_common(items: list[str]) -> str:
@@ -404,11 +509,7 @@ DERIVED: dict[str, pl.Expr] = {
 _PAIR_KEY = ("seed", "swapped", "match")
 
 
-def paired_difference(matches_a, matches_b, metric: str | pl.Expr) -> Estimate:
-    """Mean of (A - B) of a per-match metric over matches both frames share, with a normal
-    interval on the paired differences (common random numbers: same seed, same match index,
-    same deals). ``metric``: a match column, a name in ``DERIVED`` or a polars expression.
-    Pairs where either side is null (e.g. the deficit of a draw) are dropped."""
+def _paired_frame(matches_a, matches_b, metric) -> pl.DataFrame:
     expr = DERIVED.get(metric, pl.col(metric)) if isinstance(metric, str) else metric
     a, b = _frame(matches_a, "matches_a"), _frame(matches_b, "matches_b")
     keys = [c for c in _PAIR_KEY if c in a.columns and c in b.columns]
@@ -421,7 +522,41 @@ def paired_difference(matches_a, matches_b, metric: str | pl.Expr) -> Estimate:
             raise ValueError(f"{name} repeats a ({', '.join(keys)}); pass one cell per frame")
         sides.append(f)
     joined = sides[0].join(sides[1], on=keys, how="inner", suffix="_b").drop_nulls(["_x", "_x_b"])
-    return mean_ci((joined["_x"] - joined["_x_b"]).to_numpy())
+    deal = [c for c in ("seed", "match") if c in keys]
+    return joined.with_columns(_d=pl.col("_x") - pl.col("_x_b")).sort(keys).with_columns(
+        _deal=pl.concat_str([pl.col(c).cast(pl.Utf8) for c in deal], separator="/"))
+
+
+def paired_difference(matches_a, matches_b, metric: str | pl.Expr, reps: int = BOOTSTRAP_REPS,
+                      seed: int = 0) -> Estimate:
+    """Mean of (A - B) of a per-match metric over the tables both frames share (common random
+    numbers: same seed, same match index, same deals), with a percentile bootstrap interval that
+    resamples deals (both tables of a duplicate deal go together); n = deals. ``metric``: a match
+    column, a name in ``DERIVED`` or a polars expression. Pairs where either side is null (e.g.
+    the deficit of a draw) are dropped."""
+    return paired_test(matches_a, matches_b, metric, reps=reps, seed=seed)["estimate"]
+
+
+def paired_test(matches_a, matches_b, metric: str | pl.Expr, margin: float | None = None,
+                reps: int = BOOTSTRAP_REPS, seed: int = 0) -> dict:
+    """``paired_difference`` with its tests: ``estimate`` (Estimate, bootstrap over deals),
+    ``se`` (the bootstrap standard error), ``p`` (two-sided, H0: no difference, normal with that
+    SE) and, with a ``margin``, ``p_equivalent`` (TOST, H0: |difference| >= margin)."""
+    from .stats import normal_p, tost_p
+
+    j = _paired_frame(matches_a, matches_b, metric)
+    if j.height == 0:
+        nan = float("nan")
+        return {"estimate": Estimate(nan, nan, nan, 0), "se": nan, "p": nan, "p_equivalent": nan, "margin": margin}
+    _, inv = np.unique(j["_deal"].to_numpy(), return_inverse=True)
+    g = int(inv.max()) + 1
+    d = j["_d"].to_numpy()
+    sums = np.column_stack([np.bincount(inv, minlength=g).astype(float), np.bincount(inv, weights=d, minlength=g)])
+    est, boots = cluster_bootstrap(sums, lambda t: t[..., 1] / t[..., 0], reps, seed)
+    se = float(np.std(boots, ddof=1)) if boots.size > 1 else float("nan")
+    out = {"estimate": est, "se": se, "p": normal_p(est.value, se), "margin": margin}
+    out["p_equivalent"] = tost_p(est.value, se, margin) if margin is not None else None
+    return out
 
 
 # --- the text table ----------------------------------------------------------------------------
@@ -454,11 +589,12 @@ def format_summary(rows: list[dict]) -> str:
     body: list[list[str]] = []
     if by == "cell":
         body.append(["variant"] + [str(r.get("variant", "")) for r in rows])
-    body.append(["matches"] + [f"{r['n_matches']:,}" for r in rows])
+    body.append(["matches (tables)"] + [f"{r['n_matches']:,}" for r in rows])
+    body.append(["deals (units)"] + [f"{r.get('n_deals', r['n_matches']):,}" for r in rows])
     body.append(["draws"] + [f"{r.get('n_draws', 0):,}" for r in rows])
     body.append(["hands"] + [f"{r['n_hands']:,}" for r in rows])
     section = None
-    notes: list[str] = []
+    notes: list[str] = [f"{r[by]}: {r['note']}" for r in rows if r.get("note")]
     for spec in METRICS:
         if spec.section != section:
             section = spec.section
@@ -471,11 +607,14 @@ def format_summary(rows: list[dict]) -> str:
         else:
             notes += [f"{spec.label} ({r[by]}): {n}" for r, n in zip(rows, said) if n]
     text = table(header, body, max_width=60)
-    text += "\n\n95% intervals: Wilson for match shares, normal for per-match means, bootstrap by match for per-hand figures."
+    text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
+             "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
+             "bootstrap over deals for per-hand figures and N*.")
     if notes:
         text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
     return text
 
 
-__all__ = ["METRICS", "METRIC_KEYS", "DERIVED", "summarise", "format_summary", "format_cell", "paired_difference",
-           "bootstrap_match_sums", "balance", "n_star", "band", "capture_crossed"]
+__all__ = ["METRICS", "METRIC_KEYS", "DERIVED", "DEAL_KEY", "summarise", "format_summary", "format_cell",
+           "paired_difference", "paired_test", "count_once", "deal_ids", "bootstrap_match_sums", "balance", "n_star",
+           "n_star_net", "band", "capture_crossed"]

@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from .errors import SimsuiteError
-from .stats import wilson
+
 
 BY_CHOICES = ("variant", "cell")
 DPI = 100
@@ -143,19 +143,37 @@ def _hbar_figure(labels: Sequence[str], panels: Sequence[dict]) -> str:
     return _png(fig)
 
 
-def _change_table(hands: pl.DataFrame, by: str, groups: Sequence[str]) -> tuple[list[str], dict[str, list[dict]]]:
-    """Per group, the share of hands with each level change (0, 1, ..., CHANGE_MAX+), with Wilson intervals."""
+def _change_table(hands: pl.DataFrame, by: str, groups: Sequence[str],
+                  matches: pl.DataFrame | None = None) -> tuple[list[str], dict[str, list[dict]]]:
+    """Per group, the share of hands with each level change (0, 1, ..., CHANGE_MAX+), with
+    percentile bootstrap intervals that resample whole deals (hands of a match, and both tables
+    of a duplicate deal, are correlated); n = deals. Equal-policy duplicate copies count once."""
+    from .metrics import count_once, deal_ids
+    from .stats import cluster_bootstrap
+
     change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs()
-    counts = (hands.select(pl.col(by).alias("_g"), change.clip(upper_bound=CHANGE_MAX).alias("_c"))
-              .group_by("_g", "_c").len())
     cats = [str(i) for i in range(CHANGE_MAX)] + [f"{CHANGE_MAX}+"]
     out: dict[str, list[dict]] = {}
+    none = {"value": None, "low": None, "high": None, "n": 0}
     for g in groups:
-        sub = counts.filter(pl.col("_g") == g)
-        per = dict(zip(sub["_c"].to_list(), sub["len"].to_list()))
-        n = int(sum(per.values()))
-        out[g] = [wilson(per.get(i, 0), n).as_dict() if n else {"value": None, "low": None, "high": None, "n": 0}
-                  for i in range(CHANGE_MAX + 1)]
+        hg = hands.filter(pl.col(by) == g)
+        if matches is not None:
+            hg, _, _ = count_once(hg, matches.filter(pl.col(by) == g))
+        if hg.height == 0:
+            out[g] = [dict(none) for _ in range(CHANGE_MAX + 1)]
+            continue
+        deal = deal_ids(hg) - 1
+        c = hg.select(change.clip(upper_bound=CHANGE_MAX))[:, 0].to_numpy()
+        k = int(deal.max()) + 1
+        sums = np.column_stack([np.bincount(deal, minlength=k).astype(float)] +
+                               [np.bincount(deal, weights=(c == i).astype(float), minlength=k)
+                                for i in range(CHANGE_MAX + 1)])
+        row = []
+        for i in range(CHANGE_MAX + 1):
+            est, _ = cluster_bootstrap(sums, lambda t, i=i: t[..., i + 1] / t[..., 0], 2000, 0)
+            d = est.as_dict()
+            row.append({kk: (None if isinstance(v, float) and math.isnan(v) else v) for kk, v in d.items()})
+        out[g] = row
     return cats, out
 
 
@@ -170,11 +188,11 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
         for j, (g, c) in enumerate(zip(gs, cols)):
             ests = table[g]
             vals = np.array([e["value"] or 0.0 for e in ests])
-            lo = np.array([(e["value"] - e["low"]) if e["value"] is not None else 0.0 for e in ests])
-            hi = np.array([(e["high"] - e["value"]) if e["value"] is not None else 0.0 for e in ests])
+            lo = np.array([(e["value"] - e["low"]) if e["low"] is not None else 0.0 for e in ests])
+            hi = np.array([(e["high"] - e["value"]) if e["high"] is not None else 0.0 for e in ests])
             n = ests[0]["n"]
             xs = x - 0.4 + width * (j + 0.5)
-            ax.bar(xs, vals, width=width * 0.95, color=c, alpha=0.85, label=f"{_short(g, 30)} (n={n:,} hands)")
+            ax.bar(xs, vals, width=width * 0.95, color=c, alpha=0.85, label=f"{_short(g, 30)} (n={n:,} deals)")
             ax.errorbar(xs, vals, yerr=[lo, hi], fmt="none", ecolor="black", elinewidth=1, capsize=3)
             if len(gs) <= 3:
                 for xi, v, h in zip(xs, vals, vals + hi):
@@ -200,7 +218,7 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
         axes = fig.subplots(rows, cols, sharey=True, squeeze=False).ravel()
         for i, (ax, g, c) in enumerate(zip(axes, groups, colours)):
             draw(ax, [g], [c], False)
-            ax.set_title(f"{_short(g, 34)}\n(n={table[g][0]['n']:,} hands)", fontsize=8)
+            ax.set_title(f"{_short(g, 34)}\n(n={table[g][0]['n']:,} deals)", fontsize=8)
             ax.xaxis.label.set_size(8)
             if i % cols:
                 ax.set_ylabel("")
@@ -212,15 +230,15 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
 _PAIR = re.compile(r"A = (?P<a>[^,;]+), B = (?P<b>[^;]+)")
 
 
-def _stronger(d: dict) -> tuple[dict, str]:
-    """Policy A's win share turned into the stronger policy's (the one winning at least half)."""
-    m = _PAIR.search(d.get("note") or "")
+def _stronger(row: dict) -> tuple[dict, dict, str]:
+    """(stronger policy's win share, weaker policy's win share, "X over Y"): the stronger is the
+    one with the larger win share over all matches of the pair (draws counted as neither)."""
+    a_d, b_d = row["policy_a_win"], row["policy_b_win"]
+    m = _PAIR.search(a_d.get("note") or "")
     a, b = (m["a"].strip(), m["b"].strip()) if m else ("policy A", "policy B")
-    if d["value"] >= 0.5:
-        return d, f"{a} over {b}"
-    flipped = {"value": 1.0 - d["value"], "low": None if d["low"] is None else 1.0 - d["high"],
-               "high": None if d["high"] is None else 1.0 - d["low"], "n": d["n"]}
-    return flipped, f"{b} over {a}"
+    if b_d.get("value") is None or a_d["value"] >= b_d["value"]:
+        return a_d, b_d, f"{a} over {b}"
+    return b_d, a_d, f"{b} over {a}"
 
 
 # --- HTML pieces ---------------------------------------------------------------------------------
@@ -445,18 +463,19 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
          "title": "Minutes per match (mean)"},
     ])
     figs.append(_figure("Game length by " + by, png,
-                        "Mean hands and modelled minutes per match (docs/clock.md), with 95% normal intervals over "
-                        f"independent matches as error bars; {_n_text(rows, by, 'hands_per_match', 'matches')}."))
+                        "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
+                        "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
+                        f"{_n_text(rows, by, 'hands_per_match', 'deals')}."))
 
     # level change distribution
-    cats, table = _change_table(hands, by, groups)
+    cats, table = _change_table(hands, by, groups, matches)
     png = _change_figure(cats, table, groups)
     nh = "; ".join(f"{g} {table[g][0]['n']:,}" for g in groups)
     figs.append(_figure("Level change per hand", png,
                         "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
-                        f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% Wilson intervals over hands as error bars. "
-                        "Hands of one match are correlated, so these intervals are narrower than the by-match "
-                        f"bootstrap intervals in the swing table. n (hands): {nh}."))
+                        f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
+                        "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
+                        f"share its cards) as error bars. n (deals): {nh}."))
 
     # take-over and hold
     png = _hbar_figure(groups, [
@@ -467,8 +486,8 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
     ])
     figs.append(_figure("Take-over rate and declarer hold rate", png,
                         "Share of hands in which the defenders reached the take-over threshold, and its complement; "
-                        "95% bootstrap intervals resampling whole matches as error bars; "
-                        f"{_n_text(rows, by, 'takeover_rate', 'matches')}."))
+                        "95% bootstrap intervals resampling whole deals as error bars; "
+                        f"{_n_text(rows, by, 'takeover_rate', 'deals')}."))
 
     # clock share
     png = _hbar_figure(groups, [
@@ -477,8 +496,10 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
     ])
     figs.append(_figure("Share of matches ended by the clock", png,
                         "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
-                        "than a team passing the end level; 95% Wilson intervals; "
-                        f"{_n_text(rows, by, 'clock_share', 'timed matches')}."))
+                        "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
+                        "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
+                        "its band at 0.25 / 0.4 / 0.6 of each time limit); "
+                        f"{_n_text(rows, by, 'clock_share', 'timed deals')}."))
 
     # fairness: first declarer and seat balance
     png = _hbar_figure(groups, [
@@ -491,32 +512,41 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
     ])
     figs.append(_figure("First-declarer advantage and seat balance", png,
                         "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
-                        "1/2, no advantage), with 95% Wilson intervals; seat balance is 1 - |2p - 1| of the N-S share "
-                        "p with its Wilson bounds mapped through (it reads a seat effect only when both teams play the "
+                        "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
+                        "p with its bounds mapped through (it reads a seat effect only when both teams play the "
                         "same policy or the run is duplicate); draws excluded; "
-                        f"{_n_text(rows, by, 'ns_win', 'decided matches')}."))
+                        f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}."))
 
-    # the stronger policy
+    # the stronger policy: three-way outcome, draws shown
     pol = [row["policy_a_win"] for row in rows]
     if any(_has(d) for d in pol):
-        ests, labels = [], []
-        for g, d in zip(groups, pol):
+        strong, draw, weak, labels = [], [], [], []
+        for g, row in zip(groups, rows):
+            d = row["policy_a_win"]
             if _has(d):
-                e, who = _stronger(d)
-                ests.append(e)
+                e, w, who = _stronger(row)
+                strong.append(e)
+                draw.append(row["pair_draw"])
+                weak.append(w)
                 labels.append(f"{g}: {who}")
             else:
-                ests.append(d)
+                strong.append(d)
+                draw.append(d)
+                weak.append(d)
                 labels.append(g)
         png = _hbar_figure(labels, [
-            {"ests": ests, "xlabel": "stronger policy's share of decided matches", "title": "Stronger policy wins",
-             "ref": 0.5, "lims": (0.0, 1.3)},
+            {"ests": strong, "xlabel": "share of all matches", "title": "Stronger policy wins", "ref": 0.5,
+             "lims": (0.0, 1.3)},
+            {"ests": draw, "xlabel": "share of all matches", "title": "Draw", "lims": (0.0, 1.3)},
+            {"ests": weak, "xlabel": "share of all matches", "title": "Weaker policy wins", "lims": (0.0, 1.3)},
         ])
         figs.append(_figure("The stronger policy's win rate", png,
-                            "Where the two teams play different policies: the share of decided matches won by the "
-                            "policy that won at least half of them in that group (named after the group), with 95% "
-                            "Wilson intervals; dashed line: 1/2. N* in the fairness table says how many matches it "
-                            f"takes for that skill gap to outweigh luck; {_n_text(rows, by, 'policy_a_win', 'decided matches')}."))
+                            "Where the two teams play different policies, the three outcomes of their matches: the "
+                            "stronger policy (the one ahead on net in that group, named after the group) wins, the "
+                            "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
+                            "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
+                            "says how many matches it takes for that skill gap to outweigh luck; "
+                            f"{_n_text(rows, by, 'policy_a_win', 'deals')}."))
         policy_note = ""
     else:
         policy_note = ("<p>Both teams play the same policy in every group, so there is no stronger policy to "
@@ -539,9 +569,11 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
 <h2>What was run</h2>
 {_header(r, run_path, by, total_h, total_m)}
 <h2>Summary tables</h2>
-<p class="notes">Each cell: the estimate, its 95% interval in brackets and n. Intervals: Wilson for shares of matches,
-normal for per-match means, a percentile bootstrap that resamples whole matches (2,000 resamples) for anything computed
-over hands. n counts matches (decided matches for win shares, timed matches for the clock share). Definitions:
+<p class="notes">Each cell: the estimate, its 95% interval in brackets and n. The independent unit is the deal: both
+tables of a duplicate deal are one unit, and in an equal-policy duplicate run the second table (a copy) is counted once.
+Intervals: Wilson for shares of matches over deals (at the design-effect effective sample size when a deal has two
+tables), a percentile bootstrap over deals (2,000 resamples) for anything computed over hands and for N*,
+cluster-robust normal for per-match means. n counts deals. Definitions:
 docs/metrics.md in the simsuite repository.</p>
 {_metric_tables(rows, by)}
 <h2>Plots</h2>

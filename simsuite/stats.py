@@ -79,3 +79,119 @@ def bootstrap_mean(values, groups=None, reps: int = 2000, seed: int = 0, stat=np
         members = [np.nonzero(inv == i)[0] for i in range(g)]
         boots = np.array([stat(values[np.concatenate([members[j] for j in row])]) for row in pick])
     return Estimate(est, float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975)), g)
+
+
+# --- clustered intervals, paired tests, equivalence and multiplicity ------------------------------
+
+
+def cluster_sums(values, clusters) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cluster sums of ``values`` and counts, clusters in sorted order."""
+    values = np.asarray(values, dtype=float)
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    g = int(inv.max()) + 1 if inv.size else 0
+    return np.bincount(inv, weights=values, minlength=g), np.bincount(inv, minlength=g).astype(float)
+
+
+def _ratio(values, clusters) -> tuple[int, bool, float, float]:
+    """(clusters, one observation each?, the pooled mean, its cluster-robust variance): the ratio
+    estimator's linearised variance, g/(g-1) corrected."""
+    s, c = cluster_sums(values, clusters)
+    g = s.size
+    if g == 0:
+        return 0, True, float("nan"), float("nan")
+    m = float(s.sum() / c.sum())
+    var = g / (g - 1) * float(((s - m * c) ** 2).sum()) / float(c.sum()) ** 2 if g > 1 else float("nan")
+    return g, bool(np.all(c == 1)), m, var
+
+
+def cluster_mean_ci(values, clusters, z: float = Z95) -> Estimate:
+    """Mean over observations with a cluster-robust normal interval; n = clusters. With one
+    observation per cluster it is ``mean_ci``."""
+    values = np.asarray(values, dtype=float)
+    g, single, m, var = _ratio(values, clusters)
+    if single:
+        e = mean_ci(values, z)
+        return Estimate(e.value, e.low, e.high, g)
+    se = math.sqrt(var) if g > 1 else float("nan")
+    return Estimate(m, m - z * se, m + z * se, g)
+
+
+def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estimate:
+    """A share of observations (0/1) whose independent unit is the cluster (the deal): n =
+    clusters. One observation per cluster: Wilson. Otherwise Wilson at the effective sample
+    size n_eff = p(1 - p) / v, v the cluster-robust variance of p (Kish's design effect; n_eff =
+    clusters where p is 0 or 1), so both tables of a deal are never counted as two units.
+    ``reps`` and ``seed`` are accepted for symmetry with the bootstrap helpers (unused)."""
+    x = np.asarray(successes, dtype=float)
+    g, single, p, v = _ratio(x, clusters)
+    if g == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    if single:
+        return wilson(float(x.sum()), g)
+    n_eff = min(float(x.size), p * (1 - p) / v) if v > 0 else float(g)
+    e = wilson(p * max(n_eff, 1.0), max(n_eff, 1.0))
+    return Estimate(p, min(p, e.low), max(p, e.high), g)
+
+
+def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0) -> tuple[Estimate, np.ndarray]:
+    """Percentile bootstrap over clusters: ``sums`` holds per-cluster column sums (clusters x k),
+    ``stat`` maps column totals (shape (..., k)) to the statistic. Returns the estimate (n =
+    clusters) and the bootstrap values."""
+    sums = np.asarray(sums, dtype=float)
+    g = sums.shape[0]
+    value = float(stat(sums.sum(axis=0)))
+    if g < 2:
+        return Estimate(value, float("nan"), float("nan"), g), np.zeros(0)
+    rng = np.random.default_rng(seed)
+    boots = np.empty(reps)
+    block = max(1, min(reps, 4_000_000 // g))
+    for start in range(0, reps, block):
+        k = min(block, reps - start)
+        pick = rng.integers(0, g, size=(k, g))
+        w = np.bincount((pick + (np.arange(k) * g)[:, None]).ravel(), minlength=k * g).reshape(k, g)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            boots[start:start + k] = stat(w @ sums)
+    lo, hi = _quantiles(boots)
+    return Estimate(value, lo, hi, g), boots
+
+
+def _quantiles(boots: np.ndarray, q=(0.025, 0.975)) -> tuple[float, float]:
+    """Percentile bounds that tolerate infinite resamples (an unbounded end stays infinite)."""
+    b = np.sort(boots[~np.isnan(boots)])
+    if b.size == 0:
+        return float("nan"), float("nan")
+    idx = [min(b.size - 1, max(0, int(round(p * (b.size - 1))))) for p in q]
+    return float(b[idx[0]]), float(b[idx[1]])
+
+
+def normal_p(diff: float, se: float) -> float:
+    """Two-sided p-value of ``diff = 0`` from a normal approximation with standard error ``se``."""
+    if not se > 0:
+        return 0.0 if diff != 0 else 1.0
+    return math.erfc(abs(diff) / se / math.sqrt(2.0))
+
+
+def tost_p(diff: float, se: float, margin: float) -> float:
+    """Two one-sided tests (TOST) of equivalence: the p-value of "|true difference| >= margin"
+    (the larger of the two one-sided p-values). Below 0.05: the difference lies within
+    ±margin, which is what a claim that something "changes nothing" needs."""
+    if not se > 0:
+        return 0.0 if abs(diff) < margin else 1.0
+
+    def upper_tail(z):
+        return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+    return max(upper_tail((diff + margin) / se), upper_tail((margin - diff) / se))
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control); reject where < alpha."""
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    order = np.argsort(p)
+    adj = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adj[i] = running
+    return adj

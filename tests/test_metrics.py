@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from simsuite import metrics as MX
+from simsuite import stats
 from simsuite.match import play_match_batch
 from simsuite.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
 from simsuite.stats import bootstrap_mean, wilson
@@ -107,10 +108,14 @@ def test_fairness_known_values(row):
     assert row["seat_balance"]["high"] == 1.0
     assert row["seat_balance"]["low"] == pytest.approx(min(MX.balance(ns.low), MX.balance(ns.high)))
     # policy A = expert (the unswapped NS policy): wins match 0 as NS and match 3 as EW, loses match 1
-    assert row["policy_a_win"]["value"] == pytest.approx(2 / 3) and row["policy_a_win"]["n"] == 3
+    # three-way over all four matches (the draw counted): A 2/4, draw 1/4, B 1/4; n = deals
+    assert row["policy_a_win"]["value"] == pytest.approx(2 / 4) and row["policy_a_win"]["n"] == 4
+    assert row["pair_draw"]["value"] == pytest.approx(1 / 4) and row["policy_b_win"]["value"] == pytest.approx(1 / 4)
+    assert row["policy_a_win"]["low"] == wilson(2, 4).low  # one table per deal: Wilson over deals
     assert "A = expert, B = basic" in row["policy_a_win"]["note"]
-    assert row["n_star"]["value"] == pytest.approx(8.0)  # (2/3)(1/3) / (1/6)^2
-    assert row["n_star"]["high"] == math.inf  # the Wilson interval of p holds 1/2
+    # net outcome X: mean 1/4, variance 3/4 - 1/16 = 11/16: N* = 11
+    assert row["n_star"]["value"] == pytest.approx(11.0) == MX.n_star_net(0.5, 0.25)
+    assert row["n_star"]["high"] == math.inf  # resamples with no net edge
 
 
 def test_hand_bootstrap_is_stats_bootstrap_by_match(row):
@@ -255,15 +260,13 @@ def test_n_star_majority_reading():
     assert 0.80 < majority < 0.87
 
 
-def test_n_star_interval_from_wilson_bounds():
+def test_n_star_net_without_draws_is_n_star_and_interval_is_bootstrapped():
     wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(18)] + \
         [game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(2)]
     row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
-    p = wilson(18, 20)
-    assert p.low > 0.5
-    assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9))
-    assert row["n_star"]["low"] == pytest.approx(MX.n_star(p.high))
-    assert row["n_star"]["high"] == pytest.approx(MX.n_star(p.low))
+    assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9)) == pytest.approx(MX.n_star_net(0.9, 0.1))
+    assert 0 <= row["n_star"]["low"] < row["n_star"]["value"] < row["n_star"]["high"] and row["n_star"]["n"] == 20
+    assert row["pair_draw"]["value"] == 0.0
     # the teams play different policies and no match is swapped: seats cannot be compared
     assert row["seat_balance"]["value"] is None and "different policies" in row["seat_balance"]["note"]
 
@@ -292,9 +295,7 @@ def test_paired_difference_on_shared_match_ids():
     est = MX.paired_difference(a, b, "hands")
     diffs = np.array([2 - (i % 3) for i in range(6)], float)  # match 6 has no partner in a
     assert est.n == 6 and est.value == pytest.approx(diffs.mean())
-    se = diffs.std(ddof=1) / math.sqrt(6)
-    assert est.low == pytest.approx(diffs.mean() - 1.959963984540054 * se)
-    assert est.low <= est.value <= est.high
+    assert diffs.min() <= est.low <= est.value <= est.high <= diffs.max()  # bootstrap over deals
     assert MX.paired_difference(a.lazy(), b.lazy(), "ns_win").value == pytest.approx(-0.5)
     assert MX.paired_difference(a, b, pl.col("minutes")).value == pytest.approx(10.0)
 
@@ -364,3 +365,76 @@ def test_group_without_matches_reports_nulls():
     assert lone["hands_per_match"] == {"value": None, "low": None, "high": None, "n": 0, "note": "no matches"}
     assert lone["takeover_rate"]["value"] == pytest.approx(4 / 6)
     assert "huizhou" in MX.format_summary(rows)
+
+
+# --- units: the deal, not the table ----------------------------------------------------------------
+
+
+def _played(vid, pairs, deals=12, seed=5):
+    v = load_variant(vid)
+    hands, matches = [], []
+    for swapped, (pns, pew) in pairs:
+        batch = play_match_batch(v, seed, 0, deals, f"{pns},{pew}")
+        tags = dict(run="t", variant=vid, cell=vid, seed=seed, policy_ns=pns, policy_ew=pew, swapped=swapped)
+        hands.append(hand_frame(batch, start_level=v.start_level, **tags))
+        matches.append(match_frame(batch, **tags))
+    return pl.concat(hands), pl.concat(matches)
+
+
+def test_equal_policy_duplicate_tables_are_counted_once():
+    """A duplicate run between equal policies: the swapped table is a known copy of the first
+    (same deals, same policies, same seats). Counting it would halve every interval's width
+    and double n; summarise must give exactly the figures of the single table, with a note."""
+    one_h, one_m = _played("school-2016", [(False, ("basic", "basic"))])
+    two_h, two_m = _played("school-2016", [(False, ("basic", "basic")), (True, ("basic", "basic"))])
+    assert two_m.filter(pl.col("swapped")).drop("swapped").equals(two_m.filter(~pl.col("swapped")).drop("swapped"))
+    single = MX.summarise(one_h, one_m, seed=2)[0]
+    dup = MX.summarise(two_h, two_m, seed=2)[0]
+    assert dup["n_matches"] == 12 and dup["n_deals"] == 12 and "counted once" in dup["note"]
+    for key in MX.METRIC_KEYS:
+        assert dup[key] == single[key], key
+    assert "counted once" in MX.format_summary([dup])
+
+
+def test_mixed_duplicate_pair_is_one_unit():
+    """Expert against basic at both tables of each deal: 24 tables, 12 units."""
+    h, m = _played("school-2016", [(False, ("expert", "basic")), (True, ("basic", "expert"))])
+    row = MX.summarise(h, m, seed=2)[0]
+    assert row["n_matches"] == 24 and row["n_deals"] == 12 and "note" not in row
+    for key in ("hands_per_match", "takeover_rate", "level_change_mean", "policy_a_win", "pair_draw", "n_star",
+                "clock_share", "ns_win", "lead_changes"):
+        assert row[key]["n"] == 12, key
+    three = sum(row[k]["value"] for k in ("policy_a_win", "pair_draw", "policy_b_win"))
+    assert three == pytest.approx(1.0)
+    # a table-level bootstrap (each table its own unit) would be narrower than the deal-level one
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, size=40).astype(float)
+    pair = np.repeat(np.arange(20), 2)
+    paired = np.repeat(x[:20], 2)  # both tables of a deal alike: 20 units, not 40
+    by_deal = stats.cluster_share(paired, pair)
+    by_table = wilson(paired.sum(), 40)
+    assert by_deal.n == 20 and (by_deal.high - by_deal.low) > (by_table.high - by_table.low)
+
+
+def test_paired_test_equivalence_and_difference():
+    a = frame([dict(game(i, 10 + (i % 2), 60.0, 0, "level", 0, 0, 0, 0), seed=1) for i in range(200)], MATCH_SCHEMA)
+    b = frame([dict(game(i, 10 + (i % 2), 60.0, 0, "level", 0, 0, 0, 0), seed=1) for i in range(200)], MATCH_SCHEMA)
+    c = frame([dict(game(i, 13 + (i % 3), 60.0, 0, "level", 0, 0, 0, 0), seed=1) for i in range(200)], MATCH_SCHEMA)
+    same = MX.paired_test(a, b, "hands", margin=0.5)
+    assert same["estimate"].value == 0 and same["p_equivalent"] < 0.05
+    far = MX.paired_test(a, c, "hands", margin=0.5)
+    assert far["estimate"].value < -2 and far["p"] < 1e-6 and far["p_equivalent"] > 0.5
+
+
+def test_holm_and_tost():
+    adj = stats.holm([0.01, 0.04, 0.03, 0.5])
+    assert list(adj) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert stats.tost_p(0.0, 0.01, 0.05) < 0.001 and stats.tost_p(0.04, 0.01, 0.05) > 0.1
+    assert stats.normal_p(0.0, 1.0) == pytest.approx(1.0) and stats.normal_p(1.96, 1.0) == pytest.approx(0.05, abs=1e-3)
+
+
+def test_cluster_mean_ci_counts_clusters():
+    e = stats.cluster_mean_ci([1, 1, 3, 3, 5, 5], [0, 0, 1, 1, 2, 2])
+    f = stats.mean_ci([1, 3, 5])
+    assert e.n == 3 and e.value == pytest.approx(3.0)
+    assert (e.high - e.low) == pytest.approx(f.high - f.low)  # equal clusters: the t-free mean of cluster means

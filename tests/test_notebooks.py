@@ -77,3 +77,21 @@ def test_notebook_runs_in_quick_mode(path, workdir, monkeypatch):
     assert "too small to conclude" in text, f"{path.name}: the last cell must give the quick-mode conclusion"
     assert (workdir / "results" / "notebooks" / f"{path.stem}-quick").is_dir()
     assert path.read_bytes() == committed, f"{path.name}: the committed notebook was rewritten"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
+    """Issue 12: agreement between notebooks is a replication only if they use different seeds; each
+    replicates its headline on a second seed and tests its claims with Holm's correction."""
+    import sys
+
+    sys.path.insert(0, str(NOTEBOOKS))
+    import _common as C
+
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    number = path.stem[:2]
+    assert f'C.SEEDS["{number}"]' in code and '"seed": 1,' not in code and "seed=1," not in code
+    assert "C.REPLICATION" in code and "replication_table" in code
+    assert "C.Claims(" in code and "tests=" in code
+    assert len(set(C.SEEDS.values())) == len(C.SEEDS) == len(PATHS)
