@@ -14,10 +14,11 @@ from . import search
 from .core import NC, TRUMP
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
-    LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_CUR_SEAT, S_DEALER, S_DECLARED, S_DECLARER_SEAT,
-    S_DECLARERS, S_FORFEIT, S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF,
-    S_TRICKS, S_TRUMP, S_TURN, S_WINNER, bid_ok, final_points,
+    LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
+    S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF, S_TRICKS, S_TRUMP, S_TURN,
+    S_WINNER,
 )
+from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.declare)
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
 from .rng import hand_state
 

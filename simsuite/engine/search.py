@@ -31,7 +31,7 @@ from . import phases as ph
 from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W
 from .params import BOTTOM
 from .phases import (
-    S_CARDS_LEFT, S_DEALER, S_DECLARERS, S_K, S_LEADER, S_N, S_TURN, S_WINNER,
+    S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
 )
 from .policies import (
     EXPERT, _fill, _put_unit, _strength, _try_trump, bury_by_key, choose_bury, follow_once, lead_once,
