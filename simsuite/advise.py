@@ -118,7 +118,7 @@ def position_state(s: Scenario, v: Variant, seed: int = 1):
     cls, pos = core.hand_tables(P, s.level, s.trump)
     st.cls[:] = cls
     st.pos[:] = pos
-    st.ctx[:] = (s.declarers, m, dealer, s.trump, s.level, gone, 0, 0)
+    st.ctx[:] = (s.declarers, m, dealer, s.trump, s.level, gone, 0, leader)
     st.played[:] = _counts(s.played)
     st.hands[seat] = mine
     for o, suits in s.voids.items():

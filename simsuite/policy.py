@@ -46,7 +46,8 @@ from typing import Any, NamedTuple, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from .cards import N_CARDS, SMALL_JOKER
+from .cards import CARD_POINTS, N_CARDS, SMALL_JOKER
+from .engine import phases as ph
 from .engine.policies import POLICY_NAMES
 from .errors import SimsuiteError
 from .follow import FollowRuling, LeadStructure, best_profile, check_follow, unit_sets_with_rest
@@ -431,12 +432,14 @@ class BuiltinPolicy:
                 voids[seat, k] = 1
         cls, pos = self._tables(view)
         ctx = np.zeros(8, np.int64)
-        ctx[0] = view.declarers
-        ctx[1] = view.cards_left
-        ctx[2] = view.dealer
-        ctx[3] = view.trump
-        ctx[4] = view.level
-        ctx[5] = view.trick_number
+        ctx[ph.C_DECL] = view.declarers
+        ctx[ph.C_LEFT] = view.cards_left
+        ctx[ph.C_DEALER] = view.dealer
+        ctx[ph.C_TRUMP] = view.trump
+        ctx[ph.C_LEVEL] = view.level
+        ctx[ph.C_TRICKS] = view.trick_number
+        ctx[ph.C_TRICK_POINTS] = sum(int(CARD_POINTS[c]) for _, cards in view.trick for c in cards)
+        ctx[ph.C_LEADER] = view.leader if isinstance(view, FollowView) else view.seat
         return P, s, W, hands, played, voids, cls, pos, ctx
 
     def bid(self, view: BidView) -> list[int] | None:

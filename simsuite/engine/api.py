@@ -13,7 +13,7 @@ from . import hand as H
 from .core import Work
 from .params import compile_variant
 from .policies import POLICY_NAMES
-from .search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, SEARCH, search_code
+from .search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, is_search, search_code
 from .rng import hand_state, run_key
 
 
@@ -23,7 +23,7 @@ _SEARCH_SPEC = re.compile(r"search(?:-k(\d{1,3}))?(?:-c(\d{1,3}))?")
 def policy_code(name: str) -> int | None:
     """The engine code of a built-in policy name, or None if ``name`` is not one. ``search``
     takes its samples and candidates in the name: ``search-k16-c8``."""
-    if name in POLICY_NAMES[:SEARCH]:
+    if name in POLICY_NAMES and name != "search":
         return POLICY_NAMES.index(name)
     m = _SEARCH_SPEC.fullmatch(name)
     if m is None:
@@ -39,7 +39,7 @@ def policy_code(name: str) -> int | None:
 def policy_name(code: int) -> str:
     """The name of an engine policy code (``policy_code``'s inverse)."""
     code = int(code)
-    if code < SEARCH:
+    if not is_search(code):
         return POLICY_NAMES[code]
     k, c = (code >> 4) & 255, (code >> 12) & 255
     return "search" + (f"-k{k}" if k else "") + (f"-c{c}" if c else "")

@@ -41,7 +41,7 @@ from .rng import randint
 #   win_c    int64[3]       the best claim in the current trick (``core.beats``)
 #   cur      int64[3]       scratch claim
 #   cls, pos int64[54]      each card's class and position for this hand (``core.hand_tables``)
-#   ctx      int64[8]       what a policy reads (``engine.policies``: C_DECL .. C_LEVEL, [5] tricks)
+#   ctx      int64[8]       what a policy reads, at the C_* positions below
 HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c",
                                      "cur", "cls", "pos", "ctx"])
 
@@ -50,6 +50,11 @@ HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids",
  S_K, S_N, S_LAST_WINNER, S_LAST_TRUMP, S_LAST_KEY, S_LAST_N, S_LAST_POINTS, S_REDEALS, S_DECLARED, S_THROWS,
  S_THROWS_FAILED, S_CUR_SEAT, S_CUR_CARD, S_CUR_N, S_DEAL_TAKER) = range(32)
 N_SC = 32
+
+# ctx: the declaring team, the cards each hand holds (the current trick's included), the dealer,
+# the trump suit (4: none), the level, tricks played, the points in the current trick so far,
+# and the current trick's leader
+C_DECL, C_LEFT, C_DEALER, C_TRUMP, C_LEVEL, C_TRICKS, C_TRICK_POINTS, C_LEADER = range(8)
 
 # apply_lead's answers
 LEAD_OK, LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL = 0, 1, 2, -1
@@ -254,11 +259,11 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
     st.cls[:] = cls
     st.pos[:] = pos
     st.ctx[:] = 0
-    st.ctx[0] = dealer % 2
-    st.ctx[1] = hs
-    st.ctx[2] = dealer
-    st.ctx[3] = trump
-    st.ctx[4] = level
+    st.ctx[C_DECL] = dealer % 2
+    st.ctx[C_LEFT] = hs
+    st.ctx[C_DEALER] = dealer
+    st.ctx[C_TRUMP] = trump
+    st.ctx[C_LEVEL] = level
     return True
 
 
@@ -374,6 +379,8 @@ def apply_lead_inline(P, st, W, lead, forced):
     sc[S_WINNER] = leader
     sc[S_WIN_TRUMP] = 1 if k == TRUMP else 0
     sc[S_TRICK_POINTS] = points
+    st.ctx[C_TRICK_POINTS] = points
+    st.ctx[C_LEADER] = leader
     sc[S_K] = k
     sc[S_N] = LI[LI_CARDS]
     sc[S_TURN] = 1
@@ -411,6 +418,7 @@ def apply_follow_inline(P, st, W, play):
         return False
     _take(hands, st.played, st.shown, seat, play)
     sc[S_TRICK_POINTS] += points
+    st.ctx[C_TRICK_POINTS] = sc[S_TRICK_POINTS]
     if in_k < n:
         st.voids[seat, k] = 1
     cur = st.cur
@@ -454,8 +462,9 @@ def finish_trick_inline(st):
     sc[S_LAST_POINTS] = points
     sc[S_LEADER] = winner
     sc[S_TURN] = 0
-    st.ctx[1] = sc[S_CARDS_LEFT]
-    st.ctx[5] = sc[S_TRICKS]
+    st.ctx[C_LEFT] = sc[S_CARDS_LEFT]
+    st.ctx[C_TRICKS] = sc[S_TRICKS]
+    st.ctx[C_TRICK_POINTS] = 0
 
 
 @njit(cache=True, inline="always")

@@ -34,7 +34,7 @@ from .phases import (
     S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
 )
 from .policies import (
-    EXPERT, _fill, _put_unit, _strength, _try_trump, bury_by_key, choose_bury, follow_once, lead_once,
+    EXPERT, bury_by_key, choose_bury, fill, follow_once, lead_once, put_unit, strength, try_trump,
 )
 from .rng import randint
 
@@ -266,7 +266,7 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
                     highs[k] = c
         if big >= 0 and U_size[big] > 1:
             tmp[:] = 0
-            _put_unit(U_card, U_w, U_len, big, tmp)
+            put_unit(U_card, U_w, U_len, big, tmp)
             n = _add(cand, n, tmp, cap)
         if low >= 0:
             tmp[:] = 0
@@ -309,18 +309,18 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
         for c in range(NC):
             if hand[c] == 0 or (have > 0 and cls[c] != k):
                 continue
-            st_c = _strength(c, cls, pos)
-            if lo < 0 or core.POINTS[c] * 1000 + st_c < core.POINTS[lo] * 1000 + _strength(lo, cls, pos):
+            st_c = strength(c, cls, pos)
+            if lo < 0 or core.POINTS[c] * 1000 + st_c < core.POINTS[lo] * 1000 + strength(lo, cls, pos):
                 lo = c
-            if hi < 0 or st_c > _strength(hi, cls, pos):
+            if hi < 0 or st_c > strength(hi, cls, pos):
                 hi = c
-            if rich < 0 or core.POINTS[c] * 1000 - st_c > core.POINTS[rich] * 1000 - _strength(rich, cls, pos):
+            if rich < 0 or core.POINTS[c] * 1000 - st_c > core.POINTS[rich] * 1000 - strength(rich, cls, pos):
                 rich = c
             cur[0] = 0
             cur[1] = 1 if cls[c] == TRUMP else 0
             cur[2] = pos[c]
             if (cls[c] == k or cls[c] == TRUMP) and core.beats(cur, st.win_c):
-                if win < 0 or st_c < _strength(win, cls, pos):
+                if win < 0 or st_c < strength(win, cls, pos):
                     win = c
         for c in (win, rich, lo, hi):
             if c >= 0:
@@ -340,11 +340,11 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
         need = n_need - have
         if have == 0 and k != TRUMP:
             trial = np.zeros(NC, np.int64)
-            if _try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
+            if try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
                 n = _add(cand, n, trial, cap)
         for mode in range(2):
             tmp[:] = inclass
-            _fill(tmp, others, need, cls, pos, mode)
+            fill(tmp, others, need, cls, pos, mode)
             n = _add(cand, n, tmp, cap)
         return n
     U_card, U_w, U_len, REC, REC_N, INTS = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_REC], W[W_REC_N], W[W_INTS]
@@ -355,11 +355,11 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
         for mode in range(3):
             tmp[:] = 0
             for j in range(REC_N[r]):
-                _put_unit(U_card, U_w, U_len, REC[r, j], tmp)
+                put_unit(U_card, U_w, U_len, REC[r, j], tmp)
             need = n_need
             for c in range(NC):
                 need -= tmp[c]
-            _fill(tmp, inclass, need, cls, pos, mode)
+            fill(tmp, inclass, need, cls, pos, mode)
             n = _add(cand, n, tmp, cap)
             if n >= cap:
                 return n

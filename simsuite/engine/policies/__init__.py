@@ -1,0 +1,99 @@
+"""The built-in heuristic policies, compiled: ``random`` (0), ``basic`` (1) and ``expert`` (2),
+one module each; ``search`` (3, ``engine.search``) plays through them.
+
+Each policy answers four questions: whether to bid while drawing, what to bury, what to lead
+and what to follow with. They see only what a player sees: their own hand, the cards played so
+far, the current trick; ``expert`` also infers voids from who failed to follow suit.
+
+Legality never depends on a policy: follows are built from the unit sets that reach the best
+follow profile (``core.best_sets``), leads are single units, and a throw is only attempted when
+the policy judges it safe; the hand loop applies the rules to whatever is chosen.
+
+``expert-v1`` (4) is ``expert`` as it was before issue 11, frozen as a reference for duels.
+
+This module is the dispatcher: ``choose_bury``, ``choose_lead`` and ``choose_follow`` pick the
+policy's function by code, with the hand loop's arguments.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..core import LI_CARDS, NC
+from .basic import bury_basic, follow_basic, lead_basic
+from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
+from .common import (
+    BASIC, EXPERT, EXPERT_V1, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, put_unit, strength, try_trump,
+)
+from .expert import bury_expert, follow_expert, lead_expert
+from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
+from .random_play import bury_random, follow_random, lead_random
+
+__all__ = [
+    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "POLICY_NAMES", "RANDOM",
+    "bid_wish", "bury_by_key", "choose_bury", "choose_follow", "choose_lead", "fill", "follow_once",
+    "lead_once", "put_unit", "strength", "try_trump",
+]
+
+
+@njit(cache=True)
+def choose_bury(pol, hand, cls, pos, P, s, n, out):
+    """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector)."""
+    for c in range(NC):
+        out[c] = 0
+    if pol == RANDOM:
+        bury_random(hand, n, s, out)
+    elif pol == BASIC:
+        bury_basic(hand, cls, pos, n, out)
+    elif pol == EXPERT_V1:
+        bury_expert_v1(hand, cls, pos, n, out)
+    else:
+        bury_expert(hand, cls, pos, P, n, out)
+
+
+@njit(cache=True, inline="always")
+def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
+    """Fill ``out`` with the lead of ``seat``. Returns 1 if it is a throw (several units), else 0."""
+    for c in range(NC):
+        out[c] = 0
+    hand = hands[seat]
+    if pol == RANDOM:
+        return lead_random(hand, cls, pos, P, W, s, out)
+    if pol == BASIC:
+        return lead_basic(hand, played, cls, pos, P, W, out)
+    if pol == EXPERT_V1:
+        return lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out)
+    return lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out)
+
+
+@njit(cache=True, inline="always")
+def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
+    """Fill ``out`` with a legal follow of ``seat`` to the lead ``LI`` (the trick's current best
+    claim is ``win_c``, held by seat ``winner``)."""
+    hand = hands[seat]
+    if pol == RANDOM:
+        follow_random(hand, cls, pos, P, W, s, LI, out)
+        return
+    partner_wins = winner % 2 == seat % 2
+    if pol == BASIC:
+        follow_basic(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, ctx[C_LEFT] == 1,
+                     out)
+    elif pol == EXPERT_V1:
+        follow_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
+                         ctx[C_LEFT] == 1, out)
+    else:
+        # the last trick: every hand holds exactly the lead's cards
+        follow_expert(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
+                      ctx[C_LEFT] == LI[LI_CARDS], out)
+
+
+# Called once per decision (the search's candidate lists, advise): one compiled copy each, where
+# the hand loops inline ``choose_lead`` and ``choose_follow`` for speed.
+@njit(cache=True)
+def lead_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
+    return choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+
+
+@njit(cache=True)
+def follow_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
+    choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)

@@ -1,0 +1,491 @@
+"""What the heuristic policies share: card strength, the bid wish, the greedy bury, sure-winner
+tests, unit and fill helpers, the follow score and the void follower's trump.
+
+Nothing here chooses a play on its own: ``random_play``, ``basic`` and ``expert`` do, and the
+package's dispatcher picks one of them by policy code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import core
+from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS
+from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
+from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
+from ..rng import uniform
+
+RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
+# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
+# before issue 11, kept as a named reference for duels
+POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1")
+
+
+
+@njit(cache=True, inline="always")
+def strength(c, cls, pos):
+    """One number to order every card: trump above side suits, then position."""
+    return (100 if cls[c] == TRUMP else 0) + pos[c]
+
+
+# --- bidding --------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def bid_wish(pol, hand, level, P, s, drawn):
+    """The bid a policy would like to show now: (card, count) or (-1, 0). The hand loop decides
+    whether the rules accept it; a policy only asks for what it holds."""
+    best_card = -1
+    best_n = 0
+    best_score = -1.0
+    for su in range(4):
+        c = su * 13 + level
+        n = hand[c]
+        if n == 0:
+            continue
+        length = 0
+        for r in range(13):
+            length += hand[su * 13 + r]
+        if pol == RANDOM:
+            score = uniform(s)
+        else:
+            # trump strength: cards of the suit, the level cards shown, jokers
+            score = length + 1.5 * n + hand[52] + 2.0 * hand[53]
+            if score < 0.32 * drawn + 1.0:
+                continue
+        if score > best_score:
+            best_score = score
+            best_card = c
+            best_n = n
+    if P[JOKER_BIDS] != 0 and P[NO_TRUMP_OK] == 1:
+        for j in (52, 53):
+            if hand[j] >= 2:
+                if pol == RANDOM:
+                    if uniform(s) < 0.2:
+                        return j, hand[j]
+                elif best_card < 0 and drawn >= 10:
+                    return j, hand[j]
+    if pol == RANDOM and best_card >= 0 and uniform(s) < 0.5:
+        return -1, 0
+    return best_card, best_n
+
+
+# --- burying ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
+    """Bury ``n`` cards of ``left`` (taken from it) into ``out``, one at a time, each time the card
+    of least key: ``w_trump`` if trump, ``w_pair`` if a pair or more of it is left, ``w_point`` if
+    it counts points, ``w_points`` per point, ``w_length`` per card left in its class,
+    ``w_rich`` per point short of 20, plus its position. The weights make a habit: void short
+    suits, keep points, bury points, and so on."""
+    length = np.zeros(5, np.int64)
+    for c in range(NC):
+        length[cls[c]] += left[c]
+    for _ in range(n):
+        best = -1
+        best_key = 1 << 62
+        for c in range(NC):
+            if left[c] == 0:
+                continue
+            k = cls[c]
+            pts = core.POINTS[c]
+            key = pos[c] + w_length * length[k] + w_points * pts + w_rich * (20 - pts)
+            if k == TRUMP:
+                key += w_trump
+            if pts > 0:
+                key += w_point
+            if left[c] >= 2:
+                key += w_pair
+            if key < best_key:
+                best_key = key
+                best = c
+        left[best] -= 1
+        out[best] += 1
+        length[cls[best]] -= 1
+
+
+# --- leading ------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def unseen_counts(hand, played, P):
+    """Copies of each card that this player has not seen (in other hands or the bottom)."""
+    u = np.empty(NC, np.int64)
+    for c in range(NC):
+        u[c] = P[DECKS] - hand[c] - played[c]
+    return u
+
+
+@njit(cache=True)
+def unit_is_sure(W, u, best, hi):
+    """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
+    trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
+    highest position it returned."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    L = U_len[u]
+    top = U_top[u]
+    if hi <= top:
+        return True
+    uni = core.unit_uniform(U_w, U_len, u)
+    for t in range(top + 1, hi + 1):
+        if t - L + 1 < 0:
+            continue
+        if uni:
+            ok = True
+            for j in range(L):
+                if best[t - j] < U_w[u, 0]:
+                    ok = False
+                    break
+        else:
+            ok = (best[t] >= 3 and best[t - 1] >= 2) or (best[t] >= 2 and best[t - 1] >= 3)
+        if ok:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def put_unit(U_card, U_w, U_len, u, out):
+    for s in range(U_len[u]):
+        out[U_card[u, s]] += U_w[u, s]
+
+
+@njit(cache=True)
+def fill(play, pool, need, cls, pos, mode):
+    """Add ``need`` cards from ``pool`` (minus ``play``) to ``play``: mode 0 lowest non-point first,
+    mode 1 most points first, mode 2 highest first."""
+    for _ in range(need):
+        best = -1
+        best_key = 0
+        for c in range(NC):
+            if pool[c] - play[c] <= 0:
+                continue
+            st = strength(c, cls, pos)
+            if mode == 0:
+                key = -(core.POINTS[c] * 1000 + st)
+            elif mode == 1:
+                key = core.POINTS[c] * 1000 - st
+            else:
+                key = st
+            if best < 0 or key > best_key:
+                best = c
+                best_key = key
+        play[best] += 1
+
+
+@njit(cache=True, inline="always")
+def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen, voids):
+    """How much a policy likes a candidate follow (``J``: the judgement of ``follow_scored``)."""
+    if LI[LI_UNITS] == 1:
+        wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
+    else:
+        wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+    pts = 0
+    cost = 0
+    high = 0
+    for c in range(NC):
+        if cand[c] > 0:
+            pts += core.POINTS[c] * cand[c]
+            cost += strength(c, cls, pos) * cand[c]
+            if is_high_trump(c, cls, J[J_LEVEL]):
+                high += cand[c]
+    futile = False
+    if judge and wins:
+        futile = next_can_beat(cur[0], cur[1], cur[2], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP], voids, unseen, cls, pos)
+    return score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, futile, high)
+
+
+@njit(cache=True, inline="always")
+def score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, futile, high):
+    """The follow score of ``score_follow`` from its parts.
+
+    Without judgement (``basic``, ``expert-v1``): win as cheaply as possible; feed points to a
+    partner who is winning; otherwise give away little. ``overtake`` is what taking a trick from
+    a winning partner costs (but on the last trick).
+
+    With judgement (``expert``), from ``J``: feed points only to a partner sure to win (no
+    opponent after this seat can beat the trick); never overtake a partner but on the last
+    trick; a win the next opponent can still beat, or one that spends a joker or level card on
+    a trick without points, counts for nothing unless the trick is worth contesting (it holds
+    points, or the hand is near its end)."""
+    if not judge:
+        if partner_wins:
+            return pts * 100 - cost - (overtake if wins and not last_trick else 0)  # give points, keep strength
+        if wins:
+            return 100000 - cost + pts * 50
+        return -pts * 100 - cost
+    if partner_wins:
+        score = (pts * 100 - cost) if J[J_SURE_PARTNER] == 1 else (-pts * 100 - cost)
+        if wins and not last_trick:
+            score -= overtake
+        return score
+    if wins:
+        worth = J[J_TRICK_POINTS] + pts
+        contest = J[J_CONTEST] == 1
+        if contest or (worth > 0 and (not futile or worth >= FUTILE_WORTH)):
+            return (100000 if not futile else 50000) - cost + pts * 50
+        if not futile and high == 0:
+            return 60000 - cost  # a cheap sure win takes the lead
+        return -pts * 100 - cost - high * HIGH_TRUMP_COST
+    return -pts * 100 - cost
+
+
+# the expert's follow judgement (``J``, int64[8]): the next seat if it is an opponent (else -1),
+# whether a partner who is winning is sure to win, whether to contest any win, the trick's
+# points so far, and the level (for jokers and level cards)
+J_OPP, J_SURE_PARTNER, J_CONTEST, J_TRICK_POINTS, J_LEVEL = range(5)
+FUTILE_WORTH = 10  # a win the next opponent may still beat is tried for a trick worth this much (a ten or a king)
+HIGH_TRUMP_COST = 30  # what spending a joker or level card on a trick without points costs in the score
+CONTEST_TRICKS = 2  # the last tricks in which every win is contested (the bottom and the last lead)
+
+
+@njit(cache=True, inline="always")
+def is_high_trump(c, cls, level):
+    """A joker or a level card (the trumps players save for the end)."""
+    return c >= 52 or (cls[c] == TRUMP and c % 13 == level)
+
+
+@njit(cache=True)
+def next_can_beat(kind, trump, top, n, k, opp, voids, unseen, cls, pos):
+    """Can seat ``opp`` (the next to play; -1: nobody left who is an opponent) beat the claim
+    (``kind``, ``trump``, ``top``) of a trick of ``n`` cards led in class ``k``, given the voids seen
+    and the unseen cards? It follows suit unless it is known void; a void seat with trumps ruffs a
+    side-suit claim, or overruffs with an unseen higher trump."""
+    if opp < 0 or kind > 0:
+        return False
+    need = 1 if n == 1 else 2
+    if k != TRUMP and voids[opp, k] == 1:
+        if voids[opp, TRUMP] == 1:
+            return False
+        if trump == 0:
+            return True
+    elif trump == 1 and k != TRUMP:
+        return False  # it must follow the side suit, which cannot beat a trump
+    kk = TRUMP if trump == 1 else k
+    for c in range(NC):
+        if cls[c] == kk and unseen[c] >= need and pos[c] > top:
+            return True
+    return False
+
+
+@njit(cache=True)
+def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
+    """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    n = LI[LI_CARDS]
+    trumps = np.zeros(NC, np.int64)
+    for c in range(NC):
+        if cls[c] == TRUMP:
+            trumps[c] = hand[c]
+    if core.class_count(trumps, cls, TRUMP) < n:
+        return False
+    found = False
+    best_cost = 1 << 40
+    best_u = -1
+    if n == 1:
+        # a single: the lowest trump that beats the current winner
+        pick = -1
+        for c in range(NC):
+            if trumps[c] > 0:
+                cur[0] = 0
+                cur[1] = 1
+                cur[2] = pos[c]
+                if core.beats(cur, win_c) and (pick < 0 or pos[c] < pos[pick]):
+                    pick = c
+        if pick < 0:
+            return False
+        for c in range(NC):
+            cand[c] = 0
+        cand[pick] = 1
+        return True
+    if LI[LI_UNITS] == 1:
+        # one unit: a trump unit of the same shape (or of the stronger kind)
+        nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+        for u in range(nU):
+            if U_size[u] != n:
+                continue
+            for c in range(NC):
+                cand[c] = 0
+            put_unit(U_card, U_w, U_len, u, cand)
+            if core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c):
+                cost = U_top[u]
+                if cost < best_cost:
+                    best_cost = cost
+                    found = True
+                    best_u = u
+        if found:
+            for c in range(NC):
+                cand[c] = 0
+            core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+            put_unit(U_card, U_w, U_len, best_u, cand)
+        return found
+    # a throw: the lowest trump units of each shape, singles lowest
+    for c in range(NC):
+        cand[c] = 0
+    left = trumps.copy()
+    nsel = LI[LI_NSEL]
+    for i in range(nsel - 1, -1, -1):
+        code = LI[LI_CODES + i]
+        nU = core.build_units(left, cls, pos, TRUMP, P, n, 2, W)
+        pick = -1
+        for u in range(nU):
+            if core.shape_code(U_w, U_len, U_size, u) == code and (pick < 0 or U_top[u] < U_top[pick]):
+                pick = u
+        if pick < 0:
+            return False
+        for st in range(U_len[pick]):
+            left[U_card[pick, st]] -= U_w[pick, st]
+            cand[U_card[pick, st]] += U_w[pick, st]
+    for _ in range(LI[LI_SINGLES]):
+        low = -1
+        for c in range(NC):
+            if left[c] > 0 and (low < 0 or pos[c] < pos[low]):
+                low = c
+        if low < 0:
+            return False
+        left[low] -= 1
+        cand[low] += 1
+    return core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+
+
+
+
+@njit(cache=True, inline="always")
+def lead_lowest(hand, cls, pos, out):
+    """The weakest card of the hand, alone (what is left when nothing better can be led)."""
+    low = -1
+    for c in range(NC):
+        if hand[c] > 0 and (low < 0 or strength(c, cls, pos) < strength(low, cls, pos)):
+            low = c
+    out[low] = 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
+    """A legal follow to the lead ``LI`` chosen by ``score_follow``: for a single lead each card of
+    the suit, else each unit set of the best follow profile filled three ways (cheap, points,
+    high). A void follower trumps when it can win and its partner does not (with ``judge``,
+    only when the trick is worth it); otherwise it fills with points for a winning partner (with
+    ``judge``, a partner sure to win), else with its cheapest cards."""
+    k = LI[LI_CLASS]
+    n = LI[LI_CARDS]
+    FS = W[W_FS]
+    cur = FS[3]
+    J = FS[3][8:16]  # the judgement, in the spare tail of the claim's scratch row
+    unseen = played
+    J[J_OPP] = -1
+    J[J_SURE_PARTNER] = 1 if partner_wins else 0
+    J[J_CONTEST] = 1 if last_trick else 0
+    J[J_TRICK_POINTS] = 0
+    J[J_LEVEL] = ctx[C_LEVEL]
+    if judge:
+        unseen = unseen_counts(hand, played, P)
+        if (ctx[C_LEADER] + 3 - seat) % 4 > 0:
+            J[J_OPP] = (seat + 1) % 4
+        if partner_wins and next_can_beat(win_c[0], win_c[1], win_c[2], n, k, J[J_OPP], voids, unseen, cls, pos):
+            J[J_SURE_PARTNER] = 0
+        if ctx[C_LEFT] <= CONTEST_TRICKS * n:
+            J[J_CONTEST] = 1
+        J[J_TRICK_POINTS] = ctx[C_TRICK_POINTS]
+    have = 0
+    if n == 1:
+        # a single lead: any card of the suit is legal; score each while counting them
+        best_score = -(1 << 40)
+        pick = -1
+        for c in range(NC):
+            out[c] = 0
+            if hand[c] == 0 or cls[c] != k:
+                continue
+            have += hand[c]
+            # the single-card case of score_follow, without building the play
+            t = 1 if cls[c] == TRUMP else 0
+            wins = t > win_c[1] or (t == win_c[1] and win_c[0] == 0 and pos[c] > win_c[2])
+            futile = judge and wins and next_can_beat(0, t, pos[c], 1, k, J[J_OPP], voids, unseen, cls, pos)
+            high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
+            score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
+                                futile, high)
+            if score > best_score:
+                best_score = score
+                pick = c
+        if have > 1:
+            out[pick] = 1
+            return
+    else:
+        for c in range(NC):
+            out[c] = 0
+            if cls[c] == k:
+                have += hand[c]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    inclass = FS[0]
+    others = FS[1]
+    split_by_class(hand, cls, k, inclass, others)
+    cand = FS[2]
+    feed = J[J_SURE_PARTNER] == 1
+    if have <= n:
+        # all of the suit, then anything; a void player may trump
+        for c in range(NC):
+            out[c] = inclass[c]
+        need = n - have
+        if need == 0:
+            return
+        if have == 0 and not partner_wins and k != TRUMP:
+            if try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur) and (
+                    not judge or ruff_pays(cand, cls, J, n, k, voids, unseen, pos)):
+                for c in range(NC):
+                    out[c] = cand[c]
+                return
+        fill(out, others, need, cls, pos, 1 if feed else 0)
+        return
+    best = FS[4]
+    core.best_sets(inclass, cls, pos, P, LI, W, best)
+    nrec = INTS[0]
+    # candidates = each optimal unit set, filled cheaply, with points, or high
+    best_score = -(1 << 40)
+    for r in range(nrec):
+        for mode in range(3):
+            for c in range(NC):
+                cand[c] = 0
+            for j in range(REC_N[r]):
+                put_unit(U_card, U_w, U_len, REC[r, j], cand)
+            need = n
+            for c in range(NC):
+                need -= cand[c]
+            fill(cand, inclass, need, cls, pos, mode)
+            score = score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen,
+                                 voids)
+            if score > best_score:
+                best_score = score
+                for c in range(NC):
+                    out[c] = cand[c]
+
+
+@njit(cache=True, inline="always")
+def ruff_pays(cand, cls, J, n, k, voids, unseen, pos):
+    """The expert's test of a winning ruff ``cand``: take it when the trick is worth contesting,
+    or when it spends no joker or level card and the next opponent cannot overruff its highest
+    trump."""
+    if J[J_CONTEST] == 1 or J[J_TRICK_POINTS] > 0:
+        return True
+    top = -1
+    for c in range(NC):
+        if cand[c] > 0:
+            if is_high_trump(c, cls, J[J_LEVEL]):
+                return False
+            if pos[c] > top:
+                top = pos[c]
+    return not next_can_beat(0, 1, top, n, k, J[J_OPP], voids, unseen, cls, pos)
+
+
+@njit(cache=True, inline="always")
+def split_by_class(hand, cls, k, inclass, others):
+    """``inclass``: the cards of ``hand`` in class ``k``; ``others``: the rest."""
+    for c in range(NC):
+        if cls[c] == k:
+            inclass[c] = hand[c]
+            others[c] = 0
+        else:
+            inclass[c] = 0
+            others[c] = hand[c]

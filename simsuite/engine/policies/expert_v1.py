@@ -1,0 +1,165 @@
+"""``expert-v1`` (policy 4): ``expert`` as it played before issue 11, frozen as a named reference so
+duels can measure the rebuilt ``expert`` against it. Do not change its play.
+
+- **Bury:** like ``basic``, but a short suit's high card is kept only if it is an ace.
+- **Lead:** near the end, keep a sure trump unit for a last trick that multiplies the capture;
+  sure side-suit winners (biggest unit, most points), thrown together when the throw test is
+  safe, never into a suit an opponent is known to trump; as declarer with trump length, draw
+  trumps with sure units; else a low card of the longest side suit (a pair if it has one).
+- **Follow:** as ``basic``, but it never overtakes a partner who is winning, except on a
+  one-card last trick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import core
+from ..core import NC, TRUMP, W_BU
+from ..params import CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, THROWS
+from ..phases import C_DECL, C_LEFT
+from .common import (
+    bury_by_key, follow_scored, lead_lowest, put_unit, strength, unit_is_sure, unseen_counts,
+)
+from .expert import safe_throw
+
+OVERTAKE = 50  # what taking a trick from a winning partner costs in the follow score (not on the last trick)
+
+
+@njit(cache=True)
+def bury_expert_v1(hand, cls, pos, n, out):
+    """Shortest side suits first, lowest cards, never a pair; points weigh more than in ``basic``,
+    so a short suit's high card is buried before a point card only if it is not an ace."""
+    bury_by_key(hand.copy(), cls, pos, n, 1 << 30, 1 << 22, 1 << 24, 0, 64, 0, out)
+
+
+@njit(cache=True)  # not inlined: a reference, compiled once outside the hand loops
+def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
+    """Fill ``out`` with the lead. Returns 1 if it is a throw (several units), else 0."""
+    declarers = ctx[C_DECL]
+    my_team = seat % 2
+    left = ctx[C_LEFT]
+    if left <= 4 and _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
+        return 0
+    # 1. sure winners in side suits: the biggest unit, then the most points
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    unseen = unseen_counts(hand, played, P)
+    ubest = np.zeros(64, np.int64)
+    best_u = -1
+    best_key = -1
+    best_k = -1
+    for k in range(4):
+        if core.class_count(hand, cls, k) == 0:
+            continue
+        # an opponent known void in this suit may trump it
+        risky = False
+        for o in range(4):
+            if o % 2 != my_team and voids[o, k] == 1 and voids[o, TRUMP] == 0:
+                risky = True
+        if risky:
+            continue
+        nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+        hi = core._best_at(unseen, cls, pos, k, ubest)
+        for u in range(nU):
+            if unit_is_sure(W, u, ubest, hi):
+                pts = 0
+                for st in range(U_len[u]):
+                    pts += core.POINTS[U_card[u, st]] * U_w[u, st]
+                key = U_size[u] * 1000 + pts * 4 + U_top[u]
+                if key > best_key:
+                    best_key = key
+                    best_u = u
+                    best_k = k
+    if best_u >= 0:
+        # throw every sure unit of that suit at once when the throw test is safe
+        if P[THROWS] == 1:
+            thrown = safe_throw(hand, unseen, cls, pos, P, best_k, W, out)
+            if thrown:
+                return 1
+        core.build_units(hand, cls, pos, best_k, P, 64, 1, W)
+        put_unit(U_card, U_w, U_len, best_u, out)
+        return 0
+    n_trump = core.class_count(hand, cls, TRUMP)
+    # 2. declarers draw trumps while they hold many and opponents may still have some
+    if my_team == declarers and n_trump >= 2:
+        unseen_trump = core.class_count(unseen, cls, TRUMP)
+        opp_void = True
+        for o in range(4):
+            if o % 2 != my_team and voids[o, TRUMP] == 0:
+                opp_void = False
+        if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
+            nU = core.build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+            hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
+            # the strongest unit that is sure to win, else the lowest single
+            pick = -1
+            for u in range(nU):
+                if unit_is_sure(W, u, ubest, hi):
+                    if pick < 0 or U_size[u] > U_size[pick]:
+                        pick = u
+            if pick >= 0:
+                put_unit(U_card, U_w, U_len, pick, out)
+                return 0
+    # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
+    best_c = -1
+    low_key = 1 << 40
+    for c in range(NC):
+        if hand[c] == 0 or cls[c] == TRUMP:
+            continue
+        key = core.POINTS[c] * 1000 + pos[c] * 4 - core.class_count(hand, cls, cls[c]) * 8
+        if hand[c] >= 2:
+            key -= 2
+        if key < low_key:
+            low_key = key
+            best_c = c
+    if best_c >= 0:
+        out[best_c] = hand[best_c] if hand[best_c] >= 2 and core.POINTS[best_c] == 0 else 1
+        return 0
+    # 4. only trump left: the lowest, keeping the best for the end
+    return lead_lowest(hand, cls, pos, out)
+
+
+@njit(cache=True)
+def follow_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
+    follow_scored(False, OVERTAKE, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
+                  last_trick, out)
+
+
+@njit(cache=True)
+def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
+    """Near the end: when its side can capture and the multiplier grows with the unit,
+    keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
+    Returns True if ``out`` holds such a lead."""
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    can_capture = my_team != declarers or P[CAPTURE_BY] == 1
+    grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
+    if not can_capture or not grows:
+        return False
+    n = 0
+    for c in range(NC):
+        n += hand[c]
+    unseen = unseen_counts(hand, played, P)
+    ubest = np.zeros(64, np.int64)
+    hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
+    nU = core.build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
+    keep = -1
+    for u in range(nU):
+        if unit_is_sure(W, u, ubest, hi) and (keep < 0 or U_size[u] > U_size[keep]):
+            keep = u
+    if keep < 0:
+        return False
+    rest = hand.copy()
+    for st in range(U_len[keep]):
+        rest[U_card[keep, st]] -= U_w[keep, st]
+    low = -1
+    for c in range(NC):
+        if rest[c] > 0:
+            key = strength(c, cls, pos) + core.POINTS[c] * 10
+            if low < 0 or key < strength(low, cls, pos) + core.POINTS[low] * 10:
+                low = c
+    if low < 0:
+        return False
+    for c in range(NC):
+        out[c] = 0
+    out[low] = 1
+    return True
