@@ -581,7 +581,10 @@ PAIRING_COLORS = {"basic": "C0", "expert": "C3", "search": "C2"}
 # Matches per cell for the search pairing at full scale, per notebook (basic and expert play the notebook's own
 # count). Sized so that the five notebooks' search runs together take about a quarter of an hour on two idle cores
 # (README, "Notebooks"); each notebook prints the size it used.
-SEARCH_MATCHES = {"01": 12, "02": 40, "03": 30, "04": 30, "05": 24}
+# Measured (search-k4-c4 self-play, school-2016 and huizhou): about 5.8 hands per CPU-second, so these sizes (about
+# 5,500 search hands in all: 01 ~45 hands per match set, 02 ~21, 03 ~35, 04 ~28, 05 ~38) take about 16 CPU-minutes,
+# 8 minutes of wall time on two idle cores; twice that if the rebuilt expert (search's roll-out policy) is 2x slower.
+SEARCH_MATCHES = {"01": 24, "02": 40, "03": 50, "04": 32, "05": 24}
 ROBUST, DEPENDENT = "robust", "policy-dependent"
 
 
@@ -692,6 +695,8 @@ def classify(effects: Mapping[str, Estimate], sign: int = +1, pairings: Iterable
             reason = "no data" if not e.n or not math.isfinite(e.value) else "no interval"
         elif (e.high < 0 if sign > 0 else e.low > 0):
             reason = "the other way, significant"
+        elif e.value == 0:
+            reason = "no difference"
         elif np.sign(e.value) == -np.sign(sign):
             reason = "the other way, not significant"
         else:
