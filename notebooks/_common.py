@@ -837,7 +837,7 @@ class Pairings:
             "correction: Holm is not needed to *withhold* the mark robust)."
             + ("\n\n*Quick mode: a handful of deals, so nearly every conclusion reads policy-dependent here; the "
                "marks mean something only at full scale (`make notebooks`).*" if QUICK else "")))
-        display(Markdown("For `docs/findings.md`:\n\n" + marks_markdown(t)))
+        display(Markdown(MARKS_HEAD + "\n\n" + marks_markdown(t)))
         return t.drop(columns=["_effects"])
 
     def figure(self, cells: Mapping[str, str], keys: Iterable[tuple[str, str, float]],
@@ -910,7 +910,60 @@ def textwrap_short(text: str, width: int = 34) -> str:
 
     return "\n".join(textwrap.wrap(text, width)[:3])
 
+
+# --- the marks into docs/findings.md ---------------------------------------------------------------
+
+MARKS_HEAD = "For `docs/findings.md`:"
+
+
+def notebook_marks(path: str | Path) -> str | None:
+    """The marks list an executed notebook printed (``show_verdicts``), or None if it has none."""
+    import json
+
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        for o in cell.get("outputs", []):
+            text = "".join(o.get("data", {}).get("text/markdown", ""))
+            if text.startswith(MARKS_HEAD):
+                return text[len(MARKS_HEAD):].strip()
+    return None
+
+
+def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str = "") -> list[str]:
+    """Replace each ``<!-- marks NN -->`` ... ``<!-- /marks NN -->`` block of ``findings`` with the
+    marks notebook NN printed (after ``note``, one line); returns the notebooks written."""
+    import re
+
+    f = Path(findings)
+    text = f.read_text(encoding="utf-8")
+    done = []
+    for nbp in notebooks:
+        num = Path(nbp).name[:2]
+        marks = notebook_marks(nbp)
+        pat = re.compile(rf"(<!-- marks {num} -->\n).*?(<!-- /marks {num} -->)", re.S)
+        if marks is None or not pat.search(text):
+            continue
+        body = (note + "\n\n" if note else "") + marks + "\n"
+        text = pat.sub(lambda m: m.group(1) + body + m.group(2), text)
+        done.append(num)
+    f.write_text(text, encoding="utf-8")
+    return done
+
+
 __all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "pairing_policies", "pairing_label",
-           "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
+           "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
            "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
+
+
+if __name__ == "__main__":  # python notebooks/_common.py marks docs/findings.md notebooks/0*.ipynb
+    import sys
+
+    if len(sys.argv) < 4 or sys.argv[1] != "marks":
+        sys.exit("usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]")
+    args = sys.argv[2:]
+    note = ""
+    if "--note" in args:
+        i = args.index("--note")
+        note, args = args[i + 1], args[:i] + args[i + 2:]
+    print("marks written for notebooks", ", ".join(write_marks(args[0], args[1:], note)) or "none")

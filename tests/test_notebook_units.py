@@ -94,7 +94,7 @@ def test_classify_a_pairing_that_is_not_significant_or_missing_makes_it_policy_d
     assert flat["mark"] == C.DEPENDENT
     reasons = {d["pairing"]: (d["reason"], d["gap"]) for d in flat["disagree"]}
     assert reasons == {"basic": ("the other way, not significant", None),
-                       "expert": ("same direction, not significant", None), "search": ("no data", None)}
+                       "expert": ("no difference", None), "search": ("no data", None)}
 
 
 def test_pairings_effects_are_paired_over_the_same_deals():
@@ -116,3 +116,17 @@ def test_pairings_effects_are_paired_over_the_same_deals():
     assert "search: n/a, no data" in t.iloc[1, -2]
     tab = P.table({"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)})
     assert list(tab.columns) == ["basic/basic", "expert/expert"] and tab.shape == (4, 2) and "n=8" in tab.iloc[0, 0]
+
+
+def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
+    import json
+
+    nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {
+        "text/markdown": C.MARKS_HEAD + "\n\n- a claim: **robust**\n- another: **policy-dependent** (search: ...)"}}]}]}
+    (tmp_path / "02-x.ipynb").write_text(json.dumps(nb))
+    (tmp_path / "03-y.ipynb").write_text(json.dumps({"cells": []}))
+    f = tmp_path / "findings.md"
+    f.write_text("## 2\n<!-- marks 02 -->\nold\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
+    assert C.write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
+    assert f.read_text() == ("## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
+                             "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
