@@ -581,10 +581,12 @@ PAIRING_COLORS = {"basic": "C0", "expert": "C3", "search": "C2"}
 # Matches per cell for the search pairing at full scale, per notebook (basic and expert play the notebook's own
 # count). Sized so that the five notebooks' search runs together take about a quarter of an hour on two idle cores
 # (README, "Notebooks"); each notebook prints the size it used.
-# Measured (search-k4-c4 self-play, school-2016 and huizhou): about 5.8 hands per CPU-second, so these sizes (about
-# 5,500 search hands in all: 01 ~45 hands per match set, 02 ~21, 03 ~35, 04 ~28, 05 ~38) take about 16 CPU-minutes,
-# 8 minutes of wall time on two idle cores; twice that if the rebuilt expert (search's roll-out policy) is 2x slower.
-SEARCH_MATCHES = {"01": 24, "02": 40, "03": 50, "04": 32, "05": 24}
+# Measured (search-k4-c4 self-play on school-2016, huizhou and notebook 03's cells): 5.8 to 7.3 hands per CPU-second,
+# so these sizes (about 6,800 search hands in all: per match of every cell 01 ~45 hands, 02 ~21, 03 ~38, 04 ~28,
+# 05 ~38) take about 19 CPU-minutes, 10 minutes of wall time on two idle cores; twice that if the rebuilt expert
+# (search's roll-out policy) is 2x slower. Notebook 03 gets the most: the capture multiplier's effect on what search
+# buries is about 1 point in 11 at bottom 10 (a 20-match preview), which needs about 80 matches to show.
+SEARCH_MATCHES = {"01": 24, "02": 40, "03": 80, "04": 32, "05": 24}
 ROBUST, DEPENDENT = "robust", "policy-dependent"
 
 
