@@ -31,10 +31,13 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files); the sweeps run
-# with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused)
+# with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused); then
+# each notebook's robust / policy-dependent marks replace its <!-- marks NN --> block in docs/findings.md
 notebooks: $(STAMP)
 	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
 		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
+	$(BIN)/python notebooks/_common.py marks docs/findings.md notebooks/[0-9][0-9]-*.ipynb \
+		--note "*Marks from the full run (\`make notebooks\`), written by \`notebooks/_common.py marks\`.*"
 
 # docs/report.png: a current run of the docs/report.md example, its HTML report, and Chromium's screenshot of it
 # (needs a chromium binary: apt-get install -y chromium)

@@ -19,6 +19,7 @@ import os
 import time
 import tomllib
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -29,7 +30,7 @@ import simsuite
 from simsuite.harness import sweep
 from simsuite.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
 from simsuite.results import Results, load
-from simsuite.stats import cluster_mean_ci, holm, normal_p, tost_p, wilson
+from simsuite.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 # Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and
@@ -343,8 +344,9 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
     """The match frame with per-match outcomes for paired tests: ``a_win``, ``b_win``, ``draw``,
     ``decided`` (policy A = the NS policy of the cell's unswapped tables; with equal policies A is
     team NS), ``first_win`` and ``ns_dec`` (null for a draw), and per-match means over its hands:
-    ``takeover``, ``hold``, ``change`` (|level change|), ``big`` (|change| >= 2) and, with the
-    cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
+    ``takeover``, ``hold``, ``change`` (|level change|), ``big`` (|change| >= 2), ``bottom_points``
+    (points in the bottom), ``bottom_any`` (the bottom held points), ``capture_abs`` (|capture points|)
+    and, with the cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
     if variants is not None:
         from simsuite.metrics import _crossings, _Variants
 
@@ -356,7 +358,12 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
     change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
     agg = h.group_by(keys).agg(pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
                                change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"),
-                               *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []))
+                               *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []),
+                               *([pl.col("bottom_points").cast(pl.Float64).mean().alias("bottom_points"),
+                                  (pl.col("bottom_points") > 0).cast(pl.Float64).mean().alias("bottom_any")]
+                                 if "bottom_points" in h.columns else []),
+                               *([pl.col("capture_points").abs().cast(pl.Float64).mean().alias("capture_abs")]
+                                 if "capture_points" in h.columns else []))
     a = (m.filter(~pl.col("swapped")).group_by("cell").agg(pl.col("policy_ns").first().alias("_a")))
     out = m.join(agg, on=keys, how="left").join(a, on="cell", how="left")
     a_ns = pl.col("policy_ns") == pl.col("_a")
@@ -563,6 +570,402 @@ def draw_band(ax, x, band: pd.DataFrame, cells: list[str], key: str, scale: floa
             first = False
 
 
-__all__ = ["differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
+
+# --- the three self-play pairings, and how much each conclusion depends on the policy (issue 11) ---------
+
+# search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick
+# mode only checks that the notebooks run, with the cheapest search (1 deal x 2 candidates)
+SEARCH_POLICY = "search-k1-c2" if QUICK else "search-k4-c4"
+PAIRINGS = ("basic", "expert", "search")
+PAIRING_COLORS = {"basic": "C0", "expert": "C3", "search": "C2"}
+# Matches per cell for the search pairing at full scale, per notebook (basic and expert play the notebook's own
+# count). Sized so that the five notebooks' search runs together take about a quarter of an hour on two idle cores
+# (README, "Notebooks"); each notebook prints the size it used.
+# Measured (search-k4-c4 self-play on school-2016, huizhou and notebook 03's cells): 5.8 to 7.3 hands per CPU-second,
+# so these sizes (about 6,800 search hands in all: per match of every cell 01 ~45 hands, 02 ~21, 03 ~38, 04 ~28,
+# 05 ~38) take about 19 CPU-minutes, 10 minutes of wall time on two idle cores; twice that if the rebuilt expert
+# (search's roll-out policy) is 2x slower. Notebook 03 gets the most: the capture multiplier's effect on what search
+# buries is about 1 point in 11 at bottom 10 (a 20-match preview), which needs about 80 matches to show.
+SEARCH_MATCHES = {"01": 24, "02": 40, "03": 80, "04": 32, "05": 24}
+ROBUST, DEPENDENT = "robust", "policy-dependent"
+
+
+def pairing_policies(pairing: str) -> str:
+    """The sweep's ``policies`` for a self-play pairing: ``"basic,basic"``, ``"expert,expert"``,
+    ``"search-k4-c4,search-k4-c4"``."""
+    pol = SEARCH_POLICY if pairing == "search" else pairing
+    return f"{pol},{pol}"
+
+
+def pairing_label(pairing: str) -> str:
+    pol = SEARCH_POLICY if pairing == "search" else pairing
+    return f"{pol}/{pol}"
+
+
+def pairing_matches(full: int, search: int, quick: int = 6, search_quick: int = 2) -> dict[str, int]:
+    """Matches per cell for each pairing: ``basic`` and ``expert`` play ``full`` (``quick`` in
+    quick mode), the slow ``search`` its own smaller ``search`` (``search_quick``)."""
+    if QUICK:
+        return {"basic": quick, "expert": quick, "search": search_quick}
+    return {"basic": full, "expert": full, "search": search}
+
+
+def _pairing_chunk(pairing: str, matches: int) -> int:
+    # search plays a few hands a second: small chunks keep both workers busy and a stopped run resumable
+    return 100 if pairing != "search" else max(1, min(10, matches // (4 * JOBS)))
+
+
+def run_pairings(spec: str | Path | Mapping[str, Any], name: str, matches: Mapping[str, int], tag: str = "",
+                 **changes: Any) -> "Pairings":
+    """The sweep ``spec`` (with ``changes``, as in ``run_sweep``) once per self-play pairing, into
+    ``results/notebooks/<name>[-quick]/pairing-<pairing>``: the same cells and the same root seed
+    under every pairing, so match i of a cell is the same deal under all three (paired). One
+    table per deal (``duplicate = false``: in self-play a second table is the same match again).
+    A ``policies`` key of the grid is dropped (the pairing sets the policies). Resumed or reused
+    like every sweep."""
+    runs = {}
+    for p in PAIRINGS:
+        if not matches.get(p):
+            continue
+        ch = dict(changes)
+        grid = ch.get("grid")
+        if isinstance(grid, Mapping) and "policies" in grid:
+            ch["grid"] = {k: v for k, v in grid.items() if k != "policies"} or None
+        ch.update(matches=matches[p], policies=pairing_policies(p), duplicate=False,
+                  chunk=_pairing_chunk(p, matches[p]))
+        runs[p] = run_sweep(spec, name, part=f"pairing-{p}" + (f"-{tag}" if tag else ""), **ch)
+    return Pairings(runs)
+
+
+def merge_pairings(parts: Mapping[str, "Pairings"]) -> "Pairings":
+    """Several ``run_pairings`` (e.g. one per tournament) as one, each cell renamed ``<key>|<cell>``;
+    runs with the same root seed stay paired (match i is the same deal)."""
+    data, variants = {}, {}
+    for p in PAIRINGS:
+        got = [(k, P) for k, P in parts.items() if p in P.frames]
+        if not got:
+            continue
+        ren = lambda k: pl.lit(k + "|") + pl.col("cell")  # noqa: E731
+        data[p] = (pl.concat([P.frames[p][0].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"),
+                   pl.concat([P.frames[p][1].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"))
+        variants[p] = {f"{k}|{c}": v for k, P in got for c, v in (P.variants.get(p) or {}).items()}
+    return Pairings.from_frames(data, variants)
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """A named comparison with a direction: ``metric`` (a ``per_match`` column) of cell ``a`` minus
+    cell ``b`` is positive (``sign`` +1) or negative (-1); with ``b`` None, cell ``a`` against the
+    value ``ref``."""
+
+    text: str
+    a: str
+    b: str | None
+    metric: str
+    sign: int = +1
+    ref: float = 0.0
+
+
+def _nan_estimate() -> Estimate:
+    return Estimate(float("nan"), float("nan"), float("nan"), 0)
+
+
+def _fmt_effect(e: Estimate, digits: int = 3) -> str:
+    if not e.n or not math.isfinite(e.value):
+        return "n/a"
+    lo = f"{e.low:+.{digits}f}" if math.isfinite(e.low) else "?"
+    hi = f"{e.high:+.{digits}f}" if math.isfinite(e.high) else "?"
+    return f"{e.value:+.{digits}f} [{lo}, {hi}] n={e.n:,}"
+
+
+def classify(effects: Mapping[str, Estimate], sign: int = +1, pairings: Iterable[str] = PAIRINGS) -> dict:
+    """The verdict on one conclusion from its effect (the claimed difference, with its 95%
+    interval) under each pairing. **robust**: under every pairing the interval lies wholly on
+    the claimed side of 0 (same direction and significant). **policy-dependent** otherwise;
+    ``disagree`` then lists each pairing that breaks it (no data, not significant, or the other
+    way) with its effect and how far that lies from the mean effect of the pairings that agree
+    (``gap``; None when none agrees). Returns ``mark``, ``disagree`` (list of dicts: pairing,
+    reason, effect, gap) and ``text`` (one line for a table or the findings)."""
+    agree, disagree = {}, []
+    for p in pairings:
+        e = effects.get(p) or _nan_estimate()
+        ok = bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
+        if ok and (e.low > 0 if sign > 0 else e.high < 0):
+            agree[p] = e
+            continue
+        if not ok:
+            reason = "no data" if not e.n or not math.isfinite(e.value) else "no interval"
+        elif (e.high < 0 if sign > 0 else e.low > 0):
+            reason = "the other way, significant"
+        elif e.value == 0:
+            reason = "no difference"
+        elif np.sign(e.value) == -np.sign(sign):
+            reason = "the other way, not significant"
+        else:
+            reason = "same direction, not significant"
+        disagree.append({"pairing": p, "reason": reason, "effect": e})
+    ref = float(np.mean([e.value for e in agree.values()])) if agree else None
+    for d in disagree:
+        v = d["effect"].value
+        d["gap"] = v - ref if ref is not None and math.isfinite(v) else None
+    if not disagree:
+        return {"mark": ROBUST, "disagree": [], "text": f"**{ROBUST}** (all {len(agree)} pairings)"}
+    parts = []
+    for d in disagree:
+        s = f"{d['pairing']}: {_fmt_effect(d['effect'])}, {d['reason']}"
+        if d["gap"] is not None:
+            s += f"; {d['gap']:+.3f} from the agreeing pairings' mean {ref:+.3f}"
+        parts.append(s)
+    return {"mark": DEPENDENT, "disagree": disagree, "text": f"**{DEPENDENT}** ({'; '.join(parts)})"}
+
+
+class Pairings:
+    """The three self-play pairings' runs of one notebook (``run_pairings``): their summaries side by
+    side, each conclusion's effect under each pairing, the classifier's verdicts and the figure."""
+
+    def __init__(self, runs: Mapping[str, Results]):
+        self.runs = dict(runs)
+        self._set({p: frames(r) for p, r in self.runs.items()}, {p: r.variants() for p, r in self.runs.items()})
+
+    @classmethod
+    def from_frames(cls, data: Mapping[str, tuple[pl.DataFrame, pl.DataFrame]],
+                    variants: Mapping[str, Mapping] | None = None) -> "Pairings":
+        """From (hands, matches) frames per pairing instead of runs (tests)."""
+        self = cls.__new__(cls)
+        self.runs = {}
+        self._set(dict(data), dict(variants or {p: None for p in data}))
+        return self
+
+    def _set(self, data, variants):
+        self.frames = data
+        self.variants = variants
+        self.pairings = [p for p in PAIRINGS if p in data]
+        self.M = {p: per_match(h, m, variants.get(p)) for p, (h, m) in data.items()}
+        self._summary: pd.DataFrame | None = None
+
+    def summary(self) -> pd.DataFrame:
+        """``summary`` per cell of every pairing, with the cell keys and a ``pairing`` column."""
+        if self._summary is None:
+            parts = [with_cell_keys(summary(h, m, self.variants[p], by="cell")).assign(pairing=p)
+                     for p, (h, m) in self.frames.items()]
+            self._summary = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+        return self._summary
+
+    def n(self, pairing: str) -> int:
+        """Deals per cell (the smallest cell) under ``pairing``."""
+        m = self.M[pairing]
+        return int(m.group_by("cell").agg(pl.col("match").n_unique())["match"].min()) if m.height else 0
+
+    def estimate(self, pairing: str, cell: str, key: str) -> dict:
+        """One figure of one cell under one pairing: a ``summarise`` metric (METRIC_KEYS), or else the
+        mean over matches of a ``per_match`` column with its interval over deals. Keys value, lo, hi, n."""
+        if key in METRIC_KEYS:
+            s = self.summary()
+            r = s[(s.pairing == pairing) & (s.cell == cell)]
+            if len(r):
+                r = r.iloc[0]
+                return {"value": r[key], "lo": r[key + "_lo"], "hi": r[key + "_hi"], "n": r[key + "_n"]}
+            return {"value": np.nan, "lo": np.nan, "hi": np.nan, "n": 0}
+        f = self.M[pairing].filter(pl.col("cell") == cell).drop_nulls(key) if key in self.M[pairing].columns else None
+        if f is None or f.height == 0:
+            return {"value": np.nan, "lo": np.nan, "hi": np.nan, "n": 0}
+        e = cluster_mean_ci(f[key].to_numpy(), deal_ids(f))
+        return {"value": e.value, "lo": e.low, "hi": e.high, "n": e.n}
+
+    def frame(self, cells: Mapping[str, str], key: str) -> pd.DataFrame:
+        """One figure for every (pairing, cell): columns pairing, cell, label, key, key_lo, key_hi, key_n."""
+        rows = []
+        for p in self.pairings:
+            for c, lab in cells.items():
+                e = self.estimate(p, c, key)
+                rows.append({"pairing": p, "cell": c, "label": lab, key: e["value"], key + "_lo": e["lo"],
+                             key + "_hi": e["hi"], key + "_n": e["n"]})
+        return pd.DataFrame(rows)
+
+    def table(self, cells: Mapping[str, str], keys: Mapping[str, tuple[str, int, bool]]) -> pd.DataFrame:
+        """The headline figures under the pairings side by side: one row per (cell, figure), one
+        column per pairing, each ``value [95% interval] n=deals``. ``cells``: cell -> label;
+        ``keys``: key -> (label, digits, as a percentage)."""
+        rows = []
+        for c, lab in cells.items():
+            for k, (name, digits, pct) in keys.items():
+                row = {"cell": lab, "figure": name}
+                for p in self.pairings:
+                    e = self.estimate(p, c, k)
+                    row[pairing_label(p)] = (est({k: e["value"], k + "_lo": e["lo"], k + "_hi": e["hi"]}, k, digits,
+                                                  pct=pct) + f" n={int(e['n']):,}")
+                rows.append(row)
+        return pd.DataFrame(rows).set_index(["cell", "figure"])
+
+    def effect(self, pairing: str, c: Conclusion) -> Estimate:
+        """The conclusion's effect under ``pairing``: the paired difference a - b over the deals both
+        cells share (bootstrap over deals), or cell a's mean minus ``ref`` (interval over deals)."""
+        M = self.M.get(pairing)
+        if M is None or c.metric not in M.columns:
+            return _nan_estimate()
+        fa = M.filter(pl.col("cell") == c.a)
+        if c.b is None:
+            fa = fa.drop_nulls(c.metric)
+            if fa.height == 0:
+                return _nan_estimate()
+            e = cluster_mean_ci(fa[c.metric].to_numpy(), deal_ids(fa))
+            return Estimate(e.value - c.ref, e.low - c.ref, e.high - c.ref, e.n)
+        return paired_test(fa, M.filter(pl.col("cell") == c.b), pl.col(c.metric))["estimate"]
+
+    def verdicts(self, conclusions: Iterable[Conclusion]) -> pd.DataFrame:
+        """Each conclusion's effect under each pairing and the classifier's verdict (``classify``)."""
+        rows = []
+        for c in conclusions:
+            eff = {p: self.effect(p, c) for p in PAIRINGS}
+            v = classify(eff, c.sign)
+            rows.append({"conclusion": c.text, "metric": c.metric, "claimed": "> 0" if c.sign > 0 else "< 0",
+                         **{pairing_label(p): _fmt_effect(eff[p]) for p in PAIRINGS}, "verdict": v["mark"],
+                         "disagreeing pairing (effect, by how much)": v["text"].split("(", 1)[1][:-1]
+                         if v["mark"] == DEPENDENT else "", "_effects": eff})
+        return pd.DataFrame(rows)
+
+    def show_verdicts(self, conclusions: Iterable[Conclusion]) -> pd.DataFrame:
+        """``verdicts`` as the notebook shows it, with the rule stated (quick mode: marked as such)."""
+        from IPython.display import Markdown, display
+
+        t = self.verdicts(conclusions)
+        n = ", ".join(f"{pairing_label(p)} {self.n(p):,}" for p in self.pairings)
+        display(Markdown(
+            f"**Robust or policy-dependent** (deals per cell: {n}). A conclusion is **robust** when under all three "
+            "pairings its effect (a paired difference over the deals the cells share, 95% bootstrap interval over "
+            "deals; or one cell against a reference value) lies on the claimed side of 0 with an interval that "
+            "excludes 0; otherwise it is **policy-dependent**, and the disagreeing pairing is named with its effect "
+            "and its distance from the agreeing pairings' mean. Intervals are per conclusion (no multiplicity "
+            "correction: Holm is not needed to *withhold* the mark robust)."
+            + ("\n\n*Quick mode: a handful of deals, so nearly every conclusion reads policy-dependent here; the "
+               "marks mean something only at full scale (`make notebooks`).*" if QUICK else "")))
+        display(Markdown(MARKS_HEAD + "\n\n" + marks_markdown(t)))
+        return t.drop(columns=["_effects"])
+
+    def figure(self, cells: Mapping[str, str], keys: Iterable[tuple[str, str, float]],
+               conclusions: Iterable[Conclusion] = (), title: str = ""):
+        """One figure that puts the pairings next to each other: a panel per headline figure (``keys``:
+        (key, axis label, scale)), the cells along x and the three pairings side by side with 95%
+        intervals; and, with ``conclusions``, a last panel with each conclusion's effect under each
+        pairing in the claimed direction, scaled by the largest |effect| of the three (0 = no effect;
+        an interval wholly right of 0 is significant in the claimed direction)."""
+        import matplotlib.pyplot as plt
+
+        keys, conclusions = list(keys), list(conclusions)
+        npan = len(keys) + (1 if conclusions else 0)
+        fig, axes = plt.subplots(1, npan, figsize=(4.2 * npan, 4.4), squeeze=False)
+        axes = axes[0]
+        x = np.arange(len(cells))
+        w = 0.22
+        for ax, (key, ylabel, scale) in zip(axes, keys):
+            d = self.frame(cells, key)
+            for j, p in enumerate(self.pairings):
+                part = d[d.pairing == p]
+                errorbar(ax, x + (j - 1) * w, part, key, scale=scale, color=PAIRING_COLORS[p],
+                         label=f"{pairing_label(p)} (n = {self.n(p):,})")
+            ax.set_xticks(x, list(cells.values()), rotation=30 if len(cells) > 3 else 0, ha="right" if len(cells) > 3 else "center")
+            ax.set(ylabel=ylabel)
+            ax.grid(alpha=0.3)
+        axes[0].legend(fontsize=7)
+        if conclusions:
+            ax = axes[-1]
+            y = np.arange(len(conclusions))[::-1]
+            for i, c in enumerate(conclusions):
+                eff = {p: self.effect(p, c) for p in self.pairings}
+                top = max([abs(e.value) for e in eff.values() if e.n and math.isfinite(e.value)] or [1.0]) or 1.0
+                for j, p in enumerate(self.pairings):
+                    e = eff[p]
+                    if not e.n or not math.isfinite(e.value):
+                        continue
+                    v, lo, hi = (c.sign * np.array([e.value, e.low, e.high]) / top)
+                    lo, hi = min(lo, hi), max(lo, hi)
+                    ax.errorbar([v], [y[i] + (1 - j) * 0.22], xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="o",
+                                color=PAIRING_COLORS[p], capsize=2)
+            ax.axvline(0, color="grey", ls="--", lw=1)
+            ax.set_yticks(y, [textwrap_short(c.text) for c in conclusions], fontsize=7)
+            ax.yaxis.tick_right()
+            ax.set(xlabel="effect in the claimed direction\n(scaled by the largest of the three)",
+                   title="Conclusions under each pairing")
+            ax.set_xlim(-2.5, 2.5)
+            ax.grid(alpha=0.3)
+        fig.suptitle(title + ("; " if title else "") + "95% intervals over deals; n = deals per cell "
+                     f"(search: {SEARCH_POLICY})")
+        fig.tight_layout()
+        return fig
+
+
+def marks_markdown(verdicts: pd.DataFrame) -> str:
+    """The verdicts as the bullet list docs/findings.md carries: each conclusion, its mark and, when
+    policy-dependent, the disagreeing pairing with its effect and distance (n = deals per cell)."""
+    out = []
+    for r in verdicts.itertuples(index=False):
+        d = dict(zip(verdicts.columns, r))
+        line = f"- {d['conclusion']}: **{d['verdict']}**"
+        if d["verdict"] == DEPENDENT:
+            line += f" ({d['disagreeing pairing (effect, by how much)']})"
+        out.append(line + ("" if not QUICK else " *(quick run)*"))
+    return "\n".join(out)
+
+
+def textwrap_short(text: str, width: int = 34) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width)[:3])
+
+
+# --- the marks into docs/findings.md ---------------------------------------------------------------
+
+MARKS_HEAD = "For `docs/findings.md`:"
+
+
+def notebook_marks(path: str | Path) -> str | None:
+    """The marks list an executed notebook printed (``show_verdicts``), or None if it has none."""
+    import json
+
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        for o in cell.get("outputs", []):
+            text = "".join(o.get("data", {}).get("text/markdown", ""))
+            if text.startswith(MARKS_HEAD):
+                return text[len(MARKS_HEAD):].strip()
+    return None
+
+
+def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str = "") -> list[str]:
+    """Replace each ``<!-- marks NN -->`` ... ``<!-- /marks NN -->`` block of ``findings`` with the
+    marks notebook NN printed (after ``note``, one line); returns the notebooks written."""
+    import re
+
+    f = Path(findings)
+    text = f.read_text(encoding="utf-8")
+    done = []
+    for nbp in notebooks:
+        num = Path(nbp).name[:2]
+        marks = notebook_marks(nbp)
+        pat = re.compile(rf"(<!-- marks {num} -->\n).*?(<!-- /marks {num} -->)", re.S)
+        if marks is None or not pat.search(text):
+            continue
+        body = (note + "\n\n" if note else "") + marks + "\n"
+        text = pat.sub(lambda m: m.group(1) + body + m.group(2), text)
+        done.append(num)
+    f.write_text(text, encoding="utf-8")
+    return done
+
+
+__all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "pairing_policies", "pairing_label",
+           "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
            "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
+
+
+if __name__ == "__main__":  # python notebooks/_common.py marks docs/findings.md notebooks/0*.ipynb
+    import sys
+
+    if len(sys.argv) < 4 or sys.argv[1] != "marks":
+        sys.exit("usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]")
+    args = sys.argv[2:]
+    note = ""
+    if "--note" in args:
+        i = args.index("--note")
+        note, args = args[i + 1], args[:i] + args[i + 2:]
+    print("marks written for notebooks", ", ".join(write_marks(args[0], args[1:], note)) or "none")

@@ -95,3 +95,19 @@ def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
     assert "C.REPLICATION" in code and "replication_table" in code
     assert "C.Claims(" in code and "tests=" in code
     assert len(set(C.SEEDS.values())) == len(C.SEEDS) == len(PATHS)
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_each_notebook_shows_its_headline_under_the_three_pairings(path):
+    """Issue 11: every notebook re-runs its headline under basic, expert and search self-play (paired, through
+    the sweep machinery), shows it in a table and one figure, and marks each conclusion (C.classify); the
+    pairings section comes before the conclusion cell."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    src = "\n".join(c.source for c in code)
+    assert "C.run_pairings(" in src and "C.pairing_matches(" in src and "P.table(" in src
+    assert "C.SEARCH_MATCHES[" in src and "C.Conclusion(" in src
+    figure = [c for c in code if "P.figure(" in c.source]
+    assert len(figure) == 1 and "figure" in figure[0].metadata.get("tags", [])
+    verdict = [i for i, c in enumerate(code) if "P.show_verdicts(" in c.source]
+    assert len(verdict) == 1 and verdict[0] < len(code) - 1
