@@ -135,11 +135,20 @@ def parse_pair(text: Any) -> tuple[str, str]:
     names = [n.strip() for n in str(text).split(",")]
     if len(names) != 2 or not all(names):
         raise SimsuiteError(f"--policies needs two policies A,B (each plays all four seats); got {text!r}")
-    codes = policy_codes(names)  # refuses an unknown name or an import path, in one line
+    codes = [_plays_as(int(c)) for c in policy_codes(names)]  # refuses an unknown name or an import path
     if codes[0] == codes[1]:
-        same = "" if names[0] == names[1] else f" ({names[0]} and {names[1]} are the same policy)"
-        raise SimsuiteError(f"--policies names {names[0]!r} twice{same}; compare two different policies")
+        same = f"names {names[0]!r} twice" if names[0] == names[1] else f"{names[0]} and {names[1]} are the same policy"
+        raise SimsuiteError(f"--policies {same}; compare two different policies")
     return names[0], names[1]
+
+
+def _plays_as(code: int) -> tuple[int, int, int]:
+    """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike."""
+    from .engine.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SEARCH
+
+    if code < SEARCH:
+        return code, 0, 0
+    return SEARCH, (code >> 4) & 255 or DEFAULT_SAMPLES, (code >> 12) & 255 or DEFAULT_CANDIDATES
 
 
 def load_variants(choices: Sequence[str] | None) -> list[Variant]:

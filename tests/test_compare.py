@@ -66,7 +66,7 @@ def test_relative_difference_interval():
     e = C.relative_difference(a, a * 2)
     assert e.value == pytest.approx(-0.5) and e.low == pytest.approx(-0.5) and e.high == pytest.approx(-0.5)
     e = C.relative_difference(np.array([1.0, 2.0, 4.0]), np.array([2.0, 1.0, 3.0]))
-    assert e.low < e.value == pytest.approx(7 / 6 - 1) < e.high
+    assert e.value == pytest.approx(7 / 6 - 1) and e.low < e.value < e.high
     assert np.isnan(C.relative_difference(a, np.zeros(4)).value)
 
 
