@@ -61,8 +61,8 @@ MEASURES: tuple[Measure, ...] = (
             "share of hands whose buried cards hold points",
             lambda r: r[:, _COL["bottom_points"]] > 0),
     Measure("capture_points_mean", "points", "capture points per hand",
-            "points the last-trick capture of the bottom moved, per hand: positive to the defenders, "
-            "negative where the declarers capture",
+            "points the last-trick capture moved, per hand (of the bottom; in guangxi-2012, which has no "
+            "bottom, of the multiplied last trick): positive to the defenders, negative where the declarers capture",
             lambda r: r[:, _COL["capture_points"]]),
     Measure("level_change_mean", "levels", "|level change| per hand",
             "levels gained in the hand by either team, per hand",
@@ -103,15 +103,13 @@ def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int =
     figures: dict[str, dict] = {}
     for m in MEASURES:
         xa, xb = m.per_hand(ra).astype(float), m.per_hand(rb).astype(float)
-        fig = {"label": m.label, "what": m.what, "kind": m.kind, "a": _est(_own(m, xa)), "b": _est(_own(m, xb)),
-               "difference": _est(mean_ci(xa - xb)), "relative_difference": None, "target": None}
-        if m.name == "defender_points_mean":
-            fig["relative_difference"] = _est(relative_difference(xa, xb))
+        est = {"a": _own(m, xa), "b": _own(m, xb), "difference": mean_ci(xa - xb),
+               "relative_difference": relative_difference(xa, xb) if m.name == "defender_points_mean" else None}
+        fig = {"label": m.label, "what": m.what, "kind": m.kind,
+               **{k: None if e is None else _est(e) for k, e in est.items()}, "target": None}
         if m.name in TARGETS:
             bound, on = TARGETS[m.name]
-            e = fig[on]
-            fig["target"] = {"bound": bound, "on": on,
-                             "verdict": verdict(_nan(e["low"]), _nan(e["high"]), -bound, bound)}
+            fig["target"] = {"bound": bound, "on": on, "verdict": verdict(est[on].low, est[on].high, -bound, bound)}
         figures[m.name] = fig
     return {"variant": variant.id, "rules_hash": variant.rules_hash, "a": a, "b": b,
             "difference": f"{a} minus {b}", "hands": hands, "seed": seed, "figures": figures}
@@ -121,16 +119,12 @@ def _est(e: Estimate) -> dict:
     return {"value": _clean(e.value), "low": _clean(e.low), "high": _clean(e.high), "n": e.n}
 
 
-def _nan(x: float | None) -> float:
-    return float("nan") if x is None else x
-
-
 # --- the command -----------------------------------------------------------------------------------
 
 
 def parse_pair(text: Any) -> tuple[str, str]:
     """``"A,B"``: two different built-in policies (search with its parameters counts once)."""
-    from .engine.api import policy_code, policy_codes
+    from .engine.api import policy_codes
 
     names = [n.strip() for n in str(text).split(",")]
     if len(names) != 2 or not all(names):
