@@ -13,7 +13,7 @@ import sys
 from typing import Sequence
 
 from .errors import SimsuiteError
-from .limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_memory, check_seed
+from .limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
 from .variant import describe, known_ids, load_all, load_variant
 
 MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
@@ -155,6 +155,17 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="the figures with intervals as JSON")
     s.set_defaults(func=cmd_calibrate)
 
+    s = sub.add_parser("compare-policies", help="two policies in self-play on the same deals: paired differences")
+    s.add_argument("--variant", action="append", metavar="ID",
+                   help="variant id or a path; repeat for several, or all (default)")
+    s.add_argument("--policies", default="expert,search",
+                   help="two policies A,B, each at all four seats; differences are A minus B (default expert,search)")
+    s.add_argument("--hands", type=int, default=200, help="deals per variant, played by each policy (default 200)")
+    s.add_argument("--seed", type=int, default=1, help="root seed (default 1); the figures do not depend on --jobs")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
+    s.add_argument("--json", action="store_true", help="a list of one object per variant: every figure, n and interval")
+    s.set_defaults(func=cmd_compare_policies)
+
     s = sub.add_parser("exact", help="the exact match model of a results folder: the match chain solved, per cell")
     s.add_argument("results", help="results folder (results/<run>)")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
@@ -236,6 +247,14 @@ def cmd_calibrate(args) -> int:
     from .calibrate import command
 
     print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
+                  as_json=args.json))
+    return 0
+
+
+def cmd_compare_policies(args) -> int:
+    from .compare import command
+
+    print(command(args.variant, policies=args.policies, hands=args.hands, seed=args.seed, jobs=args.jobs,
                   as_json=args.json))
     return 0
 
@@ -484,8 +503,7 @@ def cmd_duel(args) -> int:
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     if args.matches is not None:
         return _duel_matches(args, names, variants)
-    if args.jobs == 0 or args.jobs < -1:
-        raise SimsuiteError(f"--jobs must be a positive number of workers or -1 (all cores); got {args.jobs}")
+    check_jobs("--jobs", args.jobs)
     results = [duel(v, names[0], names[1], args.hands, args.seed, jobs=args.jobs) for v in variants]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))

@@ -39,23 +39,25 @@ class DuelResult:
 DUEL_CHUNK = 250  # hands per task when a duel runs on several workers
 
 
-def _tables(variant: Variant, seed: int, hands: int, policies: str, jobs: int) -> np.ndarray:
-    """Record rows of hands 0..hands-1 of the run ``seed``; the same rows whatever ``jobs`` (each
-    hand's random state depends on its index alone)."""
-    if jobs == 1 or hands <= DUEL_CHUNK:
+def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int,
+               chunk: int = DUEL_CHUNK) -> np.ndarray:
+    """Record rows of hands 0..hands-1 of the run ``seed``, in tasks of ``chunk`` hands on ``jobs``
+    workers; the same rows whatever ``jobs`` and ``chunk`` (each hand's random state, level and
+    first drawer depend on its index alone)."""
+    if jobs == 1 or hands <= chunk:
         return play_batch(variant, seed, hands, policies)
     from joblib import Parallel, delayed
 
-    starts = range(0, hands, DUEL_CHUNK)
+    starts = range(0, hands, chunk)
     parts = Parallel(n_jobs=jobs, backend="loky")(
-        delayed(play_batch)(variant, seed, min(DUEL_CHUNK, hands - st), policies, start=st) for st in starts)
+        delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)
     return np.concatenate(parts)
 
 
 def duel(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1) -> DuelResult:
     """Play ``hands`` duplicate pairs of hands of policy ``a`` against ``b`` (on ``jobs`` workers)."""
-    first = _tables(variant, seed, hands, f"{a},{b}", jobs)
-    second = _tables(variant, seed, hands, f"{b},{a}", jobs)
+    first = play_hands(variant, seed, hands, f"{a},{b}", jobs)
+    second = play_hands(variant, seed, hands, f"{b},{a}", jobs)
     net = (first[:, _L0] - first[:, _L1]) + (second[:, _L1] - second[:, _L0])
     return DuelResult(variant.id, a, b, hands, mean_ci(net / 2.0), wilson(int((net > 0).sum()), hands),
                       wilson(int((net < 0).sum()), hands))

@@ -34,6 +34,15 @@ def check_seed(name: str, value) -> int:
     return check_int(name, value, 0, MAX_SEED)
 
 
+def check_jobs(name: str, value) -> int:
+    """Worker processes: a positive number, or -1 for one per core (joblib's convention)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimsuiteError(f"{name} must be an integer; got {value!r}")
+    if value == 0 or value < -1:
+        raise SimsuiteError(f"{name} must be a positive number of workers or -1 (all cores); got {value}")
+    return value
+
+
 def machine_memory() -> int:
     """Physical memory in bytes (a fixed guess where the system does not tell)."""
     try:
