@@ -9,11 +9,11 @@ import pytest
 
 from simsuite.engine import core
 from simsuite.engine.params import compile_variant
-from simsuite.follow import best_profile, check_follow, lead_structure
-from simsuite.order import hand_order
-from simsuite.trick import rule_trick
-from simsuite.units import as_count_dict
-from simsuite.variant import known_ids, load_variant
+from simsuite.rules.follow import best_profile, check_follow, lead_structure
+from simsuite.rules.order import hand_order
+from simsuite.rules.trick import rule_trick
+from simsuite.rules.units import as_count_dict
+from simsuite.rules.variant import known_ids, load_variant
 
 
 def _deal(v, rng):

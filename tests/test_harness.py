@@ -13,13 +13,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite import harness
+from simsuite.sim import harness
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
-from simsuite.harness import RunSpec, scale_decks, simulate, sweep
-from simsuite.results import load
-from simsuite.schema import HAND_SCHEMA, MATCH_SCHEMA
-from simsuite.variant import load_variant
+from simsuite.sim.harness import RunSpec, scale_decks, simulate, sweep
+from simsuite.sim.results import load
+from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA
+from simsuite.rules.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = dict(variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True,
@@ -410,7 +410,7 @@ def test_load_refuses_what_is_not_a_run(tmp_path):
 
 
 def test_summary_of_a_run(reference, capsys):
-    pytest.importorskip("simsuite.metrics")
+    pytest.importorskip("simsuite.analysis.metrics")
     code, out, err = run_cli(capsys, "summary", str(reference), "--by", "cell", "--json")
     assert code == 0, err
     assert isinstance(json.loads(out), list)
@@ -419,7 +419,7 @@ def test_summary_of_a_run(reference, capsys):
 
 
 def test_summary_of_a_missing_folder(capsys, tmp_path):
-    pytest.importorskip("simsuite.metrics")
+    pytest.importorskip("simsuite.analysis.metrics")
     code, _, err = run_cli(capsys, "summary", str(tmp_path / "none"))
     one_line_error(code, err, "no such folder")
 

@@ -21,7 +21,7 @@ import polars as pl
 import psutil
 import pytest
 
-from simsuite import results as R
+from simsuite.sim import results as R
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 

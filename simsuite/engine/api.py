@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import SimsuiteError
-from ..variant import Variant
+from ..rules.variant import Variant
 from . import hand as H
 from .core import Work
 from .params import compile_variant
@@ -59,7 +59,7 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
     bad = [n for n, c in zip(names, codes) if c is None]
     if bad and (":" in bad[0] or bad[0].endswith(".py")):
         raise SimsuiteError(f"policy {bad[0]!r} is an import path: Python policies play on the slow path "
-                            f"(simsuite.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
+                            f"(simsuite.play.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
                             f"policies {', '.join(POLICY_NAMES)}")
     if bad:
         raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)} "

@@ -1,11 +1,11 @@
 """The rules on arrays, compiled: card order, units, follow profiles, trick winners, throws and
-scoring. The same rules as ``simsuite.order`` / ``units`` / ``follow`` / ``trick`` / ``scoring``
+scoring. The same rules as ``simsuite.rules.order`` / ``units`` / ``follow`` / ``trick`` / ``scoring``
 (the readable reference, used by ``simsuite judge``); tests check that both agree.
 
 Layout:
 
 * ``cls[c]``, ``pos[c]``: suit-class (0..3 side suits, 4 trump) and position of card ``c`` for
-  one hand; consecutive positions are adjacent for tractors (see ``simsuite.order``).
+  one hand; consecutive positions are adjacent for tractors (see ``simsuite.rules.order``).
 * A *unit table* lists candidate units of one holding: ``U_len[u]`` steps, step ``s`` holds card
   ``U_card[u, s]`` times ``U_w[u, s]``; ``U_top[u]`` is the position of step 0, ``U_size[u]`` its
   card count. Tables live in a preallocated ``Work`` so that no decision allocates.
@@ -569,6 +569,15 @@ def lead_info_single(card, k, pos, P, LI):
 
 
 @njit(cache=True, inline="always")
+def one_unit_lead(code, w, P):
+    """Whether a play of one-unit shape ``code`` (width ``w``) leads as that one unit: a unit the
+    variant allows (a 3+2 unit needs ``triple_pair_unit``, a wide tractor ``wide_tractors``)."""
+    if code < 0 or (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0):
+        return False
+    return not (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0)
+
+
+@njit(cache=True, inline="always")
 def lead_info_unit(play, cls, pos, P, LI):
     """``lead_info`` for a one-unit lead, without touching the work arrays; returns False when
     the lead is not one unit (the caller then uses ``lead_info``)."""
@@ -579,7 +588,7 @@ def lead_info_unit(play, cls, pos, P, LI):
     for c in range(NC):
         n += play[c]
     code, top, w, _n = single_unit_shape(play, cls, pos, k)
-    if code < 0 or (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0) or (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0):
+    if not one_unit_lead(code, w, P):
         return False
     _lead_info_one_unit(play, k, n, code, top, w, P, LI)
     return True
@@ -595,7 +604,7 @@ def lead_info(play, cls, pos, P, W, LI):
     for c in range(NC):
         n += play[c]
     code, top, w, _n = single_unit_shape(play, cls, pos, k)
-    if k >= 0 and code >= 0 and not (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0) and not (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0):
+    if k >= 0 and one_unit_lead(code, w, P):
         _lead_info_one_unit(play, k, n, code, top, w, P, LI)
         return 0 if w == 1 else 1
     nU = build_units(play, cls, pos, k, P, n, 2, W)
@@ -726,7 +735,6 @@ def single_unit_shape(play, cls, pos, k):
     w0 = -1
     uniform = True
     wmax = 0
-    top_w = 0
     for c in range(NC):
         m = play[c]
         if m > 0:
@@ -745,7 +753,6 @@ def single_unit_shape(play, cls, pos, k):
                 wmax = m
             if p > hi:
                 hi = p
-                top_w = m
             if p < lo:
                 lo = p
     if L == 0 or hi - lo + 1 != L:
@@ -791,30 +798,28 @@ def contender_unit(play, cls, pos, P, LI, is_lead, out):
     if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
         return False
     trump = 1 if k == TRUMP else 0
-    if True:
-        code, top, w, n = single_unit_shape(play, cls, pos, k)
-        if code < 0:
+    code, top, w, n = single_unit_shape(play, cls, pos, k)
+    if code < 0:
+        return False
+    lead_code = LI[LI_KEY_CODE]
+    if code == lead_code:
+        kind = 0
+    else:
+        lead_w = lead_code // 100
+        lead_L = lead_code % 100
+        if lead_code >= 9000 or lead_w != 2 or lead_L < 2 or n != LI[LI_CARDS] or code >= 9000:
             return False
-        lead_code = LI[LI_KEY_CODE]
-        if code == lead_code:
-            kind = 0
+        L = code % 100
+        if P[WIDE_BEATS] == 1 and w >= 3 and L >= 2:
+            kind = 1
+        elif P[BOMBS] == 1 and w == 4 and L == 1 and lead_L == 2:
+            kind = 1
         else:
-            lead_w = lead_code // 100
-            lead_L = lead_code % 100
-            if lead_code >= 9000 or lead_w != 2 or lead_L < 2 or n != LI[LI_CARDS] or code >= 9000:
-                return False
-            L = code % 100
-            if P[WIDE_BEATS] == 1 and w >= 3 and L >= 2:
-                kind = 1
-            elif P[BOMBS] == 1 and w == 4 and L == 1 and lead_L == 2:
-                kind = 1
-            else:
-                return False
-        out[0] = kind
-        out[1] = trump
-        out[2] = top
-        return True
-    return False
+            return False
+    out[0] = kind
+    out[1] = trump
+    out[2] = top
+    return True
 
 
 @njit(cache=True)
@@ -918,7 +923,6 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     """Test a throw against the other three hands. Returns (stands, penalty_cards, n_failing);
     fills ``forced`` with the play the thrower must make when it fails."""
     k = LI[LI_CLASS]
-    nsel = LI[LI_NSEL]
     rec_n = W[W_REC_N]
     U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
     # re-read the lead's units (lead_info leaves them in rec[0])

@@ -18,7 +18,7 @@ from .phases import (
     S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF, S_TRICKS, S_TRUMP, S_TURN,
     S_WINNER,
 )
-from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.declare)
+from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
 from .rng import hand_state
 

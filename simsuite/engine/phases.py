@@ -5,7 +5,7 @@ the search's roll-outs share it) moved by small phases: the deal and the declara
 (``start_deal``, ``draw``, ``apply_bid``, ``form_bottom``, ``settle_declaration``), the bury
 (``take_bottom``, ``apply_bury``), one play (``apply_lead``, ``apply_follow``), the end of a trick
 (``finish_trick``) and the score (``score``). Three drivers walk the phases: the compiled hand loop
-(``engine.hand.play_hand``), the Python path with user policies (``simsuite.pyhand``) and the
+(``engine.hand.play_hand``), the Python path with user policies (``simsuite.play.pyhand``) and the
 search policy's roll-outs (``engine.search``). No driver repeats a rule.
 
 The position to move is ``sc[S_LEADER]`` and ``sc[S_TURN]`` (plays made in the current trick,
@@ -102,7 +102,7 @@ def _bid_rank(P, card):
 
 @njit(cache=True, inline="always")
 def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
-    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.declare``)."""
+    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.rules.declare``)."""
     if n <= 0:
         return 0
     if card >= 52:
@@ -111,7 +111,7 @@ def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
         if P[JOKER_BIDS] == 1 and n < 2:
             return 0
     if first_hand and P[FIRST_NEEDS_SJ] == 1:
-        # the small joker is a ticket, not part of the bid (simsuite.declare.read_bid)
+        # the small joker is a ticket, not part of the bid (simsuite.rules.declare.read_bid)
         if card == 52 or hand[52] < 1:
             return 0
     if cur_seat < 0:
