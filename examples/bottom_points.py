@@ -2,9 +2,9 @@
 capture scored, per policy (two-deck-2011, seed 1). Recorded in docs/policies.md."""
 import sys
 
+from simsuite.analysis.stats import mean_ci, wilson
 from simsuite.engine.api import play_batch
 from simsuite.engine.hand import RECORD_FIELDS
-from simsuite.analysis.stats import mean_ci, wilson
 from simsuite.rules.variant import load_variant
 
 v = load_variant(sys.argv[1] if len(sys.argv) > 1 else "two-deck-2011")

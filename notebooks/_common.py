@@ -1,7 +1,7 @@
 """Helpers shared by the notebooks in this folder (not part of the simsuite package).
 
 Every notebook sizes its runs from ``SIMSUITE_QUICK`` (quick: tiny samples, only to check that
-the notebook runs), runs its sweep through ``simsuite.sim.harness.sweep`` into
+the notebook runs), runs its sweep through ``simsuite.sim.run.sweep`` into
 ``results/notebooks/<name>[-quick]`` (resuming a run that is there) and reads it back with
 ``simsuite.sim.results.load``. The figures draw 95% intervals from ``simsuite.analysis.metrics.summarise``.
 
@@ -27,10 +27,10 @@ import pandas as pd
 import polars as pl
 
 import simsuite
-from simsuite.sim.harness import sweep
 from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
-from simsuite.sim.results import Results, load
 from simsuite.analysis.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
+from simsuite.sim.results import Results, load
+from simsuite.sim.run import sweep
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 # Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and

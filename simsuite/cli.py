@@ -13,12 +13,11 @@ import sys
 from typing import Sequence
 
 from .errors import SimsuiteError
-from .sim.limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
+from .rules.cards import SEATS
 from .rules.variant import describe, known_ids, load_all, load_variant
+from .sim.limits import HAND_BYTES, MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
 
 MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
-# memory of one hand, or one match slot, held at once by bench and duel (records, states, frames)
-HAND_BYTES = 1_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -200,7 +199,8 @@ def _exec_args(s) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .sim.harness import DEFAULT_CHUNK, RunSpec, simulate
+    from .sim.run import simulate
+    from .sim.spec import DEFAULT_CHUNK, RunSpec
 
     spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
                    hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
@@ -211,7 +211,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from .sim.harness import sweep
+    from .sim.run import sweep
 
     print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
                 chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
@@ -219,23 +219,13 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_summary(args) -> int:
+    from .analysis import metrics
     from .sim.results import load
 
-    try:
-        from .analysis import metrics
-    except ModuleNotFoundError as exc:
-        if exc.name != "simsuite.analysis.metrics":
-            raise
-        raise SimsuiteError("this simsuite has no metrics module yet (simsuite/analysis/metrics.py)") from None
-
-    import inspect
-
     r = load(args.results)
-    extra = {}
-    if "variants" in inspect.signature(metrics.summarise).parameters:
-        extra["variants"] = r.variants()  # the rules each cell was played under (overrides included)
+    variants = r.variants()  # the rules each cell was played under (overrides included)
     with _reading(args.results):
-        rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
+        rows = metrics.summarise(r.hands, r.matches, by=args.by, variants=variants)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
@@ -318,8 +308,8 @@ def cmd_show(args) -> int:
 
 
 def cmd_judge(args) -> int:
-    from .rules.judge import judge
     from .report.text import judge_table
+    from .rules.judge import judge
     from .rules.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -339,7 +329,7 @@ def cmd_judge(args) -> int:
 
 def cmd_bury(args) -> int:
     from .analysis.bury import bury_study
-    from .sim.harness import parse_overrides
+    from .sim.spec import parse_overrides
 
     overrides = parse_overrides(args.overrides)
     v = load_variant(args.variant)
@@ -379,13 +369,12 @@ def cmd_advise(args) -> int:
     return 0
 
 
-SEATS = "NESW"
 WARMUP_HANDS = 20
 
 
 def _policy_names(policies: str) -> list[str]:
     """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
-    from .engine.api import policy_codes, policy_name
+    from .engine.names import policy_codes, policy_name
 
     return [policy_name(c) for c in policy_codes(policies)]
 
@@ -414,9 +403,9 @@ def _can_encode(text: str, stream) -> bool:
 def cmd_play(args) -> int:
     import numpy as np
 
-    from .rules.cards import format_card, parse_rank
     from .engine.api import play_one
     from .report.trace import format_trace
+    from .rules.cards import format_card, parse_rank
 
     v = load_variant(args.variant)
     names = _policy_names(args.policies)
@@ -490,10 +479,10 @@ def cmd_bench(args) -> int:
 
 def cmd_duel(args) -> int:
     from .compete.duel import duel
-    from .engine.api import policy_codes
+    from .engine.names import policy_codes, split_names
     from .report.text import table
 
-    names = [n.strip() for n in args.policies.split(",")]
+    names = split_names(args.policies)
     if len(names) != 2:
         raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
     policy_codes(names)
@@ -531,12 +520,12 @@ def _play_match(v, args, names) -> int:
 
 def cmd_tournament(args) -> int:
     from .compete.competition import make_teams, repeat_tournaments, run_policy_tournament
-    from .engine.api import policy_codes
-    from .report.text import table
     from .compete.tournament import format_standings
+    from .engine.names import policy_codes, split_names
+    from .report.text import table
 
     v = load_variant(args.variant)
-    pols = [p.strip() for p in args.policies.split(",") if p.strip()]
+    pols = [p for p in split_names(args.policies) if p]
     policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
     for p in pols:
         policy_codes(p)

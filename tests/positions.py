@@ -3,8 +3,8 @@ exactly what is unseen."""
 
 from __future__ import annotations
 
-from simsuite.rules.cards import format_cards, parse_cards
 from simsuite.engine.core import NC
+from simsuite.rules.cards import format_cards, parse_cards
 from simsuite.rules.scenario import parse_scenario
 
 

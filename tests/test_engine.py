@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simsuite.rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
-from simsuite.rules.declare import rule_bids
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch, play_one
 from simsuite.engine.core import hand_tables
 from simsuite.engine.params import compile_variant
 from simsuite.errors import IllegalPlayError
+from simsuite.rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
+from simsuite.rules.declare import rule_bids
 from simsuite.rules.order import NO_TRUMP, hand_order
 from simsuite.rules.scoring import capture, outcome
 from simsuite.rules.trick import rule_trick
@@ -353,8 +353,8 @@ def test_batch_independent_of_split(vid):
 JIT_POLICIES = ("random", "basic", "expert", "expert,random")
 JIT_SCRIPT = """
 import json, sys
-from simsuite.rules.variant import known_ids, load_variant
 from simsuite.engine.api import play_batch
+from simsuite.rules.variant import known_ids, load_variant
 pols = sys.argv[1].split("/")
 print(json.dumps({vid + "/" + p: play_batch(load_variant(vid), 4242, 3, p).tolist() for vid in known_ids() for p in pols}))
 """

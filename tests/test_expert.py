@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.play.advise import advise
 from simsuite.analysis.bury import bury_rows
+from simsuite.engine.names import policy_code, policy_name
+from simsuite.play.advise import advise
 from simsuite.rules.cards import format_cards
-from simsuite.engine.api import policy_code, policy_name
 from simsuite.rules.variant import load_variant
 
 from positions import position

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simsuite.sim import results as R
 from simsuite.cli import main
-from simsuite.sim.harness import simulate
 from simsuite.rules.variant import SPECS
+from simsuite.sim import results as R
+from simsuite.sim.run import simulate
 
 BASE = 'extends = "school-2016"\n'
 MARKER = "imported.marker"  # what evil.py writes if anything imports it
@@ -380,7 +380,7 @@ def test_any_value_in_a_sweep_spec_is_planned_or_refused_in_one_error(tmp_path_f
     """Rule: a spec value either validates or gives one SimsuiteError; nothing else escapes, and
     validating never imports a policy."""
     from simsuite.errors import SimsuiteError
-    from simsuite.sim.harness import plan_sweep
+    from simsuite.sim.sweep import plan_sweep
 
     spec = {"base": "school-2016", "matches": 2, "chunk": 1}
     if key.startswith("grid."):

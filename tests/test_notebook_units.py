@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from simsuite.compete.match import play_match_batch
-from simsuite.sim.schema import hand_frame, match_frame
 from simsuite.rules.variant import load_variant
+from simsuite.sim.schema import hand_frame, match_frame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 C = pytest.importorskip("_common")

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
 from simsuite.engine.api import play_one
 from simsuite.errors import IllegalPlayError, SimsuiteError
+from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
 from simsuite.rules.follow import lead_structure, legal_follows
 from simsuite.rules.order import hand_order
 from simsuite.play.policy import (

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.rules.cards import format_card, parse_cards
 from simsuite.engine.api import HandHistory, HandResult, play_one
 from simsuite.engine.hand import RECORD_FIELDS
 from simsuite.report.trace import format_trace, sorted_cards, walk_tricks
+from simsuite.rules.cards import format_card, parse_cards
 from simsuite.rules.order import hand_order
 from simsuite.rules.variant import load_variant
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import hand as H
-from ..engine.api import policy_codes, policy_name
 from ..engine.core import Work
+from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
-from .stats import Estimate, mean_ci, wilson
 from ..rules.variant import Variant
+from .stats import Estimate, mean_ci, wilson
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A reference is a TOML file in ``calibration/`` (docs/calibration.md): where its 
 the rules they were played under (a variant table that ``extends`` a shipped variant), the
 players it stands for, the figures, and for each figure a tolerance with its reason.
 ``calibrate`` plays the reference's rules with one policy at all four seats through the harness
-(``harness.simulate``: whole matches, the same deals for a seed whatever ``jobs``), measures the
+(``sim.run.simulate``: whole matches, the same deals for a seed whatever ``jobs``), measures the
 same figures with 95% intervals (bootstrap by match, as ``metrics``), and says for each whether
 ours lies inside the reference's tolerance.
 """
@@ -23,8 +23,8 @@ import numpy as np
 import polars as pl
 
 from ..errors import SimsuiteError, VariantError, read_toml
-from .stats import Estimate, mean_ci
 from ..rules.variant import Variant, variant_from_table
+from .stats import Estimate, mean_ci
 
 CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "calibration"
 DEFAULT_HANDS = 10000
@@ -226,7 +226,7 @@ def _rules(rules: Any, path: Path, problems: list[str]) -> tuple[Variant | None,
     except VariantError as exc:
         problems.extend(f"[rules] {p}" for p in exc.problems)
         return None, extends
-    from ..sim.harness import _engine_ready
+    from ..sim.spec import _engine_ready
 
     try:
         _engine_ready(v, f"[rules] {v.id}")
@@ -332,7 +332,7 @@ def _whole(name: str, value: Any, minimum: int, allow: Sequence[int] = ()) -> in
 
 def check_policy(policy: Any) -> str:
     """One built-in policy name, resolved as ``simulate`` resolves its --policies."""
-    from ..sim.harness import parse_policies
+    from ..engine.names import parse_policies
 
     if not isinstance(policy, str) or not policy.strip() or "," in policy:
         raise SimsuiteError(f"--policy takes one policy name (all four seats play it); got {policy!r}")
@@ -361,8 +361,9 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
               jobs: int = 1, quiet: bool = True) -> dict:
     """Play ``ref``'s rules in self-play (``policy`` at all four seats, about ``hands`` hands) and
     set each of its figures beside ours. Deterministic for a seed whatever ``jobs``."""
-    from ..sim.harness import RunSpec, simulate
     from ..sim.results import load
+    from ..sim.run import simulate
+    from ..sim.spec import RunSpec
 
     policy = check_policy(policy)
     with tempfile.TemporaryDirectory(prefix="simsuite-calibrate-") as tmp:

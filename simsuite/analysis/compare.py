@@ -21,12 +21,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .calibrate import _clean, verdict
 from ..compete.duel import DUEL_CHUNK, play_hands
 from ..engine.hand import RECORD_FIELDS
-from ..errors import SimsuiteError
-from .stats import Estimate, mean_ci, wilson
+from ..engine.names import parse_pair
 from ..rules.variant import Variant
+from .calibrate import _clean, verdict
+from .stats import Estimate, mean_ci, wilson
 
 DEFAULT_POLICIES = "expert,search"
 DEFAULT_HANDS = 200
@@ -122,29 +122,6 @@ def _est(e: Estimate) -> dict:
 # --- the command -----------------------------------------------------------------------------------
 
 
-def parse_pair(text: Any) -> tuple[str, str]:
-    """``"A,B"``: two different built-in policies (search with its parameters counts once)."""
-    from ..engine.api import policy_codes
-
-    names = [n.strip() for n in str(text).split(",")]
-    if len(names) != 2 or not all(names):
-        raise SimsuiteError(f"--policies needs two policies A,B (each plays all four seats); got {text!r}")
-    codes = [_plays_as(int(c)) for c in policy_codes(names)]  # refuses an unknown name or an import path
-    if codes[0] == codes[1]:
-        same = f"names {names[0]!r} twice" if names[0] == names[1] else f"{names[0]} and {names[1]} are the same policy"
-        raise SimsuiteError(f"--policies {same}; compare two different policies")
-    return names[0], names[1]
-
-
-def _plays_as(code: int) -> tuple[int, int, int]:
-    """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike."""
-    from ..engine.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SEARCH
-
-    if code < SEARCH:
-        return code, 0, 0
-    return SEARCH, (code >> 4) & 255 or DEFAULT_SAMPLES, (code >> 12) & 255 or DEFAULT_CANDIDATES
-
-
 def load_variants(choices: Sequence[str] | None) -> list[Variant]:
     """``--variant`` given zero or more times; ``all`` (or nothing) is every shipped variant."""
     from ..cli import _engine_ready
@@ -160,8 +137,7 @@ def load_variants(choices: Sequence[str] | None) -> list[Variant]:
 def run(variants: Sequence[str] | None, *, policies: Any = DEFAULT_POLICIES, hands: Any = DEFAULT_HANDS,
         seed: Any = 1, jobs: Any = 1) -> list[dict]:
     """Validate everything first (one line for the first bad input), then compare on each variant."""
-    from ..cli import HAND_BYTES
-    from ..sim.limits import check_int, check_jobs, check_memory, check_seed
+    from ..sim.limits import HAND_BYTES, check_int, check_jobs, check_memory, check_seed
 
     a, b = parse_pair(policies)
     check_int("--hands", hands, 2)

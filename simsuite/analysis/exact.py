@@ -667,7 +667,7 @@ def cli(args) -> int:
     """``simsuite exact RESULTS [--set KEY=VALUE ...] [--json] [--reps N] [--cell ID]``."""
     import json
 
-    from ..sim.harness import parse_overrides
+    from ..sim.spec import parse_overrides
 
     overrides = parse_overrides(args.overrides) if args.overrides else None
     rows = exact_results(args.results, overrides, reps=args.reps, seed=args.seed, cells=args.cell or None)
@@ -726,7 +726,7 @@ def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = N
 if __name__ == "__main__":  # python -m simsuite.analysis.exact MODEL_RUN SIM_RUN [REPS [KEY=VALUE ...]]
     import sys
 
-    from ..sim.harness import parse_overrides
+    from ..sim.spec import parse_overrides
 
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_REPS
     ov = parse_overrides(sys.argv[4:]) if len(sys.argv) > 4 else None

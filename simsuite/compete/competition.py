@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..rules.cards import RANK_NAMES
-from ..errors import SimsuiteError
-from .match import MatchRecord, play_match
 from ..analysis.stats import Estimate, wilson
-from .tournament import MatchResult, TournamentResult, run_tournament
+from ..errors import SimsuiteError
+from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
+from .match import MatchRecord, play_match
+from .tournament import MatchResult, TournamentResult, run_tournament
 
 
 def make_teams(n: int, policies: list[str]) -> dict[str, str]:

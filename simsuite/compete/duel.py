@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis.stats import Estimate, cluster_mean_ci, cluster_share, mean_ci, wilson
 from ..engine.api import play_batch
 from ..engine.hand import RECORD_FIELDS
-from ..analysis.stats import Estimate, cluster_mean_ci, cluster_share, mean_ci, wilson
 from ..rules.variant import Variant
 
 _L0 = RECORD_FIELDS.index("levels_ns")

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rules.cards import RANK_NAMES
 from ..engine import match as M
-from ..engine.api import policy_codes
 from ..engine.core import Work
 from ..engine.hand import N_RECORD, RECORD_FIELDS
+from ..engine.names import policy_codes
 from ..engine.params import compile_variant
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
+from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
 
 DEFAULT_UNTIMED_CAP = 500  # [default] hands before an untimed match is stopped
@@ -87,7 +87,7 @@ class MatchRecord:
 
 
 def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:
-    from ..engine.api import policy_name
+    from ..engine.names import policy_name
 
     codes = policy_codes(policies)
     return codes, tuple(policy_name(c) for c in codes)

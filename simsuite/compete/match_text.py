@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from ..rules.cards import RANK_NAMES
+from ..report.text import table
+from ..rules.cards import RANK_NAMES, SEATS
+from ..rules.order import format_trump
+from ..rules.variant import Variant
 from .competition import level_name
 from .match import MatchRecord
-from ..rules.order import format_trump
-from ..report.text import table
-from ..rules.variant import Variant
 
-SEATS = "NESW"
 TEAMS = ("NS", "EW")
 
 

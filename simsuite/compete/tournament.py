@@ -66,8 +66,8 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..rules.cards import RANK_NAMES
 from ..errors import SimsuiteError
+from ..rules.cards import RANK_NAMES
 from ..rules.variant import CHOICES, Variant
 
 __all__ = [

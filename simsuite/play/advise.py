@@ -15,16 +15,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules.cards import RANK_NAMES, format_card, format_cards
+from ..engine import core, search
 from ..engine import hand as H
 from ..engine import phases as ph
-from ..engine import core, search
-from ..engine.api import hand_states, policy_code, policy_name
+from ..engine.api import hand_states
 from ..engine.core import NC, Work
+from ..engine.names import policy_code, policy_name
 from ..engine.params import compile_variant
 from ..errors import ScenarioError
+from ..rules.cards import RANK_NAMES, SEATS, format_card, format_cards
 from ..rules.order import format_trump
-from ..rules.scenario import SEATS, Scenario, check_against
+from ..rules.scenario import Scenario, check_against
 from ..rules.variant import Variant
 
 SUITS = "SHDCT"

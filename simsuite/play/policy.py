@@ -46,16 +46,15 @@ from typing import Any, NamedTuple, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from ..rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
 from ..engine import phases as ph
 from ..engine.policies import POLICY_NAMES
 from ..errors import SimsuiteError
+from ..rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
 from ..rules.follow import FollowRuling, LeadStructure, best_profile, check_follow, unit_sets_with_rest
 from ..rules.order import TRUMP, HandOrder
 from ..rules.units import class_cards, units_from
 from ..rules.variant import Variant
 
-SEATS = "NESW"
 POLICY_METHODS = ("bid", "bury", "lead", "follow")
 BUILTIN_NAMES = POLICY_NAMES  # "random", "basic", "expert", "search": the engine's codes 0, 1, 2, 3
 
@@ -375,7 +374,7 @@ class BuiltinPolicy:
     (``seed``)."""
 
     def __init__(self, name: str, seed: int = 0):
-        from ..engine.api import policy_code
+        from ..engine.names import policy_code
 
         code = policy_code(name)
         if code is None:
@@ -585,7 +584,7 @@ def load_policy(spec: Any) -> Any:
     if not isinstance(spec, str):
         return check_policy(spec, f"policy {spec!r}")
     text = spec.strip()
-    from ..engine.api import policy_code
+    from ..engine.names import policy_code
 
     if policy_code(text) is not None:
         return BuiltinPolicy(text)

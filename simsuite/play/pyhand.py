@@ -17,14 +17,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..rules.cards import N_CARDS, format_cards
-from ..rules.declare import read_bid
 from ..engine import hand as H
 from ..engine import phases as ph
 from ..engine.api import HandHistory, HandResult, hand_states
 from ..engine.core import NC, Work
 from ..engine.params import BIDDING, BOTTOM, DECKS, HAND_SIZE, compile_variant
 from ..errors import IllegalPlayError, SimsuiteError
+from ..rules.cards import N_CARDS, SEATS, format_cards
+from ..rules.declare import read_bid
 from ..rules.follow import check_follow, lead_structure
 from ..rules.order import hand_order
 from .policy import (
@@ -33,8 +33,6 @@ from .policy import (
 )
 from ..rules.trick import rule_lead
 from ..rules.variant import Variant, load_variant
-
-SEATS = "NESW"
 
 
 def _fmt(cards) -> str:

@@ -18,14 +18,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rules.cards import CARD_POINTS, N_CARDS, RANK_NAMES, format_card
+from ..rules.cards import CARD_POINTS, N_CARDS, RANK_NAMES, SEATS, format_card
+from ..rules.follow import lead_structure
 from ..rules.order import TRUMP, HandOrder, format_trump, hand_order
 from ..rules.trick import rule_throw
-from ..rules.follow import lead_structure
 from ..rules.units import canonical_units, shape_of
 from ..rules.variant import Variant
 
-SEATS = "NESW"
 TEAMS = ("NS", "EW")
 BID_KINDS = {1: "declare", 2: "override", 3: "reinforce"}
 FALLBACKS = {

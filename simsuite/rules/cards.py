@@ -29,6 +29,7 @@ N_RANKS = 13
 SMALL_JOKER = 52
 BIG_JOKER = 53
 N_CARDS = 54  # distinct card types
+SEATS = "NESW"  # the four seats in playing order, seat 0..3; N-S is team 0, E-W team 1
 
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"

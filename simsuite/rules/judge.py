@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import RANK_NAMES, format_cards, points_of, cards_to_counts
-from .declare import rule_bids
 from ..errors import SimsuiteError
+from .cards import RANK_NAMES, SEATS, format_cards, points_of, cards_to_counts
+from .declare import rule_bids
 from .order import TRUMP, format_trump, hand_order
-from .scenario import SEATS, Scenario, check_against
+from .scenario import Scenario, check_against
 from .scoring import capture, outcome
 from .trick import rule_trick
 from .units import counts_of

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import BIG_JOKER, N_CARDS, N_RANKS, N_SUITS, SMALL_JOKER, SUIT_LETTERS, make_card
 from ..errors import SimsuiteError
+from .cards import BIG_JOKER, N_CARDS, N_RANKS, N_SUITS, SMALL_JOKER, SUIT_LETTERS, make_card
 from .variant import Variant
 
 TRUMP = 4

@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import RANK_NAMES, format_card, parse_cards, parse_rank
 from ..errors import CardError, ScenarioError, SimsuiteError, read_toml
+from .cards import RANK_NAMES, SEATS, format_card, parse_cards, parse_rank
 from .order import NO_TRUMP, format_trump, parse_trump
 
-SEATS = "NESW"
 TEAMS = {"NS": 0, "EW": 1}
 # the most points a scenario's defenders may claim either way: far beyond any real hand (eight
 # decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly

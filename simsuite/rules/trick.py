@@ -9,13 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .cards import CARD_POINTS
 from ..errors import IllegalPlayError
+from .cards import CARD_POINTS, SEATS
 from .follow import LeadStructure, check_follow, lead_structure
 from .order import TRUMP, HandOrder
 from .units import Unit, decompositions, units_from
-
-SEATS = "NESW"
 
 
 def team_of(seat: int) -> int:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .cards import RANK_NAMES, parse_rank
 from ..errors import CardError, VariantError
+from .cards import RANK_NAMES, parse_rank
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 

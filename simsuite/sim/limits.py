@@ -17,6 +17,8 @@ MAX_REPEAT = 100_000  # tournaments by --repeat; each is a few dozen matches
 MEMORY_SHARE = 0.5  # a run may plan to use at most this share of the machine's memory
 FALLBACK_MEMORY_BYTES = 4 * 2**30  # when the machine does not say how much memory it has
 GB = 2**30
+# memory of one hand, or one match slot, held at once by bench, duel and compare-policies (records, states, frames)
+HAND_BYTES = 1_000
 
 
 def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:

@@ -1,7 +1,10 @@
-"""The results schema, in one place: one row per hand and one per match (docs/results.md).
+"""The results schema: one row per hand and one per match (docs/results.md), as Parquet types.
 
-``hand_frame`` and ``match_frame`` turn a ``MatchBatch`` from the compiled engine into polars
-DataFrames with these columns, tagged with the run, the variant, the sweep cell and the policies.
+The columns, their types and meanings are the table of ``simsuite.columns``; here they become
+polars schemas. ``hand_frame`` and ``match_frame`` turn a ``MatchBatch`` from the compiled engine
+into polars DataFrames with these columns, tagged with the run, the variant, the sweep cell and
+the policies: a column read from a record slot comes from the table (divided by 100 where the
+record holds hundredths), the tags and the derived columns are built here.
 """
 
 from __future__ import annotations
@@ -9,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ..columns import HAND_COLUMNS, MATCH_COLUMNS, RECORD_FIELDS, Column
 from ..engine import match as M
-from ..engine.hand import RECORD_FIELDS
 from ..errors import SimsuiteError
 
 # The variant's field ranges (docs/variants.md) keep ordinary hands inside these columns; a rare
@@ -18,27 +21,29 @@ from ..errors import SimsuiteError
 _INT_RANGES = {dtype: np.iinfo(np_type) for dtype, np_type in
                ((pl.Int8, np.int8), (pl.Int16, np.int16), (pl.Int32, np.int32), (pl.Int64, np.int64))}
 
-HAND_SCHEMA: dict[str, pl.DataType] = {
-    "run": pl.Utf8, "variant": pl.Utf8, "cell": pl.Utf8, "match": pl.Int64, "hand": pl.Int32, "seed": pl.Int64,
-    "policy_ns": pl.Utf8, "policy_ew": pl.Utf8, "swapped": pl.Boolean,
-    "dealer": pl.Int8, "declarers": pl.Int8, "declarer_seat": pl.Int8, "level": pl.Int8, "trump": pl.Int8,
-    "level_before_ns": pl.Int8, "level_before_ew": pl.Int8,
-    "trick_points": pl.Int32, "capture_multiplier": pl.Int32, "capture_points": pl.Int32, "capture_by": pl.Int8,
-    "penalties": pl.Int32, "final_points": pl.Int32, "bottom_points": pl.Int32,
-    "takeover": pl.Boolean, "levels_ns": pl.Int8, "levels_ew": pl.Int8, "next_declarers": pl.Int8,
-    "next_dealer": pl.Int8, "tricks": pl.Int16, "throws": pl.Int16, "throws_failed": pl.Int16,
-    "minutes": pl.Float32, "declared": pl.Boolean, "redeals": pl.Int16, "forfeit": pl.Boolean,
-}
+_POLARS = {"str": pl.Utf8, "bool": pl.Boolean, "i8": pl.Int8, "i16": pl.Int16, "i32": pl.Int32, "i64": pl.Int64,
+           "f32": pl.Float32}
 
-MATCH_SCHEMA: dict[str, pl.DataType] = {
-    "run": pl.Utf8, "variant": pl.Utf8, "cell": pl.Utf8, "match": pl.Int64, "seed": pl.Int64,
-    "policy_ns": pl.Utf8, "policy_ew": pl.Utf8, "swapped": pl.Boolean,
-    "first_declarers": pl.Int8, "first_dealer": pl.Int8, "hands": pl.Int32, "minutes": pl.Float32,
-    "final_level_ns": pl.Int8, "final_level_ew": pl.Int8, "winner": pl.Int8, "ended_by": pl.Utf8,
-    "lead_changes": pl.Int16, "max_deficit_ns": pl.Int8, "max_deficit_ew": pl.Int8,
-}
+HAND_SCHEMA: dict[str, pl.DataType] = {c.name: _POLARS[c.type] for c in HAND_COLUMNS}
+MATCH_SCHEMA: dict[str, pl.DataType] = {c.name: _POLARS[c.type] for c in MATCH_COLUMNS}
 
-_ENDED = {M.ENDED_LEVEL: "level", M.ENDED_CLOCK: "clock", M.ENDED_CAP: "hand cap"}
+_ENDED = M.ENDED_NAMES
+
+
+def _from_record(columns: tuple[Column, ...], fields: dict[str, np.ndarray]) -> dict:
+    """The columns read from a record slot: booleans as such, hundredths (``*_x100``) as units. A
+    text column held as a code (``ended_by``) is left to the caller to name."""
+    out = {}
+    for c in columns:
+        if c.slot is None or c.type == "str":
+            continue
+        values = fields[c.record_field]
+        if c.type == "bool":
+            values = values.astype(bool)
+        elif c.record_field.endswith("_x100"):
+            values = values / 100.0
+        out[c.name] = values
+    return out
 
 
 def hand_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_ns: str, policy_ew: str,
@@ -56,16 +61,8 @@ def hand_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_ns
         "run": [run] * total, "variant": [variant] * total, "cell": [cell] * total,
         "match": match_ids, "hand": hand_ids, "seed": np.full(total, seed),
         "policy_ns": [policy_ns] * total, "policy_ew": [policy_ew] * total, "swapped": np.full(total, swapped),
-        "dealer": col["dealer"], "declarers": col["declarers"], "declarer_seat": col["declarer_seat"],
-        "level": col["level"], "trump": col["trump"],
         "level_before_ns": before[:, 0], "level_before_ew": before[:, 1],
-        "trick_points": col["trick_points"], "capture_multiplier": col["capture_multiplier"],
-        "capture_points": col["capture_points"], "capture_by": col["capture_by"], "penalties": col["penalties"],
-        "final_points": col["final_points"], "bottom_points": col["bottom_points"],
-        "takeover": col["takeover"].astype(bool), "levels_ns": col["levels_ns"], "levels_ew": col["levels_ew"],
-        "next_declarers": col["next_declarers"], "next_dealer": col["next_dealer"], "tricks": col["tricks"],
-        "throws": col["throws"], "throws_failed": col["throws_failed"], "minutes": col["minutes_x100"] / 100.0,
-        "declared": col["declared"].astype(bool), "redeals": col["redeals"], "forfeit": col["forfeit"].astype(bool),
+        **_from_record(HAND_COLUMNS, col),
     }
     _check_fits(data, HAND_SCHEMA, variant)
     return pl.DataFrame(data).cast(HAND_SCHEMA).select(list(HAND_SCHEMA))
@@ -81,11 +78,8 @@ def match_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_n
         "run": [run] * n, "variant": [variant] * n, "cell": [cell] * n,
         "match": np.arange(batch.start, batch.start + n) + match_offset, "seed": np.full(n, seed),
         "policy_ns": [policy_ns] * n, "policy_ew": [policy_ew] * n, "swapped": np.full(n, swapped),
-        "first_declarers": f["first_declarers"], "first_dealer": f["first_dealer"], "hands": f["hands"],
-        "minutes": f["minutes_x100"] / 100.0, "final_level_ns": f["final_level_ns"],
-        "final_level_ew": f["final_level_ew"], "winner": f["winner"],
-        "ended_by": [_ENDED.get(int(e), "?") for e in f["ended_by"]], "lead_changes": f["lead_changes"],
-        "max_deficit_ns": f["max_deficit_ns"], "max_deficit_ew": f["max_deficit_ew"],
+        **_from_record(MATCH_COLUMNS, f),
+        "ended_by": [_ENDED.get(int(e), "?") for e in f["ended_by"]],
     }
     _check_fits(data, MATCH_SCHEMA, variant)
     return pl.DataFrame(data).cast(MATCH_SCHEMA).select(list(MATCH_SCHEMA))
