@@ -21,7 +21,7 @@ import pytest
 
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch, play_one
-from simsuite.engine.core import hand_tables
+from simsuite.engine.order import hand_tables
 from simsuite.engine.params import compile_variant
 from simsuite.errors import IllegalPlayError
 from simsuite.rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
@@ -409,8 +409,10 @@ def _random_hands(v, rng) -> np.ndarray:
 
 
 def _engine_throw(v, level, trump, hands, leader, lead):
-    """``core.throw_check`` on one throw: (stands, penalty cards, forced play as a dict)."""
-    from simsuite.engine.core import Work, lead_info, throw_check
+    """``trick.throw_check`` on one throw: (stands, penalty cards, forced play as a dict)."""
+    from simsuite.engine.core import Work
+    from simsuite.engine.follow import lead_info
+    from simsuite.engine.trick import throw_check
 
     P = compile_variant(v)
     W = Work().arrays()
@@ -426,7 +428,7 @@ def _engine_throw(v, level, trump, hands, leader, lead):
 def test_throw_check_matches_rule_throw(vid):
     """Random throws (several units of one class) against random hands, under the variant's own
     throw rules and with throws switched on where the variant forbids them."""
-    from simsuite.engine.core import throw_penalty
+    from simsuite.engine.trick import throw_penalty
     from simsuite.rules.trick import rule_lead, rule_throw
 
     v = variant(vid)
@@ -494,7 +496,7 @@ def test_forced_play_is_the_smallest_failing_unit_at_equal_strength():
 
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_capture_points_and_score_hand_match_scoring(vid):
-    from simsuite.engine.core import capture_points, score_hand
+    from simsuite.engine.scoring import capture_points, score_hand
 
     v = variant(vid)
     P = compile_variant(v)

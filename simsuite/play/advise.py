@@ -21,6 +21,7 @@ from ..engine import phases as ph
 from ..engine.api import hand_states
 from ..engine.core import NC, Work
 from ..engine.names import policy_code, policy_name
+from ..engine.order import hand_tables
 from ..engine.params import compile_variant
 from ..errors import ScenarioError
 from ..rules.cards import RANK_NAMES, SEATS, format_card, format_cards
@@ -116,7 +117,7 @@ def position_state(s: Scenario, v: Variant, seed: int = 1):
     sc[ph.S_LAST_WINNER] = -1
     sc[ph.S_LAST_KEY] = 1
     sc[ph.S_LAST_N] = 1
-    cls, pos = core.hand_tables(P, s.level, s.trump)
+    cls, pos = hand_tables(P, s.level, s.trump)
     st.cls[:] = cls
     st.pos[:] = pos
     st.ctx[:] = (s.declarers, m, dealer, s.trump, s.level, gone, 0, leader)

@@ -493,7 +493,9 @@ class BuiltinPolicy:
 
     def follow(self, view: FollowView) -> list[int]:
         from ..engine import core
+        from ..engine.follow import lead_info
         from ..engine.policies import choose_follow
+        from ..engine.trick import beats, contender, contender_unit
 
         if self._table is not None and self._table.state is not None:
             out = np.zeros(N_CARDS, np.int64)
@@ -507,18 +509,18 @@ class BuiltinPolicy:
             # replay the trick so far as the hand loop does
             lead = counts_of(view.lead)
             LI = np.zeros(64, np.int64)
-            core.lead_info(lead, cls, pos, P, W, LI)
+            lead_info(lead, cls, pos, P, W, LI)
             win_c = np.zeros(3, np.int64)
             cur = np.zeros(3, np.int64)
-            core.contender_unit(lead, cls, pos, P, LI, True, win_c)
+            contender_unit(lead, cls, pos, P, LI, True, win_c)
             winner = view.leader
             for seat, cards in view.trick[1:]:
                 play = counts_of(cards)
                 if LI[core.LI_UNITS] == 1:
-                    claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
+                    claim = contender_unit(play, cls, pos, P, LI, False, cur)
                 else:
-                    claim = core.contender(play, cls, pos, P, LI, W, False, cur)
-                if claim and core.beats(cur, win_c):
+                    claim = contender(play, cls, pos, P, LI, W, False, cur)
+                if claim and beats(cur, win_c):
                     win_c[:] = cur
                     winner = seat
         out = np.zeros(N_CARDS, np.int64)
