@@ -2,10 +2,10 @@
 capture scored, per policy (two-deck-2011, seed 1). Recorded in docs/policies.md."""
 import sys
 
+from simsuite.analysis.stats import mean_ci, wilson
 from simsuite.engine.api import play_batch
 from simsuite.engine.hand import RECORD_FIELDS
-from simsuite.stats import mean_ci, wilson
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 v = load_variant(sys.argv[1] if len(sys.argv) > 1 else "two-deck-2011")
 b, c = RECORD_FIELDS.index("bottom_points"), RECORD_FIELDS.index("capture_points")

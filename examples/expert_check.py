@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from simsuite.duel import duel
+from simsuite.analysis.stats import mean_ci, wilson
+from simsuite.compete.duel import duel
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch
-from simsuite.stats import mean_ci, wilson
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 IDS = ["two-deck-2011", "school-2016", "huizhou", "baiyun-2016", "guangxi-2012"]
 

@@ -24,16 +24,17 @@ from collections import defaultdict
 
 import numpy as np
 
-from simsuite.cards import format_cards
-from simsuite.duel import play_hands
+from simsuite.analysis.stats import mean_ci, wilson
+from simsuite.compete.duel import play_hands
 from simsuite.engine import hand as H
 from simsuite.engine import phases as ph
 from simsuite.engine import search
-from simsuite.engine.api import hand_states, policy_codes
+from simsuite.engine.api import hand_states
 from simsuite.engine.core import NC, POINTS, Work
+from simsuite.engine.names import policy_codes
 from simsuite.engine.params import compile_variant
-from simsuite.stats import mean_ci, wilson
-from simsuite.variant import load_variant
+from simsuite.rules.cards import format_cards
+from simsuite.rules.variant import load_variant
 
 KINDS = {search.D_BURY: "bury", search.D_LEAD: "lead", search.D_FOLLOW: "follow"}
 END_CARDS = 8  # the last 8 cards of a hand: the stage where the last trick's capture is planned

@@ -1,9 +1,9 @@
 """Helpers shared by the notebooks in this folder (not part of the simsuite package).
 
 Every notebook sizes its runs from ``SIMSUITE_QUICK`` (quick: tiny samples, only to check that
-the notebook runs), runs its sweep through ``simsuite.harness.sweep`` into
+the notebook runs), runs its sweep through ``simsuite.sim.run.sweep`` into
 ``results/notebooks/<name>[-quick]`` (resuming a run that is there) and reads it back with
-``simsuite.results.load``. The figures draw 95% intervals from ``simsuite.metrics.summarise``.
+``simsuite.sim.results.load``. The figures draw 95% intervals from ``simsuite.analysis.metrics.summarise``.
 
 Environment:
     SIMSUITE_QUICK=1      quick mode (tiny samples)
@@ -27,10 +27,10 @@ import pandas as pd
 import polars as pl
 
 import simsuite
-from simsuite.harness import sweep
-from simsuite.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
-from simsuite.results import Results, load
-from simsuite.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
+from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
+from simsuite.analysis.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
+from simsuite.sim.results import Results, load
+from simsuite.sim.run import sweep
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 # Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and
@@ -189,7 +189,7 @@ def match_share(m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.E
     """Per group, the share of matches (among ``among``, default all) where ``cond`` holds, with
     its interval over deals (``stats.cluster_share``: both tables of a duplicate deal are one
     unit): columns ``name``, ``name_lo``, ``name_hi``, ``name_n`` (n = deals)."""
-    from simsuite.stats import cluster_share
+    from simsuite.analysis.stats import cluster_share
 
     by = [by] if isinstance(by, str) else list(by)
     f = m if among is None else m.filter(among)
@@ -205,7 +205,7 @@ def hand_shares(h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, p
                 seed: int = 0) -> pd.DataFrame:
     """Per group, the share of hands where each indicator holds, with a percentile bootstrap
     interval that resamples whole deals (hands within a match, and both tables of a duplicate
-    deal, are correlated), as ``simsuite.metrics`` does for its per-hand figures; n = deals."""
+    deal, are correlated), as ``simsuite.analysis.metrics`` does for its per-hand figures; n = deals."""
     by = [by] if isinstance(by, str) else list(by)
     key = [c for c in ("run", "variant", "cell", "seed", "match") if c in h.columns]
     names = list(indicators)
@@ -230,14 +230,14 @@ def hand_shares(h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, p
 
 
 def _champions(variant, teams: dict[str, str], seed: int, repeats: int) -> dict[str, int]:
-    from simsuite.competition import repeat_tournaments
+    from simsuite.compete.competition import repeat_tournaments
 
     r = repeat_tournaments(variant, teams, seed, repeats)
     return {p: round(e.value * repeats) for p, e in r.policy_first.items()}
 
 
 def champion_shares(variant, teams: dict[str, str], seed: int, repeats: int, jobs: int | None = None) -> dict:
-    """``simsuite.competition.repeat_tournaments`` split over worker processes: tournaments
+    """``simsuite.compete.competition.repeat_tournaments`` split over worker processes: tournaments
     ``seed .. seed + repeats - 1`` (the same ones one call would play), and for each policy the
     share of tournaments a team of that policy won, with its Wilson interval."""
     from joblib import Parallel, delayed
@@ -348,7 +348,7 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
     (points in the bottom), ``bottom_any`` (the bottom held points), ``capture_abs`` (|capture points|)
     and, with the cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
     if variants is not None:
-        from simsuite.metrics import _crossings, _Variants
+        from simsuite.analysis.metrics import _crossings, _Variants
 
         crossed, _ = _crossings(h, _Variants(variants))
         if crossed is not None:
@@ -529,10 +529,10 @@ def seconds_per_trick_at(variant, fraction: float) -> float:
 def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Iterable[str] | None = None,
                fractions: Iterable[float] = DURATION_FRACTIONS) -> pd.DataFrame:
     """The duration model's band on the clock-derived figures of every timed cell: the exact match
-    model (``simsuite.exact``) solved with each hand re-timed at each fraction of the time limits
+    model (``simsuite.analysis.exact``) solved with each hand re-timed at each fraction of the time limits
     (0.25 / 0.4 / 0.6; docs/clock.md). Columns: cell, fraction, hands, minutes, clock_share, draw,
     a_win. An approximation (the same hands, re-timed), its error measured in docs/metrics.md."""
-    from simsuite.exact import exact_model
+    from simsuite.analysis.exact import exact_model
 
     rows = []
     for cell in (cells if cells is not None else sorted(m["cell"].unique().to_list())):

@@ -13,12 +13,11 @@ import sys
 from typing import Sequence
 
 from .errors import SimsuiteError
-from .limits import MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
-from .variant import describe, known_ids, load_all, load_variant
+from .rules.cards import SEATS
+from .rules.variant import describe, known_ids, load_all, load_variant
+from .sim.limits import HAND_BYTES, MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
 
 MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
-# memory of one hand, or one match slot, held at once by bench and duel (records, states, frames)
-HAND_BYTES = 1_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -200,7 +199,8 @@ def _exec_args(s) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .harness import DEFAULT_CHUNK, RunSpec, simulate
+    from .sim.run import simulate
+    from .sim.spec import DEFAULT_CHUNK, RunSpec
 
     spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
                    hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
@@ -211,7 +211,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from .harness import sweep
+    from .sim.run import sweep
 
     print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
                 chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
@@ -219,23 +219,13 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from .results import load
-
-    try:
-        from . import metrics
-    except ModuleNotFoundError as exc:
-        if exc.name != "simsuite.metrics":
-            raise
-        raise SimsuiteError("this simsuite has no metrics module yet (simsuite/metrics.py)") from None
-
-    import inspect
+    from .analysis import metrics
+    from .sim.results import load
 
     r = load(args.results)
-    extra = {}
-    if "variants" in inspect.signature(metrics.summarise).parameters:
-        extra["variants"] = r.variants()  # the rules each cell was played under (overrides included)
+    variants = r.variants()  # the rules each cell was played under (overrides included)
     with _reading(args.results):
-        rows = metrics.summarise(r.hands, r.matches, by=args.by, **extra)
+        rows = metrics.summarise(r.hands, r.matches, by=args.by, variants=variants)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
@@ -244,7 +234,7 @@ def cmd_summary(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .calibrate import command
+    from .analysis.calibrate import command
 
     print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
                   as_json=args.json))
@@ -252,7 +242,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_compare_policies(args) -> int:
-    from .compare import command
+    from .analysis.compare import command
 
     print(command(args.variant, policies=args.policies, hands=args.hands, seed=args.seed, jobs=args.jobs,
                   as_json=args.json))
@@ -260,13 +250,13 @@ def cmd_compare_policies(args) -> int:
 
 
 def cmd_exact(args) -> int:
-    from .exact import cli
+    from .analysis.exact import cli
 
     return cli(args)
 
 
 def cmd_report(args) -> int:
-    from .report import build_report
+    from .report.html import build_report
 
     with _reading(args.results):
         print(build_report(args.results, args.out, by=args.by))
@@ -283,13 +273,13 @@ def _reading(run: str):
     try:
         yield
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError) as exc:
-        from .results import unreadable_message
+        from .sim.results import unreadable_message
 
         raise SimsuiteError(unreadable_message(run, exc)) from None
 
 
 def cmd_variants(args) -> int:
-    from .report_text import variants_table
+    from .report.text import variants_table
 
     variants = load_all()
     if args.json:
@@ -318,9 +308,9 @@ def cmd_show(args) -> int:
 
 
 def cmd_judge(args) -> int:
-    from .judge import judge
-    from .report_text import judge_table
-    from .scenario import load_scenario
+    from .report.text import judge_table
+    from .rules.judge import judge
+    from .rules.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
     choice = args.variant or scenario.variant
@@ -338,8 +328,8 @@ def cmd_judge(args) -> int:
 
 
 def cmd_bury(args) -> int:
-    from .bury import bury_study
-    from .harness import parse_overrides
+    from .analysis.bury import bury_study
+    from .sim.spec import parse_overrides
 
     overrides = parse_overrides(args.overrides)
     v = load_variant(args.variant)
@@ -362,8 +352,8 @@ def cmd_bury(args) -> int:
 
 
 def cmd_advise(args) -> int:
-    from .advise import advice_text, advise
-    from .scenario import load_scenario
+    from .play.advise import advice_text, advise
+    from .rules.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
     choice = args.variant or scenario.variant
@@ -379,13 +369,12 @@ def cmd_advise(args) -> int:
     return 0
 
 
-SEATS = "NESW"
 WARMUP_HANDS = 20
 
 
 def _policy_names(policies: str) -> list[str]:
     """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
-    from .engine.api import policy_codes, policy_name
+    from .engine.names import policy_codes, policy_name
 
     return [policy_name(c) for c in policy_codes(policies)]
 
@@ -414,9 +403,9 @@ def _can_encode(text: str, stream) -> bool:
 def cmd_play(args) -> int:
     import numpy as np
 
-    from .cards import format_card, parse_rank
     from .engine.api import play_one
-    from .trace import format_trace
+    from .report.trace import format_trace
+    from .rules.cards import format_card, parse_rank
 
     v = load_variant(args.variant)
     names = _policy_names(args.policies)
@@ -459,7 +448,7 @@ def cmd_bench(args) -> int:
     import time
 
     from .engine.api import play_batch
-    from .report_text import table
+    from .report.text import table
 
     _policy_names(args.policy)
     check_int("--hands", args.hands, 1)
@@ -489,11 +478,11 @@ def cmd_bench(args) -> int:
 
 
 def cmd_duel(args) -> int:
-    from .duel import duel
-    from .engine.api import policy_codes
-    from .report_text import table
+    from .compete.duel import duel
+    from .engine.names import policy_codes, split_names
+    from .report.text import table
 
-    names = [n.strip() for n in args.policies.split(",")]
+    names = split_names(args.policies)
     if len(names) != 2:
         raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
     policy_codes(names)
@@ -517,8 +506,8 @@ def cmd_duel(args) -> int:
 def _play_match(v, args, names) -> int:
     import dataclasses
 
-    from .match import play_match
-    from .match_text import format_match
+    from .compete.match import play_match
+    from .compete.match_text import format_match
 
     check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
     m = play_match(v, args.seed, args.match_index, names)
@@ -530,13 +519,13 @@ def _play_match(v, args, names) -> int:
 
 
 def cmd_tournament(args) -> int:
-    from .competition import make_teams, repeat_tournaments, run_policy_tournament
-    from .engine.api import policy_codes
-    from .report_text import table
-    from .tournament import format_standings
+    from .compete.competition import make_teams, repeat_tournaments, run_policy_tournament
+    from .compete.tournament import format_standings
+    from .engine.names import policy_codes, split_names
+    from .report.text import table
 
     v = load_variant(args.variant)
-    pols = [p.strip() for p in args.policies.split(",") if p.strip()]
+    pols = [p for p in split_names(args.policies) if p]
     policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
     for p in pols:
         policy_codes(p)
@@ -572,11 +561,11 @@ def cmd_tournament(args) -> int:
 
 
 def _duel_matches(args, names, variants) -> int:
-    from .duel import duel_matches
-    from .report_text import table
+    from .compete.duel import duel_matches
+    from .report.text import table
 
     check_int("--matches", args.matches, 2)
-    from .match import hand_cap
+    from .compete.match import hand_cap
 
     for v in variants:
         check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,

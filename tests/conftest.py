@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from simsuite.cards import parse_cards, parse_rank
-from simsuite.order import hand_order, parse_trump
-from simsuite.units import counts_of
-from simsuite.variant import load_variant
+from simsuite.rules.cards import parse_cards, parse_rank
+from simsuite.rules.order import hand_order, parse_trump
+from simsuite.rules.units import counts_of
+from simsuite.rules.variant import load_variant
 
 
 def cards(text: str) -> dict[int, int]:

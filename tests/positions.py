@@ -3,9 +3,9 @@ exactly what is unseen."""
 
 from __future__ import annotations
 
-from simsuite.cards import format_cards, parse_cards
 from simsuite.engine.core import NC
-from simsuite.scenario import parse_scenario
+from simsuite.rules.cards import format_cards, parse_cards
+from simsuite.rules.scenario import parse_scenario
 
 
 def position(extra: dict, hands: dict, plays: list[str] | None, leader: str | None, to_move: str,

@@ -8,11 +8,11 @@ import math
 import polars as pl
 import pytest
 
-from simsuite import calibrate as C
+from simsuite.analysis import calibrate as C
 from simsuite.cli import main
 from simsuite.engine.policies import POLICY_NAMES
 from simsuite.errors import SimsuiteError
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 GOOD = '''
 id = "tiny"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from simsuite.cards import (
+from simsuite.rules.cards import (
     BIG_JOKER,
     NOTATION_HELP,
     SMALL_JOKER,

@@ -8,7 +8,7 @@ import pytest
 
 from simsuite.cli import main
 from simsuite.engine.hand import RECORD_FIELDS
-from simsuite.variant import known_ids
+from simsuite.rules.variant import known_ids
 
 IDS = known_ids()
 

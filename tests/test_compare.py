@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from simsuite import compare as C
+from simsuite.analysis import compare as C
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 FIGURES = ["takeover_rate", "defender_points_mean", "bottom_points_share", "capture_points_mean", "level_change_mean"]
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simsuite.cards import BIG_JOKER, SMALL_JOKER, make_card, parse_cards, parse_rank
-from simsuite.declare import rule_bids
-from simsuite.order import NO_TRUMP
-from simsuite.variant import load_variant, replace
+from simsuite.rules.cards import BIG_JOKER, SMALL_JOKER, make_card, parse_cards, parse_rank
+from simsuite.rules.declare import rule_bids
+from simsuite.rules.order import NO_TRUMP
+from simsuite.rules.variant import load_variant, replace
 
 S, H, D, C = range(4)
 N, E, SOUTH, W = range(4)

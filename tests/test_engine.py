@@ -19,18 +19,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simsuite.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
-from simsuite.declare import rule_bids
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch, play_one
-from simsuite.engine.core import hand_tables
+from simsuite.engine.order import hand_tables
 from simsuite.engine.params import compile_variant
 from simsuite.errors import IllegalPlayError
-from simsuite.order import NO_TRUMP, hand_order
-from simsuite.scoring import capture, outcome
-from simsuite.trick import rule_trick
-from simsuite.units import as_count_dict, canonical_units
-from simsuite.variant import known_ids, load_variant
+from simsuite.rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
+from simsuite.rules.declare import rule_bids
+from simsuite.rules.order import NO_TRUMP, hand_order
+from simsuite.rules.scoring import capture, outcome
+from simsuite.rules.trick import rule_trick
+from simsuite.rules.units import as_count_dict, canonical_units
+from simsuite.rules.variant import known_ids, load_variant
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = tuple(known_ids())
@@ -353,8 +353,8 @@ def test_batch_independent_of_split(vid):
 JIT_POLICIES = ("random", "basic", "expert", "expert,random")
 JIT_SCRIPT = """
 import json, sys
-from simsuite.variant import known_ids, load_variant
 from simsuite.engine.api import play_batch
+from simsuite.rules.variant import known_ids, load_variant
 pols = sys.argv[1].split("/")
 print(json.dumps({vid + "/" + p: play_batch(load_variant(vid), 4242, 3, p).tolist() for vid in known_ids() for p in pols}))
 """
@@ -409,8 +409,10 @@ def _random_hands(v, rng) -> np.ndarray:
 
 
 def _engine_throw(v, level, trump, hands, leader, lead):
-    """``core.throw_check`` on one throw: (stands, penalty cards, forced play as a dict)."""
-    from simsuite.engine.core import Work, lead_info, throw_check
+    """``trick.throw_check`` on one throw: (stands, penalty cards, forced play as a dict)."""
+    from simsuite.engine.core import Work
+    from simsuite.engine.follow import lead_info
+    from simsuite.engine.trick import throw_check
 
     P = compile_variant(v)
     W = Work().arrays()
@@ -426,8 +428,8 @@ def _engine_throw(v, level, trump, hands, leader, lead):
 def test_throw_check_matches_rule_throw(vid):
     """Random throws (several units of one class) against random hands, under the variant's own
     throw rules and with throws switched on where the variant forbids them."""
-    from simsuite.engine.core import throw_penalty
-    from simsuite.trick import rule_lead, rule_throw
+    from simsuite.engine.trick import throw_penalty
+    from simsuite.rules.trick import rule_lead, rule_throw
 
     v = variant(vid)
     if not v.throws:
@@ -473,7 +475,7 @@ def test_forced_play_is_the_smallest_failing_unit_at_equal_strength():
     """baiyun-2016 (per_unit, smallest_failing_unit), level 2, spades trump: N throws H2 H2 H2 D2 D2
     (a triple and a pair of off-suit level cards, equally strong); E's S2 S2 S2 beats both. The
     rules core forces the smaller failing unit, the pair D2 D2."""
-    from simsuite.trick import rule_lead, rule_throw
+    from simsuite.rules.trick import rule_lead, rule_throw
 
     v = variant("baiyun-2016")
     level, trump = 0, 0
@@ -494,7 +496,7 @@ def test_forced_play_is_the_smallest_failing_unit_at_equal_strength():
 
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_capture_points_and_score_hand_match_scoring(vid):
-    from simsuite.engine.core import capture_points, score_hand
+    from simsuite.engine.scoring import capture_points, score_hand
 
     v = variant(vid)
     P = compile_variant(v)

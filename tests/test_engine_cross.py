@@ -8,12 +8,16 @@ import numpy as np
 import pytest
 
 from simsuite.engine import core
+from simsuite.engine.follow import best_sets, lead_info
+from simsuite.engine.order import hand_tables
 from simsuite.engine.params import compile_variant
-from simsuite.follow import best_profile, check_follow, lead_structure
-from simsuite.order import hand_order
-from simsuite.trick import rule_trick
-from simsuite.units import as_count_dict
-from simsuite.variant import known_ids, load_variant
+from simsuite.engine.trick import beats, contender
+from simsuite.engine.units import build_units
+from simsuite.rules.follow import best_profile, check_follow, lead_structure
+from simsuite.rules.order import hand_order
+from simsuite.rules.trick import rule_trick
+from simsuite.rules.units import as_count_dict
+from simsuite.rules.variant import known_ids, load_variant
 
 
 def _deal(v, rng):
@@ -37,7 +41,7 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
         level = int(rng.choice(levels))
         trump = -1 if (v.no_trump and rng.random() < 0.2) else int(rng.integers(0, 4))
         order = hand_order(v, level, trump)
-        cls, pos = core.hand_tables(P, level, trump)
+        cls, pos = hand_tables(P, level, trump)
         hs = _deal(v, rng)
         leader, k = int(rng.integers(4)), int(rng.integers(5))
         mine = [c for c in range(54) if hs[leader, c] and cls[c] == k]
@@ -45,7 +49,7 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
             continue
         lead = np.zeros(54, np.int64)
         if rng.random() < 0.5 or not v.throws:
-            n_units = core.build_units(hs[leader], cls, pos, k, P, 20, 1, W)
+            n_units = build_units(hs[leader], cls, pos, k, P, 20, 1, W)
             u = int(rng.integers(n_units))
             for s in range(W[2][u]):
                 lead[W[0][u, s]] += W[1][u, s]
@@ -53,7 +57,7 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
             for c in rng.choice(mine, size=min(len(mine), int(rng.integers(2, 7))), replace=False):
                 lead[c] += int(rng.integers(1, hs[leader, c] + 1))
         LI = np.zeros(64, np.int64)
-        core.lead_info(lead, cls, pos, P, W, LI)
+        lead_info(lead, cls, pos, P, W, LI)
         ref = lead_structure(order, as_count_dict(lead))
         if len(ref.units) > 1 and not v.throws:
             continue
@@ -76,7 +80,7 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
                         need -= 1
             else:
                 best = np.zeros(7, np.int64)
-                nf = core.best_sets(inclass, cls, pos, P, LI, W, best)
+                nf = best_sets(inclass, cls, pos, P, LI, W, best)
                 assert tuple(int(x) for x in best[:nf]) == best_profile(order, as_count_dict(inclass), n, ref)
                 checked["profiles"] += 1
                 r = int(rng.integers(W[7][0]))
@@ -97,10 +101,10 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
         if trick.throw is not None and trick.throw.stands is False:
             continue
         claim, cur = np.zeros(3, np.int64), np.zeros(3, np.int64)
-        core.contender(plays[0], cls, pos, P, LI, W, True, claim)
+        contender(plays[0], cls, pos, P, LI, W, True, claim)
         winner = leader
         for i in range(1, 4):
-            if core.contender(plays[i], cls, pos, P, LI, W, False, cur) and core.beats(cur, claim):
+            if contender(plays[i], cls, pos, P, LI, W, False, cur) and beats(cur, claim):
                 claim[:] = cur
                 winner = (leader + i) % 4
         assert winner == trick.winner

@@ -1,4 +1,4 @@
-"""The exact match model (simsuite/exact.py): the chain solver against hand-computed answers and
+"""The exact match model (simsuite/analysis/exact.py): the chain solver against hand-computed answers and
 against a Monte Carlo walk of the same chain; the model against simulated matches; the CLI."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simsuite import exact as X
+from simsuite.analysis import exact as X
 from simsuite.cli import main
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 
 def table(rows, first=False):
@@ -159,7 +159,7 @@ def run(tmp_path_factory):
 
 
 def test_exact_agrees_with_the_matches_it_came_from(run):
-    from simsuite.results import load
+    from simsuite.sim.results import load
 
     r = load(run)
     v = r.variants()
@@ -175,7 +175,7 @@ def test_exact_agrees_with_the_matches_it_came_from(run):
 
 
 def test_rescoring_moves_the_figures_the_rule_moves(run):
-    from simsuite.results import load
+    from simsuite.sim.results import load
 
     r = load(run)
     v = r.variants()["school-2016"]
@@ -219,7 +219,7 @@ def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, c
 
 
 def test_duel_matches_count_pairs_and_draws():
-    from simsuite.duel import duel_matches
+    from simsuite.compete.duel import duel_matches
 
     r = duel_matches(load_variant("school-2016"), "expert", "basic", 12, 5)
     assert r.match_win.n == 12 and r.hands_per_match.n == 12 and r.match_draw.n == 12  # 24 tables, 12 deals

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.advise import advise
-from simsuite.bury import bury_rows
-from simsuite.cards import format_cards
-from simsuite.engine.api import policy_code, policy_name
-from simsuite.variant import load_variant
+from simsuite.analysis.bury import bury_rows
+from simsuite.engine.names import policy_code, policy_name
+from simsuite.play.advise import advise
+from simsuite.rules.cards import format_cards
+from simsuite.rules.variant import load_variant
 
 from positions import position
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import cards, order_for
-from simsuite.follow import best_profile, check_follow, lead_structure, legal_follows
+from simsuite.rules.follow import best_profile, check_follow, lead_structure, legal_follows
 
 
 def profiles(variant_id, level, lead, steps, trump="S"):

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from simsuite.engine.api import play_one, policy_codes
+from simsuite.engine.api import play_one
+from simsuite.engine.names import policy_codes
 from simsuite.engine.policies import POLICY_NAMES
-from simsuite.trace import format_trace
-from simsuite.variant import known_ids, load_variant
+from simsuite.report.trace import format_trace
+from simsuite.rules.variant import known_ids, load_variant
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SEED = 2016

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simsuite import results as R
 from simsuite.cli import main
-from simsuite.harness import simulate
-from simsuite.variant import SPECS
+from simsuite.rules.variant import SPECS
+from simsuite.sim import results as R
+from simsuite.sim.run import simulate
 
 BASE = 'extends = "school-2016"\n'
 MARKER = "imported.marker"  # what evil.py writes if anything imports it
@@ -309,7 +309,7 @@ WILD = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.floats(all
 def test_any_value_in_a_numeric_field_is_accepted_or_named(field, value):
     """No value in any numeric field raises anything but the one-line error naming the field."""
     from simsuite.errors import VariantError
-    from simsuite.variant import load_variant
+    from simsuite.rules.variant import load_variant
 
     base = load_variant("school-2016")
     try:
@@ -326,7 +326,7 @@ def test_a_value_beyond_its_results_column_is_named_not_wrapped():
     import numpy as np
 
     from simsuite.errors import SimsuiteError
-    from simsuite.schema import HAND_SCHEMA, _check_fits
+    from simsuite.sim.schema import HAND_SCHEMA, _check_fits
 
     data = {name: np.zeros(2, np.int64) for name in HAND_SCHEMA}
     data["levels_ns"] = np.array([3, 300])
@@ -380,7 +380,7 @@ def test_any_value_in_a_sweep_spec_is_planned_or_refused_in_one_error(tmp_path_f
     """Rule: a spec value either validates or gives one SimsuiteError; nothing else escapes, and
     validating never imports a policy."""
     from simsuite.errors import SimsuiteError
-    from simsuite.harness import plan_sweep
+    from simsuite.sim.sweep import plan_sweep
 
     spec = {"base": "school-2016", "matches": 2, "chunk": 1}
     if key.startswith("grid."):

@@ -13,13 +13,17 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite import harness
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
-from simsuite.harness import RunSpec, scale_decks, simulate, sweep
-from simsuite.results import load
-from simsuite.schema import HAND_SCHEMA, MATCH_SCHEMA
-from simsuite.variant import load_variant
+from simsuite.rules.scale import scale_decks
+from simsuite.rules.variant import load_variant
+from simsuite.sim import executor
+from simsuite.sim.progress import Progress
+from simsuite.sim.results import load
+from simsuite.sim.run import simulate, sweep
+from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA
+from simsuite.sim.spec import RunSpec
+from simsuite.sim.sweep import plan_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = dict(variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True,
@@ -112,14 +116,14 @@ def test_dask_sweep_through_the_cli(tmp_path, capsys):
 
 
 def _interrupt_after(monkeypatch, first_bad_start: int, exc=KeyboardInterrupt):
-    real = harness.play_match_batch
+    real = executor.play_match_batch
 
     def fake(variant, seed, start, count, policies="basic", max_hands=None):
         if start >= first_bad_start:
             raise exc("injected")
         return real(variant, seed, start, count, policies, max_hands)
 
-    monkeypatch.setattr(harness, "play_match_batch", fake)
+    monkeypatch.setattr(executor, "play_match_batch", fake)
 
 
 def test_interrupt_keeps_whole_parts_and_resume_matches_an_uninterrupted_run(reference, tmp_path, monkeypatch, capsys):
@@ -355,7 +359,7 @@ def test_deck_scaling_rule():
 
 @pytest.mark.parametrize("name", ["deck-count", "bottom-and-capture", "promotion-thresholds", "skill-gap"])
 def test_example_sweeps_validate(name, tmp_path):
-    plan, _ = harness.plan_sweep(ROOT / "examples" / "sweeps" / f"{name}.toml", tmp_path / "run")
+    plan, _ = plan_sweep(ROOT / "examples" / "sweeps" / f"{name}.toml", tmp_path / "run")
     assert plan.cells and not (tmp_path / "run").exists()
 
 
@@ -410,7 +414,7 @@ def test_load_refuses_what_is_not_a_run(tmp_path):
 
 
 def test_summary_of_a_run(reference, capsys):
-    pytest.importorskip("simsuite.metrics")
+    pytest.importorskip("simsuite.analysis.metrics")
     code, out, err = run_cli(capsys, "summary", str(reference), "--by", "cell", "--json")
     assert code == 0, err
     assert isinstance(json.loads(out), list)
@@ -419,7 +423,7 @@ def test_summary_of_a_run(reference, capsys):
 
 
 def test_summary_of_a_missing_folder(capsys, tmp_path):
-    pytest.importorskip("simsuite.metrics")
+    pytest.importorskip("simsuite.analysis.metrics")
     code, _, err = run_cli(capsys, "summary", str(tmp_path / "none"))
     one_line_error(code, err, "no such folder")
 
@@ -436,13 +440,13 @@ def test_progress_bar_shows_matches_rate_and_eta():
     import io
 
     stream = io.StringIO()
-    p = harness.Progress(100, enabled=True, stream=stream)
+    p = Progress(100, enabled=True, stream=stream)
     p.update(50, 350)
     p.close()
     text = stream.getvalue()
     assert "50/100 matches" in text and "hands/s" in text and "ETA" in text and text.endswith("\n")
     quiet = io.StringIO()
-    q = harness.Progress(100, enabled=False, stream=quiet)
+    q = Progress(100, enabled=False, stream=quiet)
     q.update(100, 700)
     q.close()
     assert quiet.getvalue() == ""

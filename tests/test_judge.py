@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from simsuite.cli import main
-from simsuite.judge import judge
-from simsuite.scenario import load_scenario
-from simsuite.variant import load_variant
+from simsuite.rules.judge import judge
+from simsuite.rules.scenario import load_scenario
+from simsuite.rules.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]

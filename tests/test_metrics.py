@@ -10,12 +10,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simsuite import metrics as MX
-from simsuite import stats
-from simsuite.match import play_match_batch
-from simsuite.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
-from simsuite.stats import bootstrap_mean, wilson
-from simsuite.variant import load_variant
+from simsuite.analysis import metrics as MX
+from simsuite.analysis import stats
+from simsuite.analysis.stats import bootstrap_mean, wilson
+from simsuite.compete.match import play_match_batch
+from simsuite.rules.variant import load_variant
+from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
 
 
 def frame(rows: list[dict], schema: dict) -> pl.DataFrame:

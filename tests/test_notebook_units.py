@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite.match import play_match_batch
-from simsuite.schema import hand_frame, match_frame
-from simsuite.variant import load_variant
+from simsuite.compete.match import play_match_batch
+from simsuite.rules.variant import load_variant
+from simsuite.sim.schema import hand_frame, match_frame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 C = pytest.importorskip("_common")
@@ -58,7 +58,7 @@ def test_mixed_duplicate_claims_and_shares_are_per_deal():
 
 # --- issue 11: robust or policy-dependent ------------------------------------------------------------
 
-E = pytest.importorskip("simsuite.stats").Estimate
+E = pytest.importorskip("simsuite.analysis.stats").Estimate
 
 
 def test_classify_robust_when_every_pairing_is_significant_the_same_way():

@@ -1,4 +1,4 @@
-"""Policies in plain Python (``simsuite.policy``) and the Python hand loop (``simsuite.pyhand``).
+"""Policies in plain Python (``simsuite.play.policy``) and the Python hand loop (``simsuite.play.pyhand``).
 
 1. Four ``BuiltinPolicy`` objects at ``play_hand_py`` play exactly the hand of the compiled
    ``play_one``: the same record and the same history, for every variant and policy mix.
@@ -19,16 +19,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simsuite.cards import CARD_POINTS, N_CARDS, format_cards
 from simsuite.engine.api import play_one
 from simsuite.errors import IllegalPlayError, SimsuiteError
-from simsuite.follow import lead_structure, legal_follows
-from simsuite.order import hand_order
-from simsuite.policy import (
+from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
+from simsuite.rules.follow import lead_structure, legal_follows
+from simsuite.rules.order import hand_order
+from simsuite.play.policy import (
     BidView, BuiltinPolicy, BuryView, FollowView, LeadView, legal_follow_dicts, load_policy,
 )
-from simsuite.pyhand import play_hand_py
-from simsuite.variant import known_ids, load_variant, replace
+from simsuite.play.pyhand import play_hand_py
+from simsuite.rules.variant import known_ids, load_variant, replace
 
 REPO = Path(__file__).resolve().parent.parent
 GREEDY = REPO / "examples" / "policies" / "greedy.py"
@@ -517,7 +517,7 @@ def test_load_policy_builtins_files_and_modules(tmp_path, monkeypatch):
     rel = load_policy("examples/policies/greedy.py:Greedy") if Path("examples/policies/greedy.py").is_file() else g
     assert type(rel).__name__ == "Greedy"
     (tmp_path / "my_policies.py").write_text(
-        "from simsuite.policy import BuiltinPolicy\n"
+        "from simsuite.play.policy import BuiltinPolicy\n"
         "class Basic(BuiltinPolicy):\n"
         "    def __init__(self):\n"
         "        super().__init__('basic')\n")
@@ -533,9 +533,9 @@ def test_load_policy_builtins_files_and_modules(tmp_path, monkeypatch):
     ("no_such_module_xyz:Greedy", r"^policy 'no_such_module_xyz:Greedy': module no_such_module_xyz is not importable: ModuleNotFoundError: No module named 'no_such_module_xyz'$"),
     ("simsuite.nothing_here:X", r"^policy 'simsuite.nothing_here:X': module simsuite.nothing_here is not importable: ModuleNotFoundError"),
     (f"{GREEDY}:Nope", r"^policy '.*greedy.py:Nope': file .*greedy.py has no class Nope$"),
-    ("simsuite.policy:Nope", r"^policy 'simsuite.policy:Nope': module simsuite.policy has no class Nope$"),
-    ("simsuite.policy:View", r"^policy 'simsuite.policy:View': class View lacks the policy method\(s\) bid, bury, lead, follow \(a policy needs bid, bury, lead and follow\)$"),
-    ("simsuite.cards:N_CARDS", r"^policy 'simsuite.cards:N_CARDS': N_CARDS lacks the policy method\(s\) bid, bury, lead, follow"),
+    ("simsuite.play.policy:Nope", r"^policy 'simsuite.play.policy:Nope': module simsuite.play.policy has no class Nope$"),
+    ("simsuite.play.policy:View", r"^policy 'simsuite.play.policy:View': class View lacks the policy method\(s\) bid, bury, lead, follow \(a policy needs bid, bury, lead and follow\)$"),
+    ("simsuite.rules.cards:N_CARDS", r"^policy 'simsuite.rules.cards:N_CARDS': N_CARDS lacks the policy method\(s\) bid, bury, lead, follow"),
     ("expert:", r"^policy 'expert:': write path/to/file.py:ClassName or package.module:ClassName$"),
 ])
 def test_load_policy_bad_specs(spec, message):
@@ -568,7 +568,7 @@ def test_load_policy_file_that_fails(tmp_path):
 
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_legal_follows_equal_the_rules_core(vid):
-    """The view's enumeration gives the same set as ``simsuite.follow.legal_follows``."""
+    """The view's enumeration gives the same set as ``simsuite.rules.follow.legal_follows``."""
     v = variant(vid)
     rng = random.Random(vid)
     checked = 0

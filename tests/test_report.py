@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from simsuite.analysis.metrics import METRICS
 from simsuite.cli import main
-from simsuite.harness import simulate
-from simsuite.metrics import METRICS
-from simsuite.report import build_report
+from simsuite.report.html import build_report
+from simsuite.sim.run import simulate
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 IMG_SRC = re.compile(r'<img\b[^>]*\bsrc="data:image/png;base64,([A-Za-z0-9+/=]*)"')

@@ -21,9 +21,9 @@ import polars as pl
 import psutil
 import pytest
 
-from simsuite import results as R
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
+from simsuite.sim import results as R
 
 RACES = 4  # pairs of concurrent runs started at once on one folder
 WORKER_GRACE_S = 5  # the limit: no worker outlives its driver by more than this

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from simsuite.scoring import Capture, capture, declarer_levels, defender_levels, outcome
-from simsuite.variant import known_ids, load_variant, replace
+from simsuite.rules.scoring import Capture, capture, declarer_levels, defender_levels, outcome
+from simsuite.rules.variant import known_ids, load_variant, replace
 
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 

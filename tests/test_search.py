@@ -13,16 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simsuite.advise import advise
-from simsuite.cards import format_cards, parse_cards
 from simsuite.cli import main
 from simsuite.engine import phases as ph
 from simsuite.engine import search
-from simsuite.engine.api import play_batch, play_one, policy_code, policy_codes, policy_name
+from simsuite.engine.api import play_batch, play_one
 from simsuite.engine.core import NC
+from simsuite.engine.names import policy_code, policy_codes, policy_name
 from simsuite.errors import SimsuiteError
-from simsuite.pyhand import play_hand_py
-from simsuite.variant import load_variant
+from simsuite.play.advise import advise
+from simsuite.play.pyhand import play_hand_py
+from simsuite.rules.cards import format_cards, parse_cards
+from simsuite.rules.variant import load_variant
 
 from positions import position
 
@@ -87,8 +88,8 @@ def test_search_changes_play():
 def _midhand_state(vid="two-deck-2011", seed=4, tricks=6):
     """The state of an expert hand after ``tricks`` tricks (via the phases)."""
     from simsuite.engine import hand as H
-    from simsuite.engine.core import Work
     from simsuite.engine.api import hand_states
+    from simsuite.engine.core import Work
     from simsuite.engine.params import compile_variant
 
     v = load_variant(vid)
@@ -238,7 +239,7 @@ def test_advise_needs_one_variant(tmp_path, capsys):
 def test_search_buries_fewer_points_as_the_capture_multiplier_grows():
     # school-2016 三、(五)(2): the bottom is multiplied 3 per card of the capturing unit; with no
     # capture a point in the bottom is safe, at x6 per card it is costly. Same deals in both runs.
-    from simsuite.bury import bury_rows
+    from simsuite.analysis.bury import bury_rows
 
     v = load_variant("school-2016")
     free = bury_rows(v.with_overrides({"capture_per_card": 0, "capture_side_per_card": 0}), "search-k4-c4", 120, 2)

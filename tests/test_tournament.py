@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.tournament import (
+from simsuite.compete.tournament import (
     MatchResult,
     RoundEntry,
     TournamentError,
@@ -20,7 +20,7 @@ from simsuite.tournament import (
     rank_standings,
     run_tournament,
 )
-from simsuite.variant import load_variant
+from simsuite.rules.variant import load_variant
 
 SCHOOL = load_variant("school-2016")
 BAIYUN = load_variant("baiyun-2016")

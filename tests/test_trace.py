@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.cards import format_card, parse_cards
 from simsuite.engine.api import HandHistory, HandResult, play_one
 from simsuite.engine.hand import RECORD_FIELDS
-from simsuite.trace import format_trace, sorted_cards, walk_tricks
-from simsuite.order import hand_order
-from simsuite.variant import load_variant
+from simsuite.report.trace import format_trace, sorted_cards, walk_tricks
+from simsuite.rules.cards import format_card, parse_cards
+from simsuite.rules.order import hand_order
+from simsuite.rules.variant import load_variant
 
 
 def vec(text: str) -> np.ndarray:

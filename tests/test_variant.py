@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simsuite.errors import VariantError
-from simsuite.variant import SPECS, VARIANTS_DIR, known_ids, load_all, load_variant, override_keys
+from simsuite.rules.variant import SPECS, VARIANTS_DIR, known_ids, load_all, load_variant, override_keys
 
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 
@@ -362,7 +362,7 @@ def test_every_numeric_field_has_a_documented_range():
     """Rule (issue 13): every numeric field has a range, and docs/variants.md lists it as coded."""
     from pathlib import Path
 
-    from simsuite.variant import SPECS
+    from simsuite.rules.variant import SPECS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text(encoding="utf-8")
     for spec in SPECS:

@@ -1,4 +1,4 @@
-"""Greedy: a small example policy for ``simsuite.pyhand.play_hand_py``.
+"""Greedy: a small example policy for ``simsuite.play.pyhand.play_hand_py``.
 
 It plays by four short rules, to show the protocol rather than to play well:
 
@@ -14,8 +14,8 @@ It plays by four short rules, to show the protocol rather than to play well:
 
 Use it by import path, for example::
 
-    from simsuite.policy import load_policy
-    from simsuite.pyhand import play_hand_py
+    from simsuite.play.policy import load_policy
+    from simsuite.play.pyhand import play_hand_py
 
     greedy = load_policy("examples/policies/greedy.py:Greedy")
     result = play_hand_py("school-2016", 7, [greedy, load_policy("expert")] * 2)

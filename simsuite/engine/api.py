@@ -2,69 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import SimsuiteError
-from ..variant import Variant
+from ..rules.variant import Variant
 from . import hand as H
 from .core import Work
+from .names import policy_codes
 from .params import compile_variant
-from .policies import POLICY_NAMES
-from .search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, is_search, search_code
 from .rng import hand_state, run_key
-
-
-_SEARCH_SPEC = re.compile(r"search(?:-k(\d{1,3}))?(?:-c(\d{1,3}))?")
-
-
-def policy_code(name: str) -> int | None:
-    """The engine code of a built-in policy name, or None if ``name`` is not one. ``search``
-    takes its samples and candidates in the name: ``search-k16-c8``."""
-    if name in POLICY_NAMES and name != "search":
-        return POLICY_NAMES.index(name)
-    m = _SEARCH_SPEC.fullmatch(name)
-    if m is None:
-        return None
-    k, c = (int(g) if g else 0 for g in m.groups())
-    if (m.group(1) and not 1 <= k <= MAX_SAMPLES) or (m.group(2) and not 1 <= c <= MAX_CANDIDATES):
-        raise SimsuiteError(f"policy {name!r}: search takes -k<samples> from 1 to {MAX_SAMPLES} and "
-                            f"-c<candidates> from 1 to {MAX_CANDIDATES} (search-k{DEFAULT_SAMPLES}-c{DEFAULT_CANDIDATES} "
-                            f"is the default)")
-    return search_code(k, c)
-
-
-def policy_name(code: int) -> str:
-    """The name of an engine policy code (``policy_code``'s inverse)."""
-    code = int(code)
-    if not is_search(code):
-        return POLICY_NAMES[code]
-    k, c = (code >> 4) & 255, (code >> 12) & 255
-    return "search" + (f"-k{k}" if k else "") + (f"-c{c}" if c else "")
-
-
-def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
-    """``"expert,basic"`` (team NS, team EW) or four names (N, E, S, W) to engine codes."""
-    names = policies.split(",") if isinstance(policies, str) else list(policies)
-    names = [n.strip() for n in names]
-    if len(names) == 1:
-        names = names * 2
-    if len(names) == 2:
-        names = [names[0], names[1], names[0], names[1]]
-    if len(names) != 4:
-        raise SimsuiteError(f"policies: give one name, two (team NS, team EW) or four (N, E, S, W); got {policies!r}")
-    codes = [policy_code(n) for n in names]
-    bad = [n for n, c in zip(names, codes) if c is None]
-    if bad and (":" in bad[0] or bad[0].endswith(".py")):
-        raise SimsuiteError(f"policy {bad[0]!r} is an import path: Python policies play on the slow path "
-                            f"(simsuite.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
-                            f"policies {', '.join(POLICY_NAMES)}")
-    if bad:
-        raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)} "
-                            f"(search also as search-k<samples>-c<candidates>)")
-    return np.array(codes, dtype=np.int64)
 
 
 def hand_states(seed: int, start: int, count: int) -> np.ndarray:

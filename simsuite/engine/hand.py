@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
 from .core import NC, TRUMP
@@ -18,7 +19,7 @@ from .phases import (
     S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF, S_TRICKS, S_TRUMP, S_TURN,
     S_WINNER,
 )
-from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.declare)
+from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 from .policies import bid_wish, choose_bury, choose_follow, choose_lead
 from .rng import hand_state
 
@@ -28,13 +29,7 @@ R_PENALTIES, R_FINAL_POINTS, R_TAKEOVER, R_NEXT_DECLARERS, R_NEXT_DEALER, R_LEVE
 R_TRICKS, R_THROWS, R_THROWS_FAILED, R_MINUTES_X100, R_DECLARED, R_REDEALS, R_BOTTOM_POINTS = range(14, 21)
 R_FORFEIT, R_CAPTURE_BY, R_DECLARER_SEAT, R_ERROR = range(21, 25)
 N_RECORD = 25
-RECORD_FIELDS = (
-    "dealer", "declarers", "level", "trump", "trick_points", "capture_multiplier", "capture_points",
-    "penalties", "final_points", "takeover", "next_declarers", "next_dealer", "levels_ns", "levels_ew",
-    "tricks", "throws", "throws_failed", "minutes_x100", "declared", "redeals", "bottom_points",
-    "forfeit", "capture_by", "declarer_seat", "error",
-)
-assert len(RECORD_FIELDS) == N_RECORD
+assert len(RECORD_FIELDS) == N_RECORD  # the field names, in slot order, come from the column table
 
 # history sizes
 MAX_BIDS = 256

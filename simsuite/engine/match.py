@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..columns import MATCH_FIELDS
 from . import hand as H
 from .core import NC
 from .params import END_LEVEL, START_LEVEL
@@ -27,11 +28,7 @@ from .rng import hand_state
 M_HANDS, M_MINUTES_X100, M_LEVEL0, M_LEVEL1, M_WINNER, M_ENDED, M_FIRST_DECLARERS, M_LEAD_CHANGES = range(8)
 M_DEFICIT0, M_DEFICIT1, M_ERROR, M_LAST_DECLARERS, M_NEXT_DECLARERS, M_FIRST_DEALER = range(8, 14)
 N_MATCH = 14
-MATCH_FIELDS = (
-    "hands", "minutes_x100", "final_level_ns", "final_level_ew", "winner", "ended_by", "first_declarers",
-    "lead_changes", "max_deficit_ns", "max_deficit_ew", "error", "last_declarers", "next_declarers", "first_dealer",
-)
-assert len(MATCH_FIELDS) == N_MATCH
+assert len(MATCH_FIELDS) == N_MATCH  # the field names, in slot order, come from the column table
 # ended_by codes; winner: 0, 1, or -1 for a draw
 ENDED_LEVEL, ENDED_CLOCK, ENDED_CAP = 1, 2, 3
 ENDED_NAMES = {ENDED_LEVEL: "level", ENDED_CLOCK: "clock", ENDED_CAP: "hand cap"}

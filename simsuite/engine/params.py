@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..variant import CHOICES, FOLLOW_FIELDS, Variant
+from ..rules.variant import CHOICES, FOLLOW_FIELDS, Variant
 
 # --- indices ---------------------------------------------------------------------------------
 DECKS = 0

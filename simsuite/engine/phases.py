@@ -5,7 +5,7 @@ the search's roll-outs share it) moved by small phases: the deal and the declara
 (``start_deal``, ``draw``, ``apply_bid``, ``form_bottom``, ``settle_declaration``), the bury
 (``take_bottom``, ``apply_bury``), one play (``apply_lead``, ``apply_follow``), the end of a trick
 (``finish_trick``) and the score (``score``). Three drivers walk the phases: the compiled hand loop
-(``engine.hand.play_hand``), the Python path with user policies (``simsuite.pyhand``) and the
+(``engine.hand.play_hand``), the Python path with user policies (``simsuite.play.pyhand``) and the
 search policy's roll-outs (``engine.search``). No driver repeats a rule.
 
 The position to move is ``sc[S_LEADER]`` and ``sc[S_TURN]`` (plays made in the current trick,
@@ -21,12 +21,16 @@ from numba import njit
 
 from . import core
 from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP
+from .follow import lead_info, lead_info_single, lead_info_unit
+from .order import hand_tables
 from .params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
     MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERRIDE_TAKES_DEAL, REINFORCE, SELF_OVERRIDE, SELF_OVERRIDE_SIDE,
     STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
 )
 from .rng import randint
+from .scoring import capture_points, score_hand
+from .trick import beats, contender, contender_unit, throw_check, throw_penalty
 
 # --- the state ------------------------------------------------------------------------------------
 #
@@ -37,10 +41,10 @@ from .rng import randint
 #   voids    int64[4, 5]    seat failed to follow class k (0..3 side suits, 4 trump)
 #   shown    int64[4, 54]   cards a seat showed while bidding and still holds
 #   lead     int64[54]      the current trick's lead as played (after a failed throw, the forced play)
-#   LI       int64[64]      the lead's analysis (``core.lead_info``)
-#   win_c    int64[3]       the best claim in the current trick (``core.beats``)
+#   LI       int64[64]      the lead's analysis (``follow.lead_info``)
+#   win_c    int64[3]       the best claim in the current trick (``trick.beats``)
 #   cur      int64[3]       scratch claim
-#   cls, pos int64[54]      each card's class and position for this hand (``core.hand_tables``)
+#   cls, pos int64[54]      each card's class and position for this hand (``order.hand_tables``)
 #   ctx      int64[8]       what a policy reads, at the C_* positions below
 HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c",
                                      "cur", "cls", "pos", "ctx"])
@@ -102,7 +106,7 @@ def _bid_rank(P, card):
 
 @njit(cache=True, inline="always")
 def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
-    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.declare``)."""
+    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.rules.declare``)."""
     if n <= 0:
         return 0
     if card >= 52:
@@ -111,7 +115,7 @@ def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
         if P[JOKER_BIDS] == 1 and n < 2:
             return 0
     if first_hand and P[FIRST_NEEDS_SJ] == 1:
-        # the small joker is a ticket, not part of the bid (simsuite.declare.read_bid)
+        # the small joker is a ticket, not part of the bid (simsuite.rules.declare.read_bid)
         if card == 52 or hand[52] < 1:
             return 0
     if cur_seat < 0:
@@ -255,7 +259,7 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
     sc[S_LAST_WINNER] = -1
     sc[S_LAST_KEY] = 1
     sc[S_LAST_N] = 1
-    cls, pos = core.hand_tables(P, level, trump)
+    cls, pos = hand_tables(P, level, trump)
     st.cls[:] = cls
     st.pos[:] = pos
     st.ctx[:] = 0
@@ -348,13 +352,13 @@ def apply_lead_inline(P, st, W, lead, forced):
     for c in range(NC):
         the_lead[c] = lead[c]
     if n_lead == 1:
-        core.lead_info_single(only, k, pos, P, LI)
-    elif not core.lead_info_unit(st.lead, cls, pos, P, LI):
-        core.lead_info(st.lead, cls, pos, P, W, LI)
+        lead_info_single(only, k, pos, P, LI)
+    elif not lead_info_unit(st.lead, cls, pos, P, LI):
+        lead_info(st.lead, cls, pos, P, W, LI)
     status = LEAD_OK
     if LI[LI_UNITS] > 1:
         sc[S_THROWS] += 1
-        stands, beaten, nfail = core.throw_check(st.lead, st.hands, leader, cls, pos, P, LI, W, forced)
+        stands, beaten, nfail = throw_check(st.lead, st.hands, leader, cls, pos, P, LI, W, forced)
         if not stands:
             sc[S_THROWS_FAILED] += 1
             if P[THROW_FAILURE] == 3:
@@ -366,13 +370,13 @@ def apply_lead_inline(P, st, W, lead, forced):
             for c in range(NC):
                 lead_n += lead[c]
                 forced_n += forced[c]
-            sc[S_PENALTIES] += sign * core.throw_penalty(P, beaten, lead_n, forced_n)
+            sc[S_PENALTIES] += sign * throw_penalty(P, beaten, lead_n, forced_n)
             for c in range(NC):
                 the_lead[c] = forced[c]
-            core.lead_info(st.lead, cls, pos, P, W, LI)
+            lead_info(st.lead, cls, pos, P, W, LI)
             status = LEAD_FORCED
     _take(hands, st.played, st.shown, leader, the_lead)
-    core.contender_unit(st.lead, cls, pos, P, LI, True, st.win_c)
+    contender_unit(st.lead, cls, pos, P, LI, True, st.win_c)
     points = 0
     for c in range(NC):
         points += core.POINTS[c] * the_lead[c]
@@ -429,10 +433,10 @@ def apply_follow_inline(P, st, W, play):
         cur[1] = 1 if cls[only] == TRUMP else 0
         cur[2] = pos[only]
     elif LI[LI_UNITS] == 1:
-        claim = core.contender_unit(play, cls, pos, P, LI, False, cur)
+        claim = contender_unit(play, cls, pos, P, LI, False, cur)
     else:
-        claim = core.contender(play, cls, pos, P, LI, W, False, cur)
-    if claim and core.beats(cur, st.win_c):
+        claim = contender(play, cls, pos, P, LI, W, False, cur)
+    if claim and beats(cur, st.win_c):
         st.win_c[0] = cur[0]
         st.win_c[1] = cur[1]
         st.win_c[2] = cur[2]
@@ -503,11 +507,11 @@ def outcome(P, st, cap, out):
     cap[1] = 0
     cap[2] = 0
     if sc[S_FORFEIT] == 0 and sc[S_LAST_WINNER] >= 0:
-        core.capture_points(P, sc[S_LAST_WINNER] % 2, sc[S_DECLARERS], sc[S_LAST_KEY], sc[S_LAST_TRUMP] == 1,
+        capture_points(P, sc[S_LAST_WINNER] % 2, sc[S_DECLARERS], sc[S_LAST_KEY], sc[S_LAST_TRUMP] == 1,
                             sc[S_LAST_N], sc[S_LAST_POINTS], sc[S_BOTTOM_POINTS], cap)
     final = final_points(P, sc[S_DEF_POINTS] + cap[1] + sc[S_PENALTIES], sc[S_FORFEIT],
                          sc[S_LEADER] % 2 == sc[S_DECLARERS])
-    core.score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
+    score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
     return final
 
 

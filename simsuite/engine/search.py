@@ -29,6 +29,8 @@ from numba import njit
 from . import core
 from . import phases as ph
 from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W
+from .follow import best_sets
+from .order import class_count
 from .params import BOTTOM
 from .phases import (
     S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
@@ -37,6 +39,8 @@ from .policies import (
     EXPERT, bury_by_key, choose_bury, fill, follow_once, lead_once, put_unit, strength, try_trump,
 )
 from .rng import randint
+from .trick import beats
+from .units import build_units
 
 SEARCH = 3
 DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
@@ -250,9 +254,9 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     n = _add(cand, 0, tmp, cap)
     highs = np.full(5, -1, np.int64)
     for k in range(5):
-        if core.class_count(hand, st.cls, k) == 0:
+        if class_count(hand, st.cls, k) == 0:
             continue
-        nU = core.build_units(hand, st.cls, st.pos, k, P, 64, 1, W)
+        nU = build_units(hand, st.cls, st.pos, k, P, 64, 1, W)
         big = -1
         low = -1
         for u in range(nU):
@@ -319,7 +323,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             cur[0] = 0
             cur[1] = 1 if cls[c] == TRUMP else 0
             cur[2] = pos[c]
-            if (cls[c] == k or cls[c] == TRUMP) and core.beats(cur, st.win_c):
+            if (cls[c] == k or cls[c] == TRUMP) and beats(cur, st.win_c):
                 if win < 0 or st_c < strength(win, cls, pos):
                     win = c
         for c in (win, rich, lo, hi):
@@ -349,7 +353,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
         return n
     U_card, U_w, U_len, REC, REC_N, INTS = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_REC], W[W_REC_N], W[W_INTS]
     best = FS[4]
-    core.best_sets(inclass, cls, pos, P, LI, W, best)
+    best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[0]
     for r in range(nrec):
         for mode in range(3):

@@ -6,7 +6,7 @@ and what to follow with. They see only what a player sees: their own hand, the c
 far, the current trick; ``expert`` also infers voids from who failed to follow suit.
 
 Legality never depends on a policy: follows are built from the unit sets that reach the best
-follow profile (``core.best_sets``), leads are single units, and a throw is only attempted when
+follow profile (``follow.best_sets``), leads are single units, and a throw is only attempted when
 the policy judges it safe; the hand loop applies the rules to whatever is chosen.
 
 ``expert-v1`` (4) is ``expert`` as it was before issue 11, frozen as a reference for duels.
@@ -20,8 +20,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..core import LI_CARDS, NC
-from .basic import bury_basic, follow_basic, lead_basic
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
+from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
     BASIC, EXPERT, EXPERT_V1, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, put_unit, strength, try_trump,
 )

@@ -12,9 +12,13 @@ from numba import njit
 
 from .. import core
 from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS
+from ..follow import best_sets
+from ..order import class_count
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
 from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
+from ..trick import beats, contender, contender_unit
+from ..units import build_units, shape_code, unit_uniform
 
 RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
 # the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
@@ -122,14 +126,14 @@ def unseen_counts(hand, played, P):
 @njit(cache=True)
 def unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
-    trumped); ``best`` is ``core._best_at`` of the unseen cards of the unit's class, ``hi`` the
+    trumped); ``best`` is ``trick._best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     L = U_len[u]
     top = U_top[u]
     if hi <= top:
         return True
-    uni = core.unit_uniform(U_w, U_len, u)
+    uni = unit_uniform(U_w, U_len, u)
     for t in range(top + 1, hi + 1):
         if t - L + 1 < 0:
             continue
@@ -179,9 +183,9 @@ def fill(play, pool, need, cls, pos, mode):
 def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen, voids):
     """How much a policy likes a candidate follow (``J``: the judgement of ``follow_scored``)."""
     if LI[LI_UNITS] == 1:
-        wins = core.contender_unit(cand, cls, pos, P, LI, False, cur) and core.beats(cur, win_c)
+        wins = contender_unit(cand, cls, pos, P, LI, False, cur) and beats(cur, win_c)
     else:
-        wins = core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+        wins = contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c)
     pts = 0
     cost = 0
     high = 0
@@ -279,7 +283,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     for c in range(NC):
         if cls[c] == TRUMP:
             trumps[c] = hand[c]
-    if core.class_count(trumps, cls, TRUMP) < n:
+    if class_count(trumps, cls, TRUMP) < n:
         return False
     found = False
     best_cost = 1 << 40
@@ -292,7 +296,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
                 cur[0] = 0
                 cur[1] = 1
                 cur[2] = pos[c]
-                if core.beats(cur, win_c) and (pick < 0 or pos[c] < pos[pick]):
+                if beats(cur, win_c) and (pick < 0 or pos[c] < pos[pick]):
                     pick = c
         if pick < 0:
             return False
@@ -302,14 +306,14 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         return True
     if LI[LI_UNITS] == 1:
         # one unit: a trump unit of the same shape (or of the stronger kind)
-        nU = core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+        nU = build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
         for u in range(nU):
             if U_size[u] != n:
                 continue
             for c in range(NC):
                 cand[c] = 0
             put_unit(U_card, U_w, U_len, u, cand)
-            if core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c):
+            if contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c):
                 cost = U_top[u]
                 if cost < best_cost:
                     best_cost = cost
@@ -318,7 +322,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         if found:
             for c in range(NC):
                 cand[c] = 0
-            core.build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
+            build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
             put_unit(U_card, U_w, U_len, best_u, cand)
         return found
     # a throw: the lowest trump units of each shape, singles lowest
@@ -328,10 +332,10 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     nsel = LI[LI_NSEL]
     for i in range(nsel - 1, -1, -1):
         code = LI[LI_CODES + i]
-        nU = core.build_units(left, cls, pos, TRUMP, P, n, 2, W)
+        nU = build_units(left, cls, pos, TRUMP, P, n, 2, W)
         pick = -1
         for u in range(nU):
-            if core.shape_code(U_w, U_len, U_size, u) == code and (pick < 0 or U_top[u] < U_top[pick]):
+            if shape_code(U_w, U_len, U_size, u) == code and (pick < 0 or U_top[u] < U_top[pick]):
                 pick = u
         if pick < 0:
             return False
@@ -347,7 +351,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             return False
         left[low] -= 1
         cand[low] += 1
-    return core.contender(cand, cls, pos, P, LI, W, False, cur) and core.beats(cur, win_c)
+    return contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c)
 
 
 
@@ -440,7 +444,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         fill(out, others, need, cls, pos, 1 if feed else 0)
         return
     best = FS[4]
-    core.best_sets(inclass, cls, pos, P, LI, W, best)
+    best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[0]
     # candidates = each optimal unit set, filled cheaply, with points, or high
     best_score = -(1 << 40)

@@ -16,10 +16,13 @@ from numba import njit
 
 from .. import core
 from ..core import NC, TRUMP, W_BU
+from ..order import class_count
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
 )
 from ..phases import C_DECL, C_LEFT
+from ..trick import _best_at
+from ..units import build_units
 from .common import (
     follow_scored, lead_lowest, put_unit, unit_is_sure, unseen_counts,
 )
@@ -166,7 +169,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     best_key = -1
     best_k = -1
     for k in range(4):
-        if core.class_count(hand, cls, k) == 0:
+        if class_count(hand, cls, k) == 0:
             continue
         # an opponent known void in this suit may trump it
         risky = False
@@ -175,8 +178,8 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 risky = True
         if risky:
             continue
-        nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
-        hi = core._best_at(unseen, cls, pos, k, ubest)
+        nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+        hi = _best_at(unseen, cls, pos, k, ubest)
         for u in range(nU):
             if unit_is_sure(W, u, ubest, hi):
                 pts = 0
@@ -193,20 +196,20 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
             thrown = safe_throw(hand, unseen, cls, pos, P, best_k, W, out)
             if thrown:
                 return 1
-        core.build_units(hand, cls, pos, best_k, P, 64, 1, W)
+        build_units(hand, cls, pos, best_k, P, 64, 1, W)
         put_unit(U_card, U_w, U_len, best_u, out)
         return 0
-    n_trump = core.class_count(hand, cls, TRUMP)
+    n_trump = class_count(hand, cls, TRUMP)
     # 2. declarers draw trumps while they hold many and opponents may still have some
     if my_team == declarers and n_trump >= 2:
-        unseen_trump = core.class_count(unseen, cls, TRUMP)
+        unseen_trump = class_count(unseen, cls, TRUMP)
         opp_void = True
         for o in range(4):
             if o % 2 != my_team and voids[o, TRUMP] == 0:
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
-            nU = core.build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
+            nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+            hi = _best_at(unseen, cls, pos, TRUMP, ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
@@ -222,7 +225,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     for c in range(NC):
         if hand[c] == 0 or cls[c] == TRUMP:
             continue
-        key = core.POINTS[c] * 1000 + pos[c] * 4 - core.class_count(hand, cls, cls[c]) * 8
+        key = core.POINTS[c] * 1000 + pos[c] * 4 - class_count(hand, cls, cls[c]) * 8
         if hand[c] >= 2:
             key -= 2
         if key < low_key:
@@ -254,8 +257,8 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
     for c in range(NC):
         n += hand[c]
     ubest = np.zeros(64, np.int64)
-    hi = core._best_at(unseen, cls, pos, TRUMP, ubest)
-    nU = core.build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
+    hi = _best_at(unseen, cls, pos, TRUMP, ubest)
+    nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
     for u in range(nU):
         if unit_is_sure(W, u, ubest, hi) and (keep < 0 or U_size[u] > U_size[keep]):
@@ -272,9 +275,9 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
-    nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+    nU = build_units(hand, cls, pos, k, P, 64, 1, W)
     ubest = np.zeros(64, np.int64)
-    hi = core._best_at(unseen, cls, pos, k, ubest)
+    hi = _best_at(unseen, cls, pos, k, ubest)
     tmp = np.zeros(NC, np.int64)
     left = hand.copy()
     n_units = 0

@@ -8,9 +8,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import core
 from ..core import LI_CARDS, LI_CLASS, NC, W_BU, W_FS
+from ..follow import best_sets
+from ..order import class_count
 from ..rng import randint
+from ..units import build_units
 from .common import put_unit, split_by_class
 
 
@@ -37,12 +39,12 @@ def lead_random(hand, cls, pos, P, W, s, out):
     classes = np.zeros(5, np.int64)
     nk = 0
     for k in range(5):
-        if core.class_count(hand, cls, k) > 0:
+        if class_count(hand, cls, k) > 0:
             classes[nk] = k
             nk += 1
     k = classes[randint(s, nk)]
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
-    nU = core.build_units(hand, cls, pos, k, P, 64, 1, W)
+    nU = build_units(hand, cls, pos, k, P, 64, 1, W)
     put_unit(U_card, U_w, U_len, randint(s, nU), out)
     return 0
 
@@ -96,7 +98,7 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
         _draw_into(out, others, k, cls, s, n - have)
         return
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
-    core.best_sets(inclass, cls, pos, P, LI, W, FS[4])
+    best_sets(inclass, cls, pos, P, LI, W, FS[4])
     r = randint(s, INTS[0])
     for j in range(REC_N[r]):
         put_unit(U_card, U_w, U_len, REC[r, j], out)

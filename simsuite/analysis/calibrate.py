@@ -1,0 +1,473 @@
+"""Calibration against outside play: references as data, measured by self-play.
+
+A reference is a TOML file in ``calibration/`` (docs/calibration.md): where its figures come from,
+the rules they were played under (a variant table that ``extends`` a shipped variant), the
+players it stands for, the figures, and for each figure a tolerance with its reason.
+``calibrate`` plays the reference's rules with one policy at all four seats through the harness
+(``sim.run.simulate``: whole matches, the same deals for a seed whatever ``jobs``), measures the
+same figures with 95% intervals (bootstrap by match, as ``metrics``), and says for each whether
+ours lies inside the reference's tolerance.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import polars as pl
+
+from ..errors import SimsuiteError, VariantError, read_toml
+from ..rules.variant import Variant, variant_from_table
+from .stats import Estimate, mean_ci
+
+CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "calibration"
+DEFAULT_HANDS = 10000
+DEFAULT_POLICY = "expert"
+BOOTSTRAP_SEED = 0
+
+# measure -> (kind, what it is). "share" figures are fractions, printed as percentages.
+MEASURES: dict[str, tuple[str, str]] = {
+    "takeover_rate": ("share", "hands in which the defenders reach the take-over threshold"),
+    "defender_points_mean": ("points", "defenders' final points per hand (captures and penalties included)"),
+    "defender_points_mean_takeover": ("points", "defenders' final points per hand they take over"),
+    "defender_points_mean_held": ("points", "defenders' final points per hand the declarers hold"),
+    "hands_per_match": ("hands", "hands per match"),
+}
+TOP_KEYS = ("id", "title", "source", "policies", "rules", "population", "deviations", "figures")
+FIGURE_KEYS = ("measure", "value", "band", "tolerance", "reason", "quote", "derived")
+POPULATION_KEYS = ("skip_final_hold",)
+VERDICTS = ("inside", "outside", "undecided")
+
+
+@dataclass(frozen=True)
+class Figure:
+    measure: str
+    value: float
+    low: float  # the tolerance band: ours must lie in [low, high]
+    high: float
+    reason: str
+    quote: str = ""
+    derived: str = ""
+
+    @property
+    def kind(self) -> str:
+        return MEASURES[self.measure][0]
+
+
+@dataclass(frozen=True)
+class Reference:
+    id: str
+    title: str
+    path: Path
+    source: dict
+    policies: dict
+    variant: Variant
+    extends: str
+    skip_final_hold: bool
+    deviations: dict
+    figures: tuple[Figure, ...]
+
+
+# --- loading and validation ------------------------------------------------------------------------
+
+
+def known_references() -> list[str]:
+    return sorted(p.stem for p in CALIBRATION_DIR.glob("*.toml"))
+
+
+def load_all_references() -> list[Reference]:
+    return [load_reference(i) for i in known_references()]
+
+
+def _reference_path(id_or_path: str | Path) -> Path:
+    text = str(id_or_path)
+    path = Path(text)
+    if text.endswith(".toml") or path.is_file():
+        return path
+    path = CALIBRATION_DIR / f"{text}.toml"
+    if not path.is_file():
+        raise SimsuiteError(f"unknown reference {text!r}; known references: {', '.join(known_references()) or 'none'} "
+                            "(or give the path of a reference file)")
+    return path
+
+
+def _fail(path: Path, problems: Sequence[str]) -> SimsuiteError:
+    """One line naming the file and every problem in it."""
+    n = len(problems)
+    return SimsuiteError(f"{path}: " + (problems[0] if n == 1 else f"{n} problems: " + "; ".join(problems)))
+
+
+def load_reference(id_or_path: str | Path) -> Reference:
+    """A reference by id (a file in ``calibration/``) or path, validated: every problem is named."""
+    path = _reference_path(id_or_path)
+    raw = read_toml(path, "reference file")
+    problems: list[str] = []
+    for key in raw:
+        if key not in TOP_KEYS:
+            problems.append(f"unknown key {key!r}; known keys: {', '.join(TOP_KEYS)}")
+    for key in ("id", "title"):
+        if not isinstance(raw.get(key), str) or not raw.get(key):
+            problems.append(f"{key} must be a non-empty string")
+    source = _table(raw, "source", problems, required=("repository", "path"))
+    policies = _table(raw, "policies", problems, required=("reference", "ours"))
+    deviations = _table(raw, "deviations", problems, required=(), optional=True)
+    population = _table(raw, "population", problems, required=(), optional=True, strings=False)
+    for key in population:
+        if key not in POPULATION_KEYS:
+            problems.append(f"[population] unknown key {key!r}; known keys: {', '.join(POPULATION_KEYS)}")
+    skip = population.get("skip_final_hold", False)
+    if not isinstance(skip, bool):
+        problems.append(f"[population] skip_final_hold must be true or false; got {skip!r}")
+    figures = _figures(raw.get("figures"), problems)
+    variant, extends = _rules(raw.get("rules"), path, problems)
+    if problems:
+        raise _fail(path, problems)
+    return Reference(id=raw["id"], title=raw["title"], path=path, source=source, policies=policies, variant=variant,
+                     extends=extends, skip_final_hold=skip, deviations=deviations, figures=tuple(figures))
+
+
+def _table(raw: Mapping, key: str, problems: list[str], required: Sequence[str], optional: bool = False,
+           strings: bool = True) -> dict:
+    value = raw.get(key)
+    if value is None and optional:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f"[{key}] is missing: a table" + (f" with {', '.join(required)}" if required else ""))
+        return {}
+    for name in required:
+        if not isinstance(value.get(name), str) or not value.get(name):
+            problems.append(f"[{key}] {name} must be a non-empty string")
+    if strings:
+        for name, v in value.items():
+            if name not in required and not isinstance(v, (str, int)):
+                problems.append(f"[{key}] {name} must be a string or a number; got {v!r}")
+    return dict(value)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _figures(items: Any, problems: list[str]) -> list[Figure]:
+    if not isinstance(items, list) or not items or not all(isinstance(t, dict) for t in items):
+        problems.append("[[figures]] is missing: give at least one figure (measure, value, band or tolerance, reason)")
+        return []
+    out: list[Figure] = []
+    seen: set[str] = set()
+    for i, t in enumerate(items):
+        where = f"figures[{i}]" + (f" ({t['measure']})" if isinstance(t.get("measure"), str) else "")
+        bad = [k for k in t if k not in FIGURE_KEYS]
+        if bad:
+            problems.append(f"{where}: unknown key {bad[0]!r}; known keys: {', '.join(FIGURE_KEYS)}")
+        measure = t.get("measure")
+        if measure not in MEASURES:
+            problems.append(f"{where}: measure must be one of {', '.join(MEASURES)}; got {measure!r}")
+            continue
+        if measure in seen:
+            problems.append(f"{where}: measure {measure!r} appears twice")
+        seen.add(measure)
+        value = t.get("value")
+        if not _number(value):
+            problems.append(f"{where}: value must be a number; got {value!r}")
+            continue
+        if MEASURES[measure][0] == "share" and not 0 <= value <= 1:
+            problems.append(f"{where}: a share is a fraction from 0 to 1 (54.4% is 0.544); got {value!r}")
+        reason = t.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            problems.append(f"{where}: reason must say why the tolerance is what it is")
+        for k in ("quote", "derived"):
+            if k in t and not isinstance(t[k], str):
+                problems.append(f"{where}: {k} must be a string")
+        band = _band(t, value, where, problems)
+        if band is None:
+            continue
+        out.append(Figure(measure, float(value), band[0], band[1], reason if isinstance(reason, str) else "",
+                          t.get("quote", "") if isinstance(t.get("quote"), str) else "",
+                          t.get("derived", "") if isinstance(t.get("derived"), str) else ""))
+    return out
+
+
+def _band(t: Mapping, value: float, where: str, problems: list[str]) -> tuple[float, float] | None:
+    if ("band" in t) == ("tolerance" in t):
+        problems.append(f"{where}: give a tolerance as band = [low, high] or tolerance = t (value +- t), exactly one")
+        return None
+    if "tolerance" in t:
+        tol = t["tolerance"]
+        if not _number(tol) or tol <= 0:
+            problems.append(f"{where}: tolerance must be a positive number; got {tol!r}")
+            return None
+        return float(value - tol), float(value + tol)
+    band = t["band"]
+    if not (isinstance(band, list) and len(band) == 2 and all(_number(x) for x in band) and band[0] < band[1]):
+        problems.append(f"{where}: band must be [low, high] with low < high; got {band!r}")
+        return None
+    if not band[0] <= value <= band[1]:
+        problems.append(f"{where}: value {value} is outside its own band {band}")
+        return None
+    return float(band[0]), float(band[1])
+
+
+def _rules(rules: Any, path: Path, problems: list[str]) -> tuple[Variant | None, str]:
+    if not isinstance(rules, dict):
+        problems.append("[rules] is missing: a variant table with extends = \"VARIANT\" and the changed keys")
+        return None, ""
+    extends = rules.get("extends")
+    if not isinstance(extends, str) or not extends:
+        problems.append("[rules] extends must name the variant the rules start from (e.g. \"two-deck-2011\")")
+        return None, ""
+    try:
+        v = variant_from_table(rules, f"{path} [rules]", path.parent, default_id=path.stem)
+    except VariantError as exc:
+        problems.extend(f"[rules] {p}" for p in exc.problems)
+        return None, extends
+    from ..sim.spec import _engine_ready
+
+    try:
+        _engine_ready(v, f"[rules] {v.id}")
+    except SimsuiteError as exc:
+        problems.append(str(exc))
+    return v, extends
+
+
+# --- the verdict -----------------------------------------------------------------------------------
+
+
+def verdict(low: float, high: float, band_low: float, band_high: float) -> str:
+    """Our 95% interval [low, high] against the tolerance band: "inside" when the whole interval
+    lies in the band, "outside" when the whole interval lies out of it, else "undecided" (the
+    interval crosses an edge, or there is none: more hands would decide)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "undecided"
+    if band_low <= low and high <= band_high:
+        return "inside"
+    if high < band_low or low > band_high:
+        return "outside"
+    return "undecided"
+
+
+# --- measuring -------------------------------------------------------------------------------------
+
+
+def _match_key(frame: pl.DataFrame) -> list[str]:
+    """The columns that name a match (metrics' key), as far as ``frame`` has them."""
+    from .metrics import _MATCH_KEY
+
+    return [c for c in _MATCH_KEY if c in frame.columns]
+
+
+def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool) -> pl.DataFrame:
+    """The hands a reference counts: all, or all but a match's last hand when that hand ended the
+    match by a hold at the end level (a report that logs no result for the game's last hand)."""
+    if not skip_final_hold:
+        return hands
+    key = _match_key(hands)
+    ends = matches.select(key + ["hands", "ended_by"])
+    h = hands.join(ends, on=key, how="left")
+    final = (pl.col("hand") == pl.col("hands") - 1) & (pl.col("ended_by") == "level") & ~pl.col("takeover")
+    return h.filter(~final).drop(["hands", "ended_by"])
+
+
+def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool = False,
+            reps: int = 2000, seed: int = BOOTSTRAP_SEED) -> dict[str, Estimate]:
+    """Every measure with its 95% interval. Per-hand figures: ratios of per-match sums with a
+    percentile bootstrap over matches (hands within a match are correlated; docs/metrics.md);
+    n is the hands the figure averages over. hands_per_match: a normal interval over matches."""
+    from .metrics import bootstrap_match_sums
+
+    h = counted_hands(hands, matches, skip_final_hold)
+    key = _match_key(h)
+    pts = pl.col("final_points").cast(pl.Float64)
+    to = pl.col("takeover").cast(pl.Float64)
+    per = (h.group_by(key).agg(pl.len().cast(pl.Float64).alias("n"), pts.sum().alias("p"), to.sum().alias("t"),
+                               (pts * to).sum().alias("pt"))
+           .sort(key))
+    sums = per.select(["n", "p", "t", "pt"]).to_numpy().astype(float).reshape(-1, 4)
+    g = sums.shape[0]
+    boots = bootstrap_match_sums(sums, reps, seed) if g >= 2 else np.full((1, 4), np.nan)
+    tot = sums.sum(axis=0)
+
+    def ratio(num, den, n_tot) -> Estimate:
+        value = num(tot) / den(tot) if den(tot) > 0 else float("nan")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            b = num(boots.T) / den(boots.T)
+        b = b[np.isfinite(b)]
+        if g < 2 or b.size == 0:
+            return Estimate(value, float("nan"), float("nan"), int(n_tot))
+        lo, hi = np.quantile(b, [0.025, 0.975])
+        return Estimate(value, float(lo), float(hi), int(n_tot))
+
+    n, p, t, pt = (lambda s: s[0]), (lambda s: s[1]), (lambda s: s[2]), (lambda s: s[3])
+    held_n, held_p = (lambda s: s[0] - s[2]), (lambda s: s[1] - s[3])
+    per_match = sums[:, 0] if g else np.zeros(0)
+    return {
+        "takeover_rate": ratio(t, n, tot[0] if g else 0),
+        "defender_points_mean": ratio(p, n, tot[0] if g else 0),
+        "defender_points_mean_takeover": ratio(pt, t, tot[2] if g else 0),
+        "defender_points_mean_held": ratio(held_p, held_n, (tot[0] - tot[2]) if g else 0),
+        "hands_per_match": mean_ci(per_match),
+    }
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+
+def _whole(name: str, value: Any, minimum: int, allow: Sequence[int] = ()) -> int:
+    """A whole number given on the command line (a string) or in code (an int)."""
+    text = str(value).strip()
+    try:
+        n = int(text) if not isinstance(value, bool) else None
+    except ValueError:
+        n = None
+    if n is None or (n < minimum and n not in allow):
+        extra = f" (or {', '.join(map(str, allow))})" if allow else ""
+        raise SimsuiteError(f"{name} must be a whole number of at least {minimum}{extra}; got {value!r}")
+    return n
+
+
+def check_policy(policy: Any) -> str:
+    """One built-in policy name, resolved as ``simulate`` resolves its --policies."""
+    from ..engine.names import parse_policies
+
+    if not isinstance(policy, str) or not policy.strip() or "," in policy:
+        raise SimsuiteError(f"--policy takes one policy name (all four seats play it); got {policy!r}")
+    return parse_policies(policy.strip(), "--policy")[0]
+
+
+def _write_variant(variant: Variant, path: Path) -> None:
+    """The variant as a complete variant file, for the harness (it loads cells by path)."""
+    def value(x: Any) -> str:
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if isinstance(x, str):
+            return json.dumps(x, ensure_ascii=False)
+        if isinstance(x, list):
+            return "[" + ", ".join(value(v) for v in x) + "]"
+        return repr(x)
+
+    lines = [f"id = {value(variant.id)}"]
+    for section, fields in variant.to_toml_dict().items():
+        lines.append(f"\n[{section}]")
+        lines += [f"{k} = {value(v)}" for k, v in fields.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFAULT_HANDS, seed: int = 1,
+              jobs: int = 1, quiet: bool = True) -> dict:
+    """Play ``ref``'s rules in self-play (``policy`` at all four seats, about ``hands`` hands) and
+    set each of its figures beside ours. Deterministic for a seed whatever ``jobs``."""
+    from ..sim.results import load
+    from ..sim.run import simulate
+    from ..sim.spec import RunSpec
+
+    policy = check_policy(policy)
+    with tempfile.TemporaryDirectory(prefix="simsuite-calibrate-") as tmp:
+        rules = Path(tmp) / f"{ref.variant.id}.toml"
+        _write_variant(ref.variant, rules)
+        out = simulate(RunSpec(variants=[str(rules)], policies=f"{policy},{policy}", hands=hands, seed=seed, jobs=jobs,
+                               out=Path(tmp) / "run", quiet=quiet,
+                               command=["simsuite", "calibrate", "--reference", ref.id, "--policy", policy,
+                                        "--hands", str(hands), "--seed", str(seed)]))
+        r = load(out)
+        h, m = r.hands.collect(), r.matches.collect()
+    if r.manifest["cells"][0]["rules_hash"] != ref.variant.rules_hash:  # pragma: no cover - a writer bug
+        raise SimsuiteError(f"{ref.id}: the rules played differ from the reference's rules")
+    ours = measure(h, m, skip_final_hold=ref.skip_final_hold)
+    counted = counted_hands(h, m, ref.skip_final_hold).height
+    figures = []
+    for f in ref.figures:
+        est = ours[f.measure]
+        figures.append({
+            "measure": f.measure, "what": MEASURES[f.measure][1], "kind": f.kind,
+            "reference": f.value, "band": [f.low, f.high], "reason": f.reason,
+            "derived": f.derived or None,
+            "ours": {"value": _clean(est.value), "low": _clean(est.low), "high": _clean(est.high), "n": est.n},
+            "verdict": verdict(est.low, est.high, f.low, f.high),
+        })
+    return {
+        "reference": ref.id, "title": ref.title, "file": str(ref.path),
+        "source": {k: ref.source[k] for k in ref.source},
+        "reference_policies": ref.policies.get("reference"),
+        "policy": policy, "seed": seed, "hands_requested": hands,
+        "rules": {"id": ref.variant.id, "extends": ref.extends, "rules_hash": ref.variant.rules_hash},
+        "matches": m.height, "hands_played": h.height, "hands_counted": counted,
+        "skip_final_hold": ref.skip_final_hold,
+        "figures": figures,
+        "command": _command(ref, policy, hands, seed, jobs),
+    }
+
+
+def _clean(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _command(ref: Reference, policy: str, hands: int, seed: int, jobs: int) -> str:
+    return f"simsuite calibrate --reference {ref.id} --policy {policy} --hands {hands} --seed {seed} --jobs {jobs}"
+
+
+def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: Any = DEFAULT_HANDS, seed: Any = 1,
+        jobs: Any = 1, quiet: bool | None = None) -> list[dict]:
+    """Validate everything first (one line for the first bad input), then calibrate each
+    reference (``reference``: an id, a path, or None for every file in ``calibration/``)."""
+    policy = check_policy(policy)
+    hands = _whole("--hands", hands, 1)
+    seed = _whole("--seed", seed, 0)
+    jobs = _whole("--jobs", jobs, 1, allow=(-1,))
+    refs = [load_reference(reference)] if reference else load_all_references()
+    if not refs:
+        raise SimsuiteError(f"no reference files in {CALIBRATION_DIR}")
+    if quiet is None:
+        quiet = not sys.stderr.isatty()
+    return [calibrate(r, policy=policy, hands=hands, seed=seed, jobs=jobs, quiet=quiet) for r in refs]
+
+
+# --- printing --------------------------------------------------------------------------------------
+
+
+def _fmt(kind: str, x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    return f"{100 * x:.1f}%" if kind == "share" else f"{x:.1f}"
+
+
+def format_results(results: Sequence[dict]) -> str:
+    from ..report.text import table
+
+    blocks = []
+    for r in results:
+        head = (f"{r['reference']}: {r['title']}\n"
+                f"  source: {r['source'].get('repository')} {r['source'].get('path')}\n"
+                f"  rules: {r['rules']['id']} (extends {r['rules']['extends']}, rules hash {r['rules']['rules_hash']})\n"
+                f"  ours: {r['policy']} at all four seats, seed {r['seed']}: {r['matches']:,} matches, "
+                f"{r['hands_played']:,} hands, {r['hands_counted']:,} counted"
+                + (" (each match's final hold left out, as the reference counts)" if r["skip_final_hold"] else ""))
+        rows = []
+        for f in r["figures"]:
+            o = f["ours"]
+            k = f["kind"]
+            rows.append([f["measure"], _fmt(k, f["reference"]), f"{_fmt(k, f['band'][0])} to {_fmt(k, f['band'][1])}",
+                         f"{_fmt(k, o['value'])} [{_fmt(k, o['low'])}, {_fmt(k, o['high'])}]", f"{o['n']:,}",
+                         f["verdict"]])
+        blocks.append(head + "\n" + table(["figure", "reference", "tolerance", "ours [95% interval]", "n", "verdict"],
+                                          rows))
+    foot = ("\nverdict: inside = our whole 95% interval lies in the tolerance; outside = none of it does; "
+            "undecided = it crosses an edge (play more hands). Intervals: bootstrap by match; "
+            "n = hands (matches for hands_per_match).")
+    return "\n\n".join(blocks) + "\n" + foot
+
+
+def command(reference: str | None, *, policy: Any, hands: Any, seed: Any, jobs: Any, as_json: bool) -> str:
+    """What ``simsuite calibrate`` prints."""
+    results = run(reference, policy=policy, hands=hands, seed=seed, jobs=jobs)
+    if as_json:
+        return json.dumps(results if reference is None else results[0], indent=2, ensure_ascii=False)
+    return format_results(results)
+
+
+__all__ = ["Reference", "Figure", "MEASURES", "known_references", "load_reference", "load_all_references", "verdict",
+           "measure", "counted_hands", "calibrate", "run", "format_results", "command"]

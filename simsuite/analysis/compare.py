@@ -1,0 +1,212 @@
+"""Agreement between two policies in self-play: ``simsuite compare-policies`` (issue 11, part 2).
+
+For each variant the same deals are played twice: once with policy A at all four seats, once
+with policy B at all four seats. Hand i of both runs is dealt from the same generator state
+(``duel.play_hands``: hand i's random state, level and first drawer depend on its index alone),
+so each figure's difference A - B is a mean of per-hand paired differences, with a normal 95%
+interval over hands. Hands are independent opening hands of a match at the variant's start
+level (as ``duel`` plays them), so a plain interval over hands applies.
+
+The figures: take-over rate; mean defender points (also as a relative difference, A / B - 1);
+share of hands with points in the bottom; capture points per hand (the points the last-trick
+capture of the bottom moved, from the defenders' side); mean |level change| per hand. The
+verdict of issue 11's target is given for the take-over rate and the defender points.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..compete.duel import DUEL_CHUNK, play_hands
+from ..engine.hand import RECORD_FIELDS
+from ..engine.names import parse_pair
+from ..rules.variant import Variant
+from .calibrate import _clean, verdict
+from .stats import Estimate, mean_ci, wilson
+
+DEFAULT_POLICIES = "expert,search"
+DEFAULT_HANDS = 200
+SEARCH_CHUNK = 4  # hands per task for a search policy (a few hands a second), so workers share the work
+
+# Issue 11, part 2 ("Target, on every variant"): expert's take-over rate within 5 percentage points
+# of search's, and its mean defender points within 5% of search's. A is held to B's figures.
+TAKEOVER_BOUND = 0.05  # absolute, on the difference of take-over rates (a share: 5 percentage points)
+POINTS_BOUND = 0.05  # relative, on mean defender points: A's mean / B's mean - 1
+
+_COL = {name: RECORD_FIELDS.index(name) for name in
+        ("takeover", "final_points", "bottom_points", "capture_points", "levels_ns", "levels_ew")}
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    kind: str  # "share" (a fraction, printed as a percentage), "points" or "levels"
+    label: str
+    what: str
+    per_hand: Callable[[np.ndarray], np.ndarray]  # record rows -> one value per hand
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure("takeover_rate", "share", "take-over rate",
+            "share of hands in which the defenders' final points reach the take-over threshold",
+            lambda r: r[:, _COL["takeover"]] != 0),
+    Measure("defender_points_mean", "points", "defender points per hand",
+            "defenders' final points per hand (trick points, capture and penalties)",
+            lambda r: r[:, _COL["final_points"]]),
+    Measure("bottom_points_share", "share", "hands with points in the bottom",
+            "share of hands whose buried cards hold points",
+            lambda r: r[:, _COL["bottom_points"]] > 0),
+    Measure("capture_points_mean", "points", "capture points per hand",
+            "points the last-trick capture moved, per hand (of the bottom; in guangxi-2012, which has no "
+            "bottom, of the multiplied last trick): positive to the defenders, negative where the declarers capture",
+            lambda r: r[:, _COL["capture_points"]]),
+    Measure("level_change_mean", "levels", "|level change| per hand",
+            "levels gained in the hand by either team, per hand",
+            lambda r: np.abs(r[:, _COL["levels_ns"]]) + np.abs(r[:, _COL["levels_ew"]])),
+)
+# figure -> (bound, the estimate it applies to)
+TARGETS = {"takeover_rate": (TAKEOVER_BOUND, "difference"), "defender_points_mean": (POINTS_BOUND, "relative_difference")}
+
+
+def _own(m: Measure, x: np.ndarray) -> Estimate:
+    return wilson(float(x.sum()), x.size) if m.kind == "share" else mean_ci(x)
+
+
+def relative_difference(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """mean(a) / mean(b) - 1 over paired hands, with a delta-method 95% interval (the paired
+    residuals a_i - r b_i, r the ratio of means). No interval when mean(b) is 0."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    mb = float(b.mean()) if b.size else 0.0
+    if mb == 0.0:
+        return Estimate(float("nan"), float("nan"), float("nan"), int(a.size))
+    r = float(a.mean()) / mb
+    e = mean_ci((a - r * b) / mb)  # mean 0: its interval is the ratio's, centred
+    return Estimate(r - 1.0, r - 1.0 + e.low - e.value, r - 1.0 + e.high - e.value, e.n)
+
+
+def chunk_for(policy: str) -> int:
+    """Hands per worker task: small for search (slow, uneven hands), duel's chunk otherwise."""
+    return SEARCH_CHUNK if policy.strip().startswith("search") else DUEL_CHUNK
+
+
+def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1,
+            chunk: int | None = None) -> dict:
+    """Self-play of ``a`` and of ``b`` (each at all four seats) on hands 0..hands-1 of ``seed``,
+    every figure of each with its interval, and the paired differences a - b. The same numbers
+    whatever ``jobs`` and ``chunk``. Does not refuse a == b (the differences are then exactly 0)."""
+    rows = {p: play_hands(variant, seed, hands, p, jobs, chunk or chunk_for(p)) for p in dict.fromkeys((a, b))}
+    ra, rb = rows[a], rows[b]
+    figures: dict[str, dict] = {}
+    for m in MEASURES:
+        xa, xb = m.per_hand(ra).astype(float), m.per_hand(rb).astype(float)
+        est = {"a": _own(m, xa), "b": _own(m, xb), "difference": mean_ci(xa - xb),
+               "relative_difference": relative_difference(xa, xb) if m.name == "defender_points_mean" else None}
+        fig = {"label": m.label, "what": m.what, "kind": m.kind,
+               **{k: None if e is None else _est(e) for k, e in est.items()}, "target": None}
+        if m.name in TARGETS:
+            bound, on = TARGETS[m.name]
+            fig["target"] = {"bound": bound, "on": on, "verdict": verdict(est[on].low, est[on].high, -bound, bound)}
+        figures[m.name] = fig
+    return {"variant": variant.id, "rules_hash": variant.rules_hash, "a": a, "b": b,
+            "difference": f"{a} minus {b}", "hands": hands, "seed": seed, "figures": figures}
+
+
+def _est(e: Estimate) -> dict:
+    return {"value": _clean(e.value), "low": _clean(e.low), "high": _clean(e.high), "n": e.n}
+
+
+# --- the command -----------------------------------------------------------------------------------
+
+
+def load_variants(choices: Sequence[str] | None) -> list[Variant]:
+    """``--variant`` given zero or more times; ``all`` (or nothing) is every shipped variant."""
+    from ..cli import _engine_ready
+    from ..rules.variant import load_all, load_variant
+
+    choices = list(choices or ["all"])
+    variants = load_all() if "all" in choices else [load_variant(c) for c in dict.fromkeys(choices)]
+    for v in variants:
+        _engine_ready(v)
+    return variants
+
+
+def run(variants: Sequence[str] | None, *, policies: Any = DEFAULT_POLICIES, hands: Any = DEFAULT_HANDS,
+        seed: Any = 1, jobs: Any = 1) -> list[dict]:
+    """Validate everything first (one line for the first bad input), then compare on each variant."""
+    from ..sim.limits import HAND_BYTES, check_int, check_jobs, check_memory, check_seed
+
+    a, b = parse_pair(policies)
+    check_int("--hands", hands, 2)
+    check_seed("--seed", seed)
+    check_jobs("--jobs", jobs)
+    check_memory(f"--hands {hands:,}", 2 * hands * HAND_BYTES, "play fewer hands")
+    chosen = load_variants(variants)
+    return [compare(v, a, b, hands, seed, jobs) for v in chosen]
+
+
+def _fmt(kind: str, e: dict, diff: bool = False) -> str:
+    if e is None or e["value"] is None:
+        return "n/a"
+
+    def one(x):
+        if x is None:
+            return "n/a"
+        if kind == "share":
+            return f"{100 * x:+.1f}" if diff else f"{100 * x:.1f}%"
+        return f"{x:+.2f}" if diff else f"{x:.2f}"
+
+    unit = " pp" if kind == "share" and diff else ""
+    return f"{one(e['value'])}{unit} [{one(e['low'])}, {one(e['high'])}]"
+
+
+def _target_text(fig: dict, b: str) -> str:
+    t = fig["target"]
+    if t is None:
+        return ""
+    if t["on"] == "difference":
+        return f"within ±{100 * t['bound']:.0f} pp: {t['verdict']}"
+    return f"within ±{100 * t['bound']:.0f}% of {b}'s: {t['verdict']}"
+
+
+def format_results(results: Sequence[dict]) -> str:
+    from ..report.text import table
+
+    blocks = []
+    for r in results:
+        a, b = r["a"], r["b"]
+        rows = []
+        for fig in r["figures"].values():
+            k = fig["kind"]
+            diff = _fmt(k, fig["difference"], diff=True)
+            if fig["relative_difference"] is not None:
+                rel = fig["relative_difference"]
+                pct = {x: (None if rel[x] is None else 100 * rel[x]) for x in ("value", "low", "high")}
+                diff += (f"\n= {pct['value']:+.1f}% [{pct['low']:+.1f}, {pct['high']:+.1f}]"
+                         if None not in pct.values() else "\n= n/a")
+            rows.append([fig["label"], _fmt(k, fig["a"]), _fmt(k, fig["b"]), diff, _target_text(fig, b)])
+        head = (f"{r['variant']}: {a} minus {b}, each at all four seats on the same {r['hands']:,} deals "
+                f"(seed {r['seed']}, paired hand by hand); n = {r['hands']:,} hands each; 95% intervals")
+        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "target (issue 11)"], rows,
+                                          max_width=40))
+    foot = ("\ntarget: inside = the whole interval of the difference lies within the bound; outside = all of it "
+            "lies beyond; undecided = it crosses the bound (play more hands). Shares: Wilson intervals; means and "
+            "paired differences: normal intervals over hands; the relative difference in defender points: "
+            "delta method.")
+    return "\n\n".join(blocks) + "\n" + foot
+
+
+def command(variants: Sequence[str] | None, *, policies: Any, hands: Any, seed: Any, jobs: Any,
+            as_json: bool) -> str:
+    """What ``simsuite compare-policies`` prints: JSON is always a list, one object per variant."""
+    results = run(variants, policies=policies, hands=hands, seed=seed, jobs=jobs)
+    if as_json:
+        return json.dumps(results, indent=2, ensure_ascii=False)
+    return format_results(results)
+
+
+__all__ = ["MEASURES", "TARGETS", "TAKEOVER_BOUND", "POINTS_BOUND", "compare", "relative_difference", "parse_pair",
+           "load_variants", "run", "format_results", "command"]

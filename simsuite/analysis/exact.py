@@ -1,0 +1,733 @@
+"""The exact match model: a match as a Markov chain over hands, solved with numpy (docs/metrics.md).
+
+State before a hand: both teams' levels, which team declares, and for a timed match the elapsed
+modelled time and the warning counter; plus the team last strictly ahead, for lead changes. Who
+deals is not a separate coordinate: the engine's next declaring team is the next dealer's team,
+and nothing else in the chain depends on which seat of that team deals. Time is kept exactly, as
+the tricks played so far (``Rules.x100``).
+
+Each hand moves the state by an outcome drawn from a per-hand distribution estimated from
+simulated hands of one cell and one policy pairing, conditioned on what the rules make a hand
+depend on: the first hand of a match (the declarers come from bidding), which team (policy)
+declares, and whether the level played is one the rules make special (a permanent-trump rank).
+An outcome is (levels gained by the declarers, levels gained by the defenders, whether the deal
+passes to the other team, the hand's modelled duration). The chain is then solved exactly by
+propagating the probability of every state hand by hand (no sampling): P(team A wins), P(draw),
+P(team B wins), the distribution of hands per match, of modelled minutes (timed matches), the
+expected lead changes, and by a backward pass P(win | state), from which Ludii's drama and a
+decisiveness figure follow. Sampling uncertainty of the per-hand distributions is carried
+through by a bootstrap that resamples deals (all hands of a deal's tables go together).
+
+Re-scoring: with ``overrides`` (``--set``) every hand's defender points are scored again under
+the new bands and its duration recomputed from its tricks under the new duration model, and the
+chain is solved under the new clock. This is an approximation: the policies played the hands
+under the old rules, and a policy that adapts to the bands or the clock would play differently;
+hands' points are also taken as they fell at the old levels. ``docs/metrics.md`` records its
+measured error against direct simulation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import polars as pl
+
+from ..errors import SimsuiteError
+from ..rules.variant import Variant
+
+DEFAULT_REPS = 100
+TIME_STEP_X100 = 0  # 0: time kept exactly, as tricks played (see Rules.x100); > 0: a grid of that many hundredths
+DECIDED_AT = 0.9  # the decisiveness threshold on the eventual winner's P(win | state)
+TOL = 1e-12  # mass below which propagation stops (reported as "unresolved")
+UNTIMED_CAP = 500
+
+# state code layout (bits)
+_T_BITS, _W_BITS, _LD_BITS, _D_BITS, _L_BITS = 26, 5, 2, 1, 7
+
+
+def _encode(la, lb, d, ld, w, t):
+    c = la.astype(np.int64)
+    c = (c << _L_BITS) | lb
+    c = (c << _D_BITS) | d
+    c = (c << _LD_BITS) | (ld + 1)
+    c = (c << _W_BITS) | (w + 1)
+    c = (c << _T_BITS) | t
+    return c
+
+
+def _decode(c):
+    t = c & ((1 << _T_BITS) - 1)
+    c = c >> _T_BITS
+    w = (c & ((1 << _W_BITS) - 1)) - 1
+    c = c >> _W_BITS
+    ld = (c & ((1 << _LD_BITS) - 1)) - 1
+    c = c >> _LD_BITS
+    d = c & 1
+    c = c >> _D_BITS
+    lb = c & ((1 << _L_BITS) - 1)
+    la = c >> _L_BITS
+    return la, lb, d, ld, w, t
+
+
+@dataclass
+class Rules:
+    """What the chain needs from a variant."""
+
+    start: int
+    end: int
+    must_defend: bool
+    special: tuple[int, ...]
+    match_x100: int
+    warn_x100: int
+    after_warn: int
+    no_new_x100: int
+    on_stage: bool
+    rotate: bool
+    overhead_x100: int
+    spt_x100: int
+    cap: int
+    step: int = TIME_STEP_X100
+
+    @classmethod
+    def of(cls, v: Variant) -> "Rules":
+        return cls(v.start_level, v.end_level, bool(v.must_defend_end_level), tuple(v.permanent_trump_ranks),
+                   int(v.match_minutes) * 100, int(v.warning_minute) * 100, int(v.hands_after_warning),
+                   int(v.no_new_hand_minutes) * 100, v.tie_rule == "on_stage", v.dealer_rotation == "rotate",
+                   round(v.hand_overhead_minutes * 100), round(v.seconds_per_trick * 100),
+                   0 if v.match_minutes > 0 else UNTIMED_CAP)
+
+    @property
+    def timed(self) -> bool:
+        return self.match_x100 > 0
+
+    def x100(self, t, hands):
+        """Elapsed hundredths of a minute of a state: with ``step == 0`` the state's time
+        coordinate counts the tricks played, and a hand lasts overhead + tricks x seconds per
+        trick / 60, as in the engine (which rounds each hand down to a hundredth; summing first
+        differs by under 0.01 minute per hand); with a grid, ``t`` counts grid steps."""
+        if self.step == 0:
+            return hands * self.overhead_x100 + (t * self.spt_x100) // 60
+        return t * self.step
+
+
+# --- per-hand outcomes ----------------------------------------------------------------------------
+
+
+@dataclass
+class HandData:
+    """The hands of one cell and policy pairing, reduced to what the chain needs, per hand:
+    deal id, condition, outcome columns; team A is ``a_policy``'s team."""
+
+    a_policy: str
+    b_policy: str
+    deal: np.ndarray  # int, 0..n_deals-1
+    first: np.ndarray  # bool
+    a_declares: np.ndarray  # bool
+    special: np.ndarray  # bool: the level played is special
+    final_points: np.ndarray
+    tricks: np.ndarray
+    gain_d: np.ndarray
+    gain_f: np.ndarray
+    switch: np.ndarray
+    n_deals: int
+
+
+def hand_data(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant) -> HandData:
+    """Reduce one cell's hand and match frames (one policy pairing, any number of seeds and
+    tables) to ``HandData``. Equal-policy duplicate copies count once."""
+    from .metrics import count_once, deal_ids
+
+    h, m, _ = count_once(hands, matches)
+    if h.height == 0:
+        raise SimsuiteError("no hands to estimate the per-hand outcomes from")
+    ns, ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
+    swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
+    pairs = {frozenset((a, b)) for a, b in zip(ns, ew)}
+    if len(pairs) > 1:
+        raise SimsuiteError("the exact model takes one policy pairing at a time; this group has "
+                            + ", ".join(sorted("/".join(sorted(p)) for p in pairs)))
+    unswapped = [a for a, s in zip(ns, swapped) if not s] or [b for b, s in zip(ew, swapped) if s]
+    a_pol = unswapped[0]
+    b_pol = next(iter(next(iter(pairs)) - {a_pol}), a_pol)
+    pns = h["policy_ns"].to_numpy()
+    a_team = np.where(pns == a_pol, 0, 1) if a_pol != b_pol else np.zeros(h.height, int)
+    decl = h["declarers"].to_numpy().astype(int)
+    lv = np.column_stack([h["levels_ns"].to_numpy(), h["levels_ew"].to_numpy()]).astype(int)
+    idx = np.arange(h.height)
+    deal = deal_ids(h) - 1
+    rules = Rules.of(variant)
+    level = h["level"].to_numpy().astype(int)
+    return HandData(
+        a_pol, b_pol, deal, h["hand"].to_numpy() == 0, decl == a_team,
+        np.isin(level, np.array(rules.special, int)) if rules.special else np.zeros(h.height, bool),
+        h["final_points"].to_numpy().astype(int), h["tricks"].to_numpy().astype(int),
+        lv[idx, decl], lv[idx, 1 - decl], h["next_declarers"].to_numpy().astype(int) != decl, int(deal.max()) + 1)
+
+
+def rescore(data: HandData, variant: Variant) -> HandData:
+    """The same hands scored under ``variant``'s bands and dealer rotation (points as they fell)."""
+    from .metrics import band
+
+    rules = Rules.of(variant)
+    pts = data.final_points
+    uniq, inv = np.unique(pts, return_inverse=True)
+    scored = np.array([band(variant, int(p)) for p in uniq], dtype=int).reshape(-1, 2)
+    took = scored[inv, 0].astype(bool)
+    lv = scored[inv, 1]
+    switch = took | rules.rotate
+    return HandData(data.a_policy, data.b_policy, data.deal, data.first, data.a_declares,
+                    data.special, pts, data.tricks,
+                    np.where(took, 0, lv), np.where(took, lv, 0), switch, data.n_deals)
+
+
+@dataclass
+class Table:
+    """Outcome distribution of one condition: arrays of outcomes and their probabilities."""
+
+    gain_d: np.ndarray
+    gain_f: np.ndarray
+    switch: np.ndarray
+    dur: np.ndarray
+    a_decl: np.ndarray  # first hand only: whether team A declared
+    prob: np.ndarray
+
+
+def _tables(data: HandData, rules: Rules, weights: np.ndarray | None = None) -> dict[tuple, Table]:
+    """Per condition key, the weighted outcome distribution. Keys: ("first",), (a_declares,
+    special); a special key with no hands falls back to the non-special one."""
+    w = np.ones(data.deal.size) if weights is None else weights[data.deal]
+    dur = rules.overhead_x100 + (data.tricks * rules.spt_x100) // 60
+    out: dict[tuple, Table] = {}
+
+    step = rules.step
+    if step == 0:  # exact: the time coordinate counts tricks
+        lo, frac = data.tricks, np.zeros(data.tricks.size)
+    else:
+        lo = dur // step
+        frac = (dur - lo * step) / step  # a duration between grid points is split between the two, keeping its mean
+
+    def build(mask, key):
+        mw = w[mask]
+        if mw.sum() <= 0:
+            return
+        base = [data.gain_d[mask], data.gain_f[mask], data.switch[mask].astype(int)]
+        tail = data.a_declares[mask].astype(int) if key == ("first",) else np.zeros(mask.sum(), int)
+        cols = np.vstack([np.column_stack(base + [lo[mask], tail]), np.column_stack(base + [lo[mask] + 1, tail])])
+        wts = np.concatenate([mw * (1 - frac[mask]), mw * frac[mask]])
+        keep0 = wts > 0
+        cols, wts = cols[keep0], wts[keep0]
+        uniq, inv = np.unique(cols, axis=0, return_inverse=True)
+        p = np.bincount(inv.ravel(), weights=wts, minlength=len(uniq))
+        keep = p > 0
+        uniq, p = uniq[keep], p[keep] / p[keep].sum()
+        out[key] = Table(uniq[:, 0], uniq[:, 1], uniq[:, 2].astype(bool), uniq[:, 3], uniq[:, 4].astype(bool), p)
+
+    build(data.first, ("first",))
+    for a in (True, False):
+        for sp in (False, True):
+            build(~data.first & (data.a_declares == a) & (data.special == sp), (a, sp))
+    for a in (True, False):
+        if (a, False) not in out and (a, True) in out:
+            out[(a, False)] = out[(a, True)]
+        if (a, True) not in out and (a, False) in out:
+            out[(a, True)] = out[(a, False)]
+    if ("first",) not in out:
+        raise SimsuiteError("no first hands among the hands given: pass whole matches")
+    for a in (True, False):
+        if (a, False) not in out:  # one team never declared after the first hand: use the other's, mirrored
+            other = out.get((not a, False))
+            if other is None:
+                raise SimsuiteError("no hands after the first: the matches are too short to estimate the chain")
+            out[(a, False)] = out[(a, True)] = other
+    return out
+
+
+# --- the chain ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Solution:
+    p_a: float
+    p_draw: float
+    p_b: float
+    hands_dist: np.ndarray  # P(match lasts h hands), h = 0..
+    minutes_mean: float
+    minutes_dist: dict  # timed: {minutes: probability}; untimed: {}
+    clock_share: float | None  # timed: P(ended by the clock)
+    cap_share: float
+    lead_changes: float
+    drama: float
+    decisive_share: float
+    unresolved: float
+    value_start: float = 0.0  # P(A wins | start) (= p_a)
+    layers: list = field(default_factory=list, repr=False)
+
+    @property
+    def hands_mean(self) -> float:
+        return float((np.arange(self.hands_dist.size) * self.hands_dist).sum() / max(self.hands_dist.sum(), 1e-300))
+
+    def minutes_quantile(self, q: float) -> float | None:
+        if not self.minutes_dist:
+            return None
+        ks = sorted(self.minutes_dist)
+        c = np.cumsum([self.minutes_dist[k] for k in ks])
+        return float(ks[int(np.searchsorted(c, q * c[-1]))])
+
+
+def _ended(codes, rules, h):
+    """Whether a match in each state ends before hand ``h`` (the hand cap or the clock)."""
+    la, lb, d, ld, w, t = _decode(codes)
+    ended = np.zeros(codes.size, bool)
+    if rules.cap and h >= rules.cap:
+        ended[:] = True
+    if rules.timed:
+        tt = rules.x100(t, h)
+        if rules.no_new_x100 > 0:
+            ended |= tt >= rules.match_x100 - rules.no_new_x100
+        elif rules.warn_x100 > 0:
+            ended |= w == 0
+        else:
+            ended |= tt >= rules.match_x100
+    return ended
+
+
+def _expand(codes, tables, rules, h):
+    """For every state entering hand ``h``: the pre-hand end check, then every outcome.
+
+    Returns (ended_pre: bool per state), and for the transitions arrays (src, prob, new state
+    fields, ended_level flag, lead change flag)."""
+    la, lb, d, ld, w, t = _decode(codes)
+    ended = _ended(codes, rules, h)
+    live = np.nonzero(~ended)[0]
+    parts = []
+    if h == 0:
+        groups = [(live, tables[("first",)])]
+    else:
+        lvl = np.where(d[live] == 0, la[live], lb[live])
+        sp = np.isin(lvl, np.array(rules.special, int)) if rules.special else np.zeros(live.size, bool)
+        groups = []
+        for a in (True, False):
+            for s in (False, True):
+                sel = live[(d[live] == (0 if a else 1)) & (sp == s)]
+                if sel.size:
+                    groups.append((sel, tables[(a, s)]))
+    for sel, tb in groups:
+        k = tb.prob.size
+        src = np.repeat(sel, k)
+        o = np.tile(np.arange(k), sel.size)
+        dd = np.where(tb.a_decl[o], 0, 1) if h == 0 else d[src]
+        gd, gf = tb.gain_d[o], tb.gain_f[o]
+        gain_a = np.where(dd == 0, gd, gf)
+        gain_b = np.where(dd == 0, gf, gd)
+        a0, b0 = la[src], lb[src]
+        na, nb = a0 + gain_a, b0 + gain_b
+        if rules.must_defend:
+            na = np.where((na > rules.end) & ~((dd == 0) & (a0 == rules.end)), rules.end, na)
+            nb = np.where((nb > rules.end) & ~((dd == 1) & (b0 == rules.end)), rules.end, nb)
+        nd = np.where(tb.switch[o], 1 - dd, dd)
+        nt = t[src] + tb.dur[o] if rules.timed else t[src]
+        old = ld[src]
+        ahead = np.where(na > nb, 0, np.where(nb > na, 1, -1))
+        change = (ahead >= 0) & (old >= 0) & (ahead != old)
+        nld = np.where(ahead >= 0, ahead, old)
+        nw = w[src].copy()
+        if rules.timed and rules.warn_x100 > 0:
+            dec = nw > 0
+            nw = np.where(dec, nw - 1, nw)
+            nw = np.where(~dec & (nw < 0) & (rules.x100(nt, h + 1) >= rules.warn_x100), rules.after_warn, nw)
+        end_lvl = (na > rules.end) | (nb > rules.end)
+        parts.append((src, tb.prob[o], na, nb, nd, nld, nw, nt, end_lvl, change, tb.dur[o]))
+    if parts:
+        cat = [np.concatenate([p[i] for p in parts]) for i in range(11)]
+    else:
+        cat = [np.zeros(0, int)] * 11
+    return ended, cat, (la, lb, d)
+
+
+def _winner_probs(la, lb, on_stage_team, rules):
+    """(P(A), P(draw), P(B)) of an end at these levels."""
+    a = (la > lb).astype(float)
+    b = (lb > la).astype(float)
+    tie = la == lb
+    if rules.on_stage:
+        a = a + (tie & (on_stage_team == 0))
+        b = b + (tie & (on_stage_team == 1))
+        dr = np.zeros(la.size)
+    else:
+        dr = tie.astype(float)
+    return a, dr, b
+
+
+def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> Solution:
+    """Propagate the start state's probability hand by hand until every match has ended (to
+    ``TOL``), then (``values``) solve P(win | state) backwards for drama and decisiveness."""
+    start = _encode(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
+                    np.array([-1]), np.array([0]))
+    codes, mass = start, np.array([1.0])
+    p_a = p_d = p_b = 0.0
+    hands_dist = []
+    minutes_dist: dict[float, float] = {}
+    minutes_mean = 0.0
+    clock = cap = lead = 0.0
+    layers = []
+    h = 0
+    limit = rules.cap if rules.cap else 10_000
+    while codes.size and mass.sum() > TOL and h <= limit:
+        ended, tr, (la, lb, d) = _expand(codes, tables, rules, h)
+        layers.append((codes, mass))
+        hd = np.zeros(1)
+        if ended.any():
+            em = mass[ended]
+            a, dr, b = _winner_probs(la[ended], lb[ended], d[ended], rules)
+            p_a += float((em * a).sum()); p_d += float((em * dr).sum()); p_b += float((em * b).sum())
+            if rules.cap and h >= rules.cap:
+                cap += float(em.sum())
+            else:
+                clock += float(em.sum())
+            hd[0] = em.sum()
+            if rules.timed:
+                tt = _decode(codes[ended])[5]
+                for k, v in zip(*_sum_by(tt, em)):
+                    mk = float(rules.x100(k, h)) / 100
+                    minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
+        src, prob, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
+        flow = mass[src] * prob
+        lead += float(flow[change].sum())
+        if rules.step == 0:
+            minutes_mean += float((flow * (rules.overhead_x100 + du * rules.spt_x100 / 60)).sum()) / 100.0
+        else:
+            minutes_mean += float((flow * du).sum()) * rules.step / 100.0
+        if end_lvl.any():
+            fm = flow[end_lvl]
+            a, dr, b = _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules)
+            p_a += float((fm * a).sum()); p_d += float((fm * dr).sum()); p_b += float((fm * b).sum())
+            hands_next = fm.sum()
+            if rules.timed:
+                for k, v in zip(*_sum_by(nt[end_lvl], fm)):
+                    mk = float(rules.x100(k, h + 1)) / 100
+                    minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
+        else:
+            hands_next = 0.0
+        _add(hands_dist, h, hd[0])
+        _add(hands_dist, h + 1, hands_next)
+        go = ~end_lvl
+        new = _encode(na[go], nb[go], nd[go], nld[go], nw[go], nt[go])
+        codes, mass = _sum_by(new, flow[go])
+        h += 1
+    unresolved = float(mass.sum()) if codes.size else 0.0
+    dist = np.array(hands_dist)
+    sol = Solution(p_a, p_d, p_b, dist, minutes_mean, minutes_dist, clock if rules.timed else None, cap, lead,
+                   0.0, 0.0, unresolved, p_a, layers)
+    if values:
+        _values(sol, tables, rules)
+    return sol
+
+
+def _add(lst, i, v):
+    while len(lst) <= i:
+        lst.append(0.0)
+    lst[i] += v
+
+
+def _sum_by(keys, w):
+    if keys.size == 0:
+        return keys, w
+    u, inv = np.unique(keys, return_inverse=True)
+    return u, np.bincount(inv.ravel(), weights=w, minlength=u.size)
+
+
+def _values(sol: Solution, tables, rules) -> None:
+    """Backward pass: P(A wins | state) and P(B wins | state) on every layer; then drama and the
+    decisive share, weighting each state by its forward probability."""
+    layers = sol.layers
+    va_next = vb_next = None
+    vals = [None] * len(layers)
+    for h in range(len(layers) - 1, -1, -1):
+        codes = layers[h][0]
+        ended, tr, (la, lb, d) = _expand(codes, tables, rules, h)
+        va = np.zeros(codes.size)
+        vb = np.zeros(codes.size)
+        if ended.any():
+            a, dr, b = _winner_probs(la[ended], lb[ended], d[ended], rules)
+            va[ended], vb[ended] = a, b
+        src, prob, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
+        ta = np.zeros(src.size)
+        tb_ = np.zeros(src.size)
+        if end_lvl.any():
+            a, dr, b = _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules)
+            ta[end_lvl], tb_[end_lvl] = a, b
+        go = ~end_lvl
+        if go.any() and h + 1 < len(layers):
+            new = _encode(na[go], nb[go], nd[go], nld[go], nw[go], nt[go])
+            nxt = layers[h + 1][0]
+            idx = np.clip(np.searchsorted(nxt, new), 0, nxt.size - 1)
+            found = nxt[idx] == new
+            ta[go] = np.where(found, va_next[idx], 0.0)
+            tb_[go] = np.where(found, vb_next[idx], 0.0)
+        va += np.bincount(src, weights=prob * ta, minlength=codes.size)
+        vb += np.bincount(src, weights=prob * tb_, minlength=codes.size)
+        vals[h] = (va, vb)
+        va_next, vb_next = va, vb
+    # each state weighted by its forward probability: drama and decisive share per hand played
+    drama = decisive = played = 0.0
+    for h, (codes, mass) in enumerate(layers):
+        ended = _ended(codes, rules, h)
+        va, vb = vals[h]
+        live = ~ended
+        m = mass[live]
+        a, b = va[live], vb[live]
+        top = np.maximum(a, b)
+        drama += float((m * (a * (top - a) + b * (top - b))).sum())
+        decisive += float((m * (a * (a >= DECIDED_AT) + b * (b >= DECIDED_AT))).sum())
+        played += float(m.sum())
+    sol.value_start = float(vals[0][0][0]) if vals else float("nan")
+    sol.drama = drama / played if played else float("nan")
+    sol.decisive_share = decisive / played if played else float("nan")
+    sol.layers = []
+
+
+# --- the model with its bootstrap -----------------------------------------------------------------
+
+FIGURES = (
+    ("p_a", "team A (policy A) wins the match"),
+    ("p_draw", "draw"),
+    ("p_b", "team B (policy B) wins the match"),
+    ("hands_mean", "hands per match (mean)"),
+    ("minutes_mean", "modelled minutes per match (mean)"),
+    ("clock_share", "ended by the clock (share)"),
+    ("lead_changes", "lead changes per match (mean)"),
+    ("drama", "drama: mean gap of the eventual winner's P(win) below the leader's, per hand"),
+    ("decisive_share", f"decisive share: hands played with the eventual winner at P(win) >= {DECIDED_AT}"),
+)
+
+
+def _figures(sol: Solution) -> dict[str, float | None]:
+    return {"p_a": sol.p_a, "p_draw": sol.p_draw, "p_b": sol.p_b, "hands_mean": sol.hands_mean,
+            "minutes_mean": sol.minutes_mean, "clock_share": sol.clock_share, "lead_changes": sol.lead_changes,
+            "drama": sol.drama, "decisive_share": sol.decisive_share}
+
+
+def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
+                overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
+                values: bool = True) -> dict:
+    """Solve the chain of one cell (one policy pairing) and bootstrap it over deals.
+
+    ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
+    under (bands, clock, duration model; an approximation, see the module docstring). Returns
+    {"figures": {key: {"value", "low", "high", "n"}}, "hands_dist", "minutes_quantiles",
+    "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}. ``values=False`` skips the backward
+    pass in the resamples (drama and the decisive share then have no interval; half the time)."""
+    data = hand_data(hands, matches, variant)
+    target = variant.with_overrides(dict(overrides), source="--set") if overrides else variant
+    if overrides:
+        data = rescore(data, target)
+    rules = Rules.of(target)
+    sol = solve(_tables(data, rules), rules)
+    point = _figures(sol)
+    rng = np.random.default_rng(seed)
+    boots = {k: [] for k in point}
+    for _ in range(reps if data.n_deals >= 2 else 0):
+        wts = np.bincount(rng.integers(0, data.n_deals, data.n_deals), minlength=data.n_deals).astype(float)
+        try:
+            b = _figures(solve(_tables(data, rules, wts), rules, values=values))
+            if not values:
+                b["drama"] = b["decisive_share"] = None
+        except SimsuiteError:
+            continue
+        for k, v in b.items():
+            boots[k].append(np.nan if v is None else v)
+    figs = {}
+    for k, v in point.items():
+        if v is None:
+            figs[k] = {"value": None, "low": None, "high": None, "n": 0, "note": "untimed: no clock"}
+            continue
+        arr = np.array(boots[k], float)
+        arr = arr[~np.isnan(arr)]
+        lo, hi = (np.quantile(arr, [0.025, 0.975]) if arr.size >= 2 else (np.nan, np.nan))
+        figs[k] = {"value": float(v), "low": None if np.isnan(lo) else float(lo),
+                   "high": None if np.isnan(hi) else float(hi), "n": data.n_deals}
+    return {"a": data.a_policy, "b": data.b_policy, "n_deals": data.n_deals, "n_hands": int(data.deal.size),
+            "rescored": dict(overrides or {}), "figures": figs, "hands_dist": sol.hands_dist.tolist(),
+            "minutes_quantiles": {q: sol.minutes_quantile(q) for q in (0.1, 0.5, 0.9)} if sol.minutes_dist else None,
+            "unresolved": sol.unresolved, "reps": reps}
+
+
+def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
+                  cells: Sequence[str] | None = None, values: bool = True) -> list[dict]:
+    """``exact_model`` for every cell of a results folder (one row per cell, with its variant)."""
+    from ..sim.results import load
+
+    r = load(path)
+    variants = r.variants()
+    h_all, m_all = r.hands.collect(), r.matches.collect()
+    rows = []
+    for cell in r.manifest.get("cells", []):
+        cid = cell["id"]
+        if cells and cid not in cells:
+            continue
+        v = variants.get(cid)
+        if v is None:
+            raise SimsuiteError(f"cell {cid!r}: its rules no longer load or changed since the run")
+        h = h_all.filter(pl.col("cell") == cid)
+        m = m_all.filter(pl.col("cell") == cid)
+        if m.height == 0:
+            continue
+        row = exact_model(h, m, v, overrides, reps, seed, values)
+        row["cell"] = cid
+        row["variant"] = v.id
+        rows.append(row)
+    return rows
+
+
+# --- simulated matches beside it ------------------------------------------------------------------
+
+
+def simulated_figures(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant, seed: int = 0) -> dict:
+    """The figures of ``FIGURES`` that simulated matches give directly, with 95% intervals over
+    deals (``simsuite.analysis.metrics.summarise``)."""
+    from .metrics import summarise
+
+    row = summarise(hands, matches, by="cell", variants={variant.id: variant, **{c: variant for c in
+                                                                                 matches["cell"].unique().to_list()}},
+                    seed=seed)[0]
+    out = {"hands_mean": row["hands_per_match"], "minutes_mean": row["minutes_per_match"],
+           "clock_share": row["clock_share"], "lead_changes": row["lead_changes"]}
+    if row["policy_a_win"]["value"] is not None:
+        out.update(p_a=row["policy_a_win"], p_draw=row["pair_draw"], p_b=row["policy_b_win"])
+    else:  # equal policies: team A is NS
+        from .metrics import count_once, deal_ids
+        from .stats import cluster_share
+
+        _, m, _ = count_once(hands, matches)
+        w = m["winner"].to_numpy()
+        dl = deal_ids(m)
+        for k, x in (("p_a", w == 0), ("p_draw", w < 0), ("p_b", w == 1)):
+            e = cluster_share(x.astype(float), dl, 2000, seed)
+            out[k] = {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
+    return out
+
+
+def agreement(exact: dict, simulated: dict) -> dict:
+    """Per figure: the difference exact - simulated and z = difference / combined SE (each SE
+    from its 95% interval's half-width / 1.96); |z| <= 1.96 agrees within the intervals."""
+    out = {}
+    for k, e in exact.items():
+        s = simulated.get(k)
+        if not s or e.get("value") is None or s.get("value") is None or e.get("low") is None or s.get("low") is None:
+            continue
+        se = math.hypot((e["high"] - e["low"]) / 3.92, (s["high"] - s["low"]) / 3.92)
+        diff = e["value"] - s["value"]
+        out[k] = {"diff": diff, "z": diff / se if se > 0 else (0.0 if diff == 0 else math.inf),
+                  "agree": abs(diff) <= 1.96 * se + 1e-12}
+    return out
+
+
+# --- text -----------------------------------------------------------------------------------------
+
+
+def _fmt(d: dict | None, pct: bool = False) -> str:
+    if not d or d.get("value") is None:
+        return "n/a"
+    k, u = (100.0, "%") if pct else (1.0, "")
+    if d.get("low") is None:
+        return f"{d['value'] * k:.2f}{u} n={d['n']:,}"
+    return f"{d['value'] * k:.2f}{u} [{d['low'] * k:.2f}, {d['high'] * k:.2f}] n={d['n']:,}"
+
+
+_PCT = {"p_a", "p_draw", "p_b", "clock_share", "decisive_share"}
+
+
+def format_exact(rows: list[dict]) -> str:
+    from ..report.text import table
+
+    if not rows:
+        return "no cells"
+    header = ["figure"] + [r["cell"] for r in rows]
+    body = [["team A / team B"] + [f"{r['a']} / {r['b']}" for r in rows],
+            ["deals (units), hands"] + [f"{r['n_deals']:,}, {r['n_hands']:,}" for r in rows]]
+    for key, label in FIGURES:
+        body.append([label] + [_fmt(r["figures"][key], key in _PCT) for r in rows])
+    text = table(header, body, max_width=60)
+    notes = [f"Exact solution of the match chain (docs/metrics.md); 95% intervals: percentile bootstrap over deals "
+             f"({rows[0]['reps']} resamples of the per-hand distributions), n = deals."]
+    if rows[0]["rescored"]:
+        notes.append("Re-scored with " + ", ".join(f"{k}={v}" for k, v in rows[0]["rescored"].items()) +
+                     ": an approximation (hands as the policies played them under the run's rules; a policy that "
+                     "adapts to the bands or the clock would play differently).")
+    left = max(r["unresolved"] for r in rows)
+    if left > 1e-9:
+        notes.append(f"Unresolved probability mass (matches still running at the cap): {left:.2e}.")
+    return text + "\n\n" + "\n".join(notes)
+
+
+def cli(args) -> int:
+    """``simsuite exact RESULTS [--set KEY=VALUE ...] [--json] [--reps N] [--cell ID]``."""
+    import json
+
+    from ..sim.spec import parse_overrides
+
+    overrides = parse_overrides(args.overrides) if args.overrides else None
+    rows = exact_results(args.results, overrides, reps=args.reps, seed=args.seed, cells=args.cell or None)
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+    else:
+        print(format_exact(rows))
+    return 0
+
+
+__all__ = ["exact_model", "exact_results", "solve", "Rules", "hand_data", "rescore", "simulated_figures",
+           "agreement", "format_exact", "FIGURES", "DECIDED_AT"]
+
+
+# --- validation against simulated matches ---------------------------------------------------------
+
+
+def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
+                     seed: int = 0, sim_cells: Mapping[str, str] | None = None,
+                     cells: Sequence[str] | None = None) -> str:
+    """A markdown table: per cell, the exact model built from ``model_run``'s hands (re-scored
+    under ``overrides`` if given) beside the matches simulated in ``sim_run`` (a different seed,
+    so the two are independent samples), with z = difference / combined SE. ``sim_cells`` maps a
+    model cell to the simulated cell to compare it with (default: the same id)."""
+    from ..sim.results import load
+
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False)
+    s = load(sim_run)
+    sv = s.variants()
+    sh, sm = s.hands.collect(), s.matches.collect()
+    keys = ("p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "clock_share", "lead_changes")
+    names = ("A wins", "draw", "B wins", "hands", "minutes", "ended by clock", "lead changes")
+    out = ["| cell | figure | exact model | simulated | z | agree |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        target = (sim_cells or {}).get(r["cell"], r["cell"])
+        if target not in sv and len(sv) == 1:
+            target = next(iter(sv))
+        h = sh.filter(pl.col("cell") == target)
+        m = sm.filter(pl.col("cell") == target)
+        if m.height == 0:
+            continue
+        sim = simulated_figures(h, m, sv[target], seed)
+        ag = agreement(r["figures"], sim)
+        for k, name in zip(keys, names):
+            e, si = r["figures"].get(k), sim.get(k)
+            if not e or e.get("value") is None or not si or si.get("value") is None:
+                continue
+            a = ag.get(k)
+            pct = k in _PCT
+            z = "" if a is None else f"{a['z']:+.2f}"
+            ok = "" if a is None else ("yes" if a["agree"] else "**no**")
+            out.append(f"| {r['cell']} | {name} | {_fmt(e, pct)} | {_fmt(si, pct)} | {z} | {ok} |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":  # python -m simsuite.analysis.exact MODEL_RUN SIM_RUN [REPS [KEY=VALUE ...]]
+    import sys
+
+    from ..sim.spec import parse_overrides
+
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_REPS
+    ov = parse_overrides(sys.argv[4:]) if len(sys.argv) > 4 else None
+    print(validation_table(sys.argv[1], sys.argv[2], ov, reps=reps))

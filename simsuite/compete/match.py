@@ -1,0 +1,152 @@
+"""Matches: hands chained from the start level to the end level, under each tournament's clock.
+
+``play_match`` gives one ``MatchRecord`` with its hands; ``play_match_batch`` plays many matches
+in the compiled engine and returns plain arrays (for the harness). See ``docs/clock.md`` for
+the duration model and the clock rules.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine import match as M
+from ..engine.core import Work
+from ..engine.hand import N_RECORD, RECORD_FIELDS
+from ..engine.names import policy_codes
+from ..engine.params import compile_variant
+from ..engine.rng import run_key
+from ..errors import SimsuiteError
+from ..rules.cards import RANK_NAMES
+from ..rules.variant import Variant
+
+DEFAULT_UNTIMED_CAP = 500  # [default] hands before an untimed match is stopped
+# The most hands one match may be sized for: every match of a chunk holds this many hand records
+# (about 200 bytes each), so a clock that allows more would need gigabytes per worker.
+MAX_HANDS_PER_MATCH = 10_000
+
+
+def clock_array(variant: Variant) -> np.ndarray:
+    return np.array([variant.match_minutes, variant.warning_minute, variant.hands_after_warning,
+                     variant.no_new_hand_minutes, 1 if variant.tie_rule == "on_stage" else 0,
+                     1 if variant.must_defend_end_level else 0], dtype=np.int64)
+
+
+def hand_cap(variant: Variant, max_hands: int | None = None) -> int:
+    """The most hands a match can take. An untimed match needs a cap; a timed one is bounded by
+    its clock (the cap then only sizes the arrays). A match that could go on forever is an error."""
+    overhead = variant.hand_overhead_minutes + variant.seconds_per_trick / 60.0
+    if variant.match_minutes > 0:
+        if overhead <= 0:
+            raise SimsuiteError(f"{variant.id}: a timed match needs hands that take time: hand_overhead_minutes and "
+                                "seconds_per_trick are both 0, so the clock never runs out")
+        bound = math.ceil(variant.match_minutes / overhead) + variant.hands_after_warning + 2
+        bound = min(bound, max_hands) if max_hands else bound
+        if bound > MAX_HANDS_PER_MATCH:
+            raise SimsuiteError(f"{variant.id}: a {variant.match_minutes}-minute match of hands lasting "
+                                f"{overhead:.4g} minutes at least (hand_overhead_minutes + seconds_per_trick / 60) "
+                                f"could take {bound:,} hands, more than the {MAX_HANDS_PER_MATCH:,} a match is sized "
+                                "for; make the hands take longer or the match shorter")
+        return bound
+    if max_hands is None:
+        return DEFAULT_UNTIMED_CAP
+    if max_hands > MAX_HANDS_PER_MATCH:
+        raise SimsuiteError(f"{variant.id}: max_hands = {max_hands:,} is more than the {MAX_HANDS_PER_MATCH:,} "
+                            "hands a match is sized for")
+    if max_hands <= 0:
+        raise SimsuiteError(f"{variant.id}: this match may never end: the clock is off (match_minutes = 0) and there is "
+                            "no hand cap; give max_hands > 0 or a match clock")
+    return max_hands
+
+
+@dataclass
+class MatchRecord:
+    """One match: who played, how long it took, how it ended, and every hand."""
+
+    variant: str
+    seed: int
+    match: int
+    policies: tuple[str, str, str, str]
+    first_declarers: int
+    first_dealer: int
+    hands: int
+    minutes: float
+    final_levels: tuple[int, int]
+    winner: int | None  # 0 (NS), 1 (EW) or None (draw)
+    ended_by: str  # "level", "clock" or "hand cap"
+    lead_changes: int
+    max_deficit: tuple[int, int]
+    level_history: list[tuple[int, int]] = field(default_factory=list)
+    hand_records: list[dict] = field(default_factory=list)
+
+    @property
+    def final_level_names(self) -> tuple[str, str]:
+        return tuple(RANK_NAMES[min(x, 12)] if x <= 12 else f"past A" for x in self.final_levels)
+
+
+def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:
+    from ..engine.names import policy_name
+
+    codes = policy_codes(policies)
+    return codes, tuple(policy_name(c) for c in codes)
+
+
+def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basic", max_hands: int | None = None) -> MatchRecord:
+    """Play match ``match_index`` of a run with root ``seed``."""
+    P = compile_variant(variant)
+    codes, names = _policies4(policies)
+    cap = hand_cap(variant, max_hands)
+    rec = np.zeros(M.N_MATCH, np.int64)
+    hand_recs = np.zeros((cap, N_RECORD), np.int64)
+    levels = np.zeros((cap, 2), np.int64)
+    M.play_match(P, clock_array(variant), run_key(seed), match_index, codes, cap, match_index % 4, Work().arrays(),
+                 rec, hand_recs, levels)
+    if rec[M.M_ERROR]:
+        raise SimsuiteError(f"the engine stopped on an illegal play in match {match_index} of seed {seed}")
+    return _record(variant, seed, match_index, names, rec, hand_recs, levels)
+
+
+def _record(variant, seed, match_index, names, rec, hand_recs, levels) -> MatchRecord:
+    n = int(rec[M.M_HANDS])
+    winner = int(rec[M.M_WINNER])
+    return MatchRecord(
+        variant=variant.id, seed=seed, match=match_index, policies=names,
+        first_declarers=int(rec[M.M_FIRST_DECLARERS]), first_dealer=int(rec[M.M_FIRST_DEALER]), hands=n,
+        minutes=rec[M.M_MINUTES_X100] / 100.0, final_levels=(int(rec[M.M_LEVEL0]), int(rec[M.M_LEVEL1])),
+        winner=None if winner < 0 else winner, ended_by=M.ENDED_NAMES.get(int(rec[M.M_ENDED]), "?"),
+        lead_changes=int(rec[M.M_LEAD_CHANGES]), max_deficit=(int(rec[M.M_DEFICIT0]), int(rec[M.M_DEFICIT1])),
+        level_history=[(int(a), int(b)) for a, b in levels[:n]],
+        hand_records=[dict(zip(RECORD_FIELDS, (int(x) for x in row))) for row in hand_recs[:n]],
+    )
+
+
+@dataclass
+class MatchBatch:
+    """Many matches as arrays: ``matches[i]`` (MATCH_FIELDS), ``hands[i, :hand_count[i]]`` (RECORD_FIELDS)."""
+
+    start: int
+    matches: np.ndarray
+    hands: np.ndarray
+    hand_count: np.ndarray
+    levels: np.ndarray
+
+
+def play_match_batch(variant: Variant, seed: int, start: int, count: int, policies="basic",
+                     max_hands: int | None = None) -> MatchBatch:
+    """Matches ``start .. start+count-1`` of the run ``seed``, compiled end to end."""
+    P = compile_variant(variant)
+    codes, _ = _policies4(policies)
+    cap = hand_cap(variant, max_hands)
+    recs = np.zeros((count, M.N_MATCH), np.int64)
+    hands = np.zeros((count, cap, N_RECORD), np.int64)
+    levels = np.zeros((count, cap, 2), np.int64)
+    hand_count = np.zeros(count, np.int64)
+    M.play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, Work().arrays(), recs, hands,
+                   hand_count, levels)
+    if recs[:, M.M_ERROR].any():
+        bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
+        raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "
+                            f"reproduce it with: simsuite play --variant {variant.id} --seed {seed} --match --match-index {bad}")
+    return MatchBatch(start, recs, hands, hand_count, levels)

@@ -1,0 +1,374 @@
+"""Follow profiles on arrays, compiled: reading a lead (``lead_info``: its canonical decomposition,
+the follow caps and the shapes a trump answer must match) and the best sets of units a follow can
+reach (the rules of ``simsuite.rules.follow``).
+
+The analysis of a lead is the ``LI`` array whose slots ``core`` names (``LI_*``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .core import (
+    LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
+    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, W_FS, W_INTS, W_LS, W_REC, W_REC_N,
+    W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W,
+)
+from .order import play_class
+from .params import (
+    BOMBS, FOLLOW0, FOLLOW_QUAD0, F_LONG, F_PAIRS, F_QUADS, F_TCARDS, F_TRIPLES, F_TT, F_WIDTH, LONE_TRIPLE,
+    N_FOLLOW, N_FOLLOW_QUAD, TRIPLE_PAIR_UNIT, WIDE_AS_TRACTOR, WIDE_TRACTORS,
+)
+from .units import build_units, shape_code, single_unit_shape, unit_uniform, unit_width
+
+
+@njit(cache=True)
+def _features(U_w, U_len, U_size, sel, nsel, P, has_wide, has_lone_wide, f):
+    for i in range(NF):
+        f[i] = 0
+    for i in range(nsel):
+        u = sel[i]
+        L = U_len[u]
+        n = U_size[u]
+        w = unit_width(U_w, U_len, u)
+        uni = unit_uniform(U_w, U_len, u)
+        if L >= 2 and w >= 3:
+            f[F_TT] += n
+        if L >= 2:
+            tl = (w == 2 and uni) or P[WIDE_AS_TRACTOR] == 1 or has_wide
+        else:
+            tl = P[BOMBS] == 1 and w == 4
+        if tl:
+            f[F_TCARDS] += n
+            if n > f[F_LONG] or (n == f[F_LONG] and w > f[F_WIDTH]):
+                f[F_LONG] = n
+                f[F_WIDTH] = w
+        else:
+            for s in range(L):
+                f[F_PAIRS] += U_w[u, s] // 2
+        for s in range(L):
+            if U_w[u, s] == 4:
+                f[F_QUADS] += 1
+        if L >= 2 or P[LONE_TRIPLE] == 1 or has_lone_wide:
+            for s in range(L):
+                if U_w[u, s] >= 3:
+                    f[F_TRIPLES] += 1
+
+
+@njit(cache=True, inline="always")
+def _profile(f, LI, prof):
+    nf = LI[LI_NF]
+    for i in range(nf):
+        v = f[LI[LI_FIELDS + i]]
+        cap = LI[LI_CAPS + i]
+        prof[i] = v if v < cap else cap
+
+
+@njit(cache=True, inline="always")
+def _cmp(a, b, n):
+    for i in range(n):
+        if a[i] != b[i]:
+            return 1 if a[i] > b[i] else -1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _next_unit(U_card, U_w, U_len, U_size, left, start, nU, room):
+    """The first unit from ``start`` on that ``left`` still holds and that fits in ``room`` cards
+    (the step of every unit-set search below), or -1."""
+    for u in range(start, nU):
+        if U_size[u] > room:
+            continue
+        ok = True
+        for s in range(U_len[u]):
+            if left[U_card[u, s]] < U_w[u, s]:
+                ok = False
+                break
+        if ok:
+            return u
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
+    """Give unit ``u``'s cards back to ``left`` (sign 1) or take them (sign -1); its size."""
+    for s in range(U_len[u]):
+        left[U_card[u, s]] += sign * U_w[u, s]
+    return U_size[u]
+
+
+@njit(cache=True)
+def best_sets(counts, cls, pos, P, LI, W, best):
+    """The best follow profile of ``counts`` (one class) against the lead ``LI``, with up to
+    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``W[W_INTS][0]`` = how many). Returns the
+    number of fields written to ``best``."""
+    k = LI[LI_CLASS]
+    room = LI[LI_CARDS]
+    nU = build_units(counts, cls, pos, k, P, room, 2, W)
+    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
+    rec, rec_n, ints = W[W_REC], W[W_REC_N], W[W_INTS]
+    nf = LI[LI_NF]
+    FS = W[W_FS]
+    f = FS[5]
+    prof = FS[6]
+    left = FS[7]
+    for c in range(NC):
+        left[c] = counts[c]
+    sel = FS[8]
+    nxt = FS[9]
+    # the empty set
+    _features(U_w, U_len, U_size, sel, 0, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
+    _profile(f, LI, best)
+    nrec = 1
+    rec_n[0] = 0
+    d = 0
+    nxt[0] = 0
+    used = 0
+    while d >= 0:
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, room - used) if d < MAXD else -1
+        if found < 0:
+            d -= 1
+            if d >= 0:
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
+            continue
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        sel[d] = found
+        _features(U_w, U_len, U_size, sel, d + 1, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
+        _profile(f, LI, prof)
+        c = _cmp(prof, best, nf)
+        if c > 0:
+            for i in range(nf):
+                best[i] = prof[i]
+            nrec = 0
+        if c >= 0 and nrec < MAXREC:
+            for i in range(d + 1):
+                rec[nrec, i] = sel[i]
+            rec_n[nrec] = d + 1
+            nrec += 1
+        nxt[d + 1] = found
+        d += 1
+    ints[0] = nrec
+    return nf
+
+
+@njit(cache=True)
+def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
+    """``lead_info`` for a lead that is one unit (the common case), without a search."""
+    for i in range(64):
+        LI[i] = 0
+    mixed = code >= 9000
+    L = 2 if mixed else code % 100
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = n
+    has_wide = L >= 2 and w >= 3
+    has_lone_wide = L == 1 and w >= 3
+    LI[LI_HAS_WIDE] = 1 if has_wide else 0
+    LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
+    f = np.zeros(NF, np.int64)
+    if w >= 2:
+        if L >= 2 and w >= 3:
+            f[F_TT] = n
+        if L >= 2:
+            tl = (w == 2 and not mixed) or P[WIDE_AS_TRACTOR] == 1 or has_wide
+        else:
+            tl = P[BOMBS] == 1 and w == 4
+        if tl:
+            f[F_TCARDS] = n
+            f[F_LONG] = n
+        if not mixed:
+            f[F_QUADS] = L if w == 4 else 0
+            f[F_TRIPLES] = L if w >= 3 else 0
+        else:
+            f[F_TRIPLES] = 1
+    f[F_PAIRS] = n // 2 if w >= 2 else 0
+    f[F_WIDTH] = 99
+    if L == 1 and w == 4:
+        nf = P[N_FOLLOW_QUAD]
+        for i in range(nf):
+            LI[LI_FIELDS + i] = P[FOLLOW_QUAD0 + i]
+    else:
+        nf = P[N_FOLLOW]
+        for i in range(nf):
+            LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_NF] = nf
+    for i in range(nf):
+        LI[LI_CAPS + i] = f[LI[LI_FIELDS + i]]
+    LI[LI_UNITS] = 1
+    LI[LI_KEY_TOP] = top
+    if w == 1:
+        LI[LI_KEY_CODE] = 101
+        LI[LI_SINGLES] = 1
+    else:
+        LI[LI_KEY_CODE] = code
+        LI[LI_CODES] = code
+        LI[LI_KEY_SIZE] = n
+        LI[LI_NSEL] = 1
+
+
+@njit(cache=True, inline="always")
+def lead_info_single(card, k, pos, P, LI):
+    """``lead_info`` for a one-card lead: every cap is 0, the card's position is the claim."""
+    for i in range(64):
+        LI[i] = 0
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = 1
+    nf = P[N_FOLLOW]
+    LI[LI_NF] = nf
+    for i in range(nf):
+        LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_UNITS] = 1
+    LI[LI_KEY_CODE] = 101
+    LI[LI_KEY_TOP] = pos[card]
+    LI[LI_SINGLES] = 1
+
+
+@njit(cache=True, inline="always")
+def one_unit_lead(code, w, P):
+    """Whether a play of one-unit shape ``code`` (width ``w``) leads as that one unit: a unit the
+    variant allows (a 3+2 unit needs ``triple_pair_unit``, a wide tractor ``wide_tractors``)."""
+    if code < 0 or (code >= 9000 and P[TRIPLE_PAIR_UNIT] == 0):
+        return False
+    return not (code < 9000 and w >= 3 and code % 100 >= 2 and P[WIDE_TRACTORS] == 0)
+
+
+@njit(cache=True, inline="always")
+def lead_info_unit(play, cls, pos, P, LI):
+    """``lead_info`` for a one-unit lead, without touching the work arrays; returns False when
+    the lead is not one unit (the caller then uses ``lead_info``)."""
+    k = play_class(play, cls)
+    if k < 0:
+        return False
+    n = 0
+    for c in range(NC):
+        n += play[c]
+    code, top, w, _n = single_unit_shape(play, cls, pos, k)
+    if not one_unit_lead(code, w, P):
+        return False
+    _lead_info_one_unit(play, k, n, code, top, w, P, LI)
+    return True
+
+
+@njit(cache=True)
+def lead_info(play, cls, pos, P, W, LI):
+    """Read a one-class lead: its canonical decomposition (fewest units, then most cards in wide
+    units, then in tractors), the follow caps and the shapes a trump answer must match.
+    Returns the number of units; the chosen units are ``W`` rec[0, :n] (singles implicit)."""
+    k = play_class(play, cls)
+    n = 0
+    for c in range(NC):
+        n += play[c]
+    code, top, w, _n = single_unit_shape(play, cls, pos, k)
+    if k >= 0 and one_unit_lead(code, w, P):
+        _lead_info_one_unit(play, k, n, code, top, w, P, LI)
+        return 0 if w == 1 else 1
+    nU = build_units(play, cls, pos, k, P, n, 2, W)
+    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
+    rec, rec_n = W[W_REC], W[W_REC_N]
+    LS = W[W_LS]
+    left = LS[0]
+    for c in range(NC):
+        left[c] = play[c]
+    sel = LS[1]
+    nxt = LS[2]
+    nxt[0] = 0
+    best_key = LS[4]
+    best_key[0] = -n  # the empty set: all singles
+    best_key[1] = 0
+    best_key[2] = 0
+    key = LS[3]
+    rec_n[0] = 0
+    d = 0
+    used = 0
+    while d >= 0:
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < MAXD else -1
+        if found < 0:
+            d -= 1
+            if d >= 0:
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
+            continue
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        sel[d] = found
+        wide = 0
+        tract = 0
+        for i in range(d + 1):
+            uu = sel[i]
+            if unit_width(U_w, U_len, uu) >= 3:
+                wide += U_size[uu]
+            if U_len[uu] >= 2:
+                tract += U_size[uu]
+        key[0] = -((d + 1) + (n - used))
+        key[1] = wide
+        key[2] = tract
+        if _cmp(key, best_key, 3) > 0:
+            best_key[:] = key
+            for i in range(d + 1):
+                rec[0, i] = sel[i]
+            rec_n[0] = d + 1
+        nxt[d + 1] = found
+        d += 1
+    nsel = rec_n[0]
+    # lead info
+    for i in range(64):
+        LI[i] = 0
+    LI[LI_CLASS] = k
+    LI[LI_CARDS] = n
+    has_wide = False
+    has_lone_wide = False
+    key_size = 0
+    key_w = 0
+    key_top = -1
+    key_code = 101  # a single
+    cards_in = 0
+    codes = np.zeros(MAXD, np.int64)
+    pairs_cap = 0
+    for i in range(nsel):
+        u = rec[0, i]
+        w = unit_width(U_w, U_len, u)
+        if U_len[u] >= 2 and w >= 3:
+            has_wide = True
+        if U_len[u] == 1 and w >= 3:
+            has_lone_wide = True
+        cards_in += U_size[u]
+        codes[i] = shape_code(U_w, U_len, U_size, u)
+        pairs_cap += U_size[u] // 2
+        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and W[W_U_TOP][u] > key_top))):
+            key_size = U_size[u]
+            key_w = w
+            key_top = W[W_U_TOP][u]
+            key_code = codes[i]
+    singles = n - cards_in
+    if key_size == 0:
+        # all singles: the strongest card is the key
+        for c in range(NC):
+            if play[c] > 0 and pos[c] > key_top:
+                key_top = pos[c]
+    LI[LI_HAS_WIDE] = 1 if has_wide else 0
+    LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
+    quad_lead = nsel == 1 and singles == 0 and U_len[rec[0, 0]] == 1 and U_w[rec[0, 0], 0] == 4
+    if quad_lead:
+        nf = P[N_FOLLOW_QUAD]
+        for i in range(nf):
+            LI[LI_FIELDS + i] = P[FOLLOW_QUAD0 + i]
+    else:
+        nf = P[N_FOLLOW]
+        for i in range(nf):
+            LI[LI_FIELDS + i] = P[FOLLOW0 + i]
+    LI[LI_NF] = nf
+    f = np.zeros(NF, np.int64)
+    _features(U_w, U_len, U_size, rec[0], nsel, P, has_wide, has_lone_wide, f)
+    f[F_PAIRS] = pairs_cap
+    f[F_WIDTH] = 99
+    for i in range(nf):
+        LI[LI_CAPS + i] = f[LI[LI_FIELDS + i]]
+    LI[LI_UNITS] = nsel + singles
+    LI[LI_KEY_CODE] = key_code
+    LI[LI_KEY_TOP] = key_top
+    LI[LI_SINGLES] = singles
+    LI[LI_KEY_SIZE] = key_size
+    codes_sorted = np.sort(codes[:nsel])
+    for i in range(nsel):
+        LI[LI_CODES + i] = codes_sorted[i]
+    LI[LI_NSEL] = nsel
+    return nsel

@@ -1,0 +1,298 @@
+"""Winning a trick and throws on arrays, compiled: a play's claim to the trick, which claim beats
+which, and the throw test with its penalty (the rules of ``simsuite.rules.trick``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .core import (
+    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, W_LS,
+    W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W,
+)
+from .follow import _move_unit, _next_unit, lead_info
+from .order import play_class
+from .params import BOMBS, FORCED_PLAY, THROW_FAILURE, THROW_PENALTY, THROW_TEST, WIDE_BEATS
+from .units import build_units, shape_code, single_unit_shape, unit_uniform
+
+
+@njit(cache=True)
+def contender(play, cls, pos, P, LI, W, is_lead, out):
+    """A play's claim to the trick as (kind, trump, top) in ``out``; returns False if it cannot win."""
+    if is_lead or LI[LI_UNITS] == 1:
+        return contender_unit(play, cls, pos, P, LI, is_lead, out)
+    k = play_class(play, cls)
+    if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
+        return False
+    # a throw: only trump answering a side lead, matching every unit
+    if k != TRUMP or LI[LI_CLASS] == TRUMP:
+        return False
+    top = match_throw(play, cls, pos, P, LI, W)
+    if top < 0:
+        return False
+    out[0] = 0
+    out[1] = 1
+    out[2] = top
+    return True
+
+
+@njit(cache=True, inline="always")
+def contender_unit(play, cls, pos, P, LI, is_lead, out):
+    """``contender`` for the lead itself and for answers to a one-unit lead (no search needed)."""
+    if is_lead:
+        out[0] = 0
+        out[1] = 1 if LI[LI_CLASS] == TRUMP else 0
+        out[2] = LI[LI_KEY_TOP]
+        return True
+    k = play_class(play, cls)
+    if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
+        return False
+    trump = 1 if k == TRUMP else 0
+    code, top, w, n = single_unit_shape(play, cls, pos, k)
+    if code < 0:
+        return False
+    lead_code = LI[LI_KEY_CODE]
+    if code == lead_code:
+        kind = 0
+    else:
+        lead_w = lead_code // 100
+        lead_L = lead_code % 100
+        if lead_code >= 9000 or lead_w != 2 or lead_L < 2 or n != LI[LI_CARDS] or code >= 9000:
+            return False
+        L = code % 100
+        if P[WIDE_BEATS] == 1 and w >= 3 and L >= 2:
+            kind = 1
+        elif P[BOMBS] == 1 and w == 4 and L == 1 and lead_L == 2:
+            kind = 1
+        else:
+            return False
+    out[0] = kind
+    out[1] = trump
+    out[2] = top
+    return True
+
+
+@njit(cache=True)
+def match_throw(play, cls, pos, P, LI, W):
+    """The best top of the key unit over decompositions of ``play`` into exactly the lead's units
+    (``LI``), or -1 if none matches."""
+    n = 0
+    for c in range(NC):
+        n += play[c]
+    if n != LI[LI_CARDS]:
+        return -1
+    nU = build_units(play, cls, pos, TRUMP, P, n, 2, W)
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    nsel_lead = LI[LI_NSEL]
+    need_singles = LI[LI_SINGLES]
+    key_code = LI[LI_KEY_CODE]
+    LS = W[W_LS]
+    left = LS[0]
+    for c in range(NC):
+        left[c] = play[c]
+    sel = LS[1]
+    nxt = LS[2]
+    nxt[0] = 0
+    codes = LS[5]
+    best = -1
+    d = 0
+    used = 0
+    # the empty set: all singles
+    if nsel_lead == 0:
+        for c in range(NC):
+            if play[c] > 0 and pos[c] > best:
+                best = pos[c]
+        return best
+    while d >= 0:
+        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < nsel_lead else -1
+        if found < 0:
+            d -= 1
+            if d >= 0:
+                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                nxt[d] = sel[d] + 1
+            continue
+        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        sel[d] = found
+        if d + 1 == nsel_lead and n - used == need_singles:
+            for i in range(d + 1):
+                codes[i] = shape_code(U_w, U_len, U_size, sel[i])
+            cs = np.sort(codes[: d + 1])
+            same = True
+            for i in range(d + 1):
+                if cs[i] != LI[LI_CODES + i]:
+                    same = False
+                    break
+            if same:
+                if key_code == 101:
+                    t = -1
+                    for c in range(NC):
+                        if left[c] > 0 and pos[c] > t:
+                            t = pos[c]
+                else:
+                    t = -1
+                    for i in range(d + 1):
+                        if shape_code(U_w, U_len, U_size, sel[i]) == key_code and U_top[sel[i]] > t:
+                            t = U_top[sel[i]]
+                if t > best:
+                    best = t
+        nxt[d + 1] = found
+        d += 1
+    return best
+
+
+@njit(cache=True, inline="always")
+def beats(a, b):
+    """Does contender ``a`` (kind, trump, top), played later, beat ``b``?"""
+    if a[0] < b[0]:
+        return False
+    if a[1] != b[1]:
+        return a[1] > b[1]
+    return a[0] > b[0] or a[2] > b[2]
+
+
+@njit(cache=True)
+def _best_at(hand, cls, pos, k, out):
+    """``out[p]``: the most copies of any one card at position ``p`` of class ``k`` in ``hand``."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    top = -1
+    for c in range(NC):
+        if hand[c] > 0 and cls[c] == k:
+            if hand[c] > out[pos[c]]:
+                out[pos[c]] = hand[c]
+            if pos[c] > top:
+                top = pos[c]
+    return top
+
+
+@njit(cache=True)
+def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
+    """Test a throw against the other three hands. Returns (stands, penalty_cards, n_failing);
+    fills ``forced`` with the play the thrower must make when it fails."""
+    k = LI[LI_CLASS]
+    rec_n = W[W_REC_N]
+    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    # re-read the lead's units (lead_info leaves them in rec[0])
+    lead_info(lead, cls, pos, P, W, LI)
+    nsel = rec_n[0]
+    units = W[W_REC][0, :nsel].copy()
+    # singles of the lead
+    single_left = lead.copy()
+    for i in range(nsel):
+        u = units[i]
+        for s in range(U_len[u]):
+            single_left[U_card[u, s]] -= U_w[u, s]
+    beaten = 0
+    nfail = 0
+    fail_top = 1 << 30
+    fail_u = -2  # -2 none, -1 a single, else unit index
+    fail_single = -1
+    if P[THROW_TEST] == 0:
+        top_other = -1
+        for s in range(4):
+            if s == thrower:
+                continue
+            for c in range(NC):
+                if hands[s, c] > 0 and cls[c] == k and pos[c] > top_other:
+                    top_other = pos[c]
+        for i in range(nsel):
+            u = units[i]
+            low = 0
+            for s in range(U_len[u]):
+                if pos[U_card[u, s]] < top_other:
+                    low += U_w[u, s]
+            if low > 0:
+                beaten += low
+                nfail += 1
+                if U_top[u] < fail_top or (U_top[u] == fail_top and fail_u >= 0 and U_size[u] < U_size[fail_u]):
+                    fail_top = U_top[u]
+                    fail_u = u
+        for c in range(NC):
+            if single_left[c] > 0 and pos[c] < top_other:
+                beaten += single_left[c]
+                nfail += single_left[c]
+                if pos[c] < fail_top or (pos[c] == fail_top and fail_u >= 0):
+                    fail_top = pos[c]
+                    fail_u = -1
+                    fail_single = c
+    else:
+        best = np.zeros(64, np.int64)
+        failed = np.zeros(MAXD, np.bool_)
+        for s in range(4):
+            if s == thrower:
+                continue
+            _best_at(hands[s], cls, pos, k, best)
+            for i in range(nsel):
+                if failed[i]:
+                    continue
+                u = units[i]
+                L = U_len[u]
+                top = U_top[u]
+                uni = unit_uniform(U_w, U_len, u)
+                can = False
+                for t in range(top + 1, 64):
+                    if t - L + 1 < 0:
+                        continue
+                    if uni:
+                        ok = True
+                        w = U_w[u, 0]
+                        for j in range(L):
+                            if best[t - j] < w:
+                                ok = False
+                                break
+                    else:
+                        ok = (best[t] >= 3 and best[t - 1] >= 2) or (best[t] >= 2 and best[t - 1] >= 3)
+                    if ok:
+                        can = True
+                        break
+                if can:
+                    failed[i] = True
+                    beaten += U_size[u]
+                    nfail += 1
+                    if top < fail_top or (top == fail_top and fail_u >= 0 and U_size[u] < U_size[fail_u]):
+                        fail_top = top
+                        fail_u = u
+            for c in range(NC):
+                if single_left[c] > 0:
+                    higher = False
+                    for t in range(pos[c] + 1, 64):
+                        if best[t] >= 1:
+                            higher = True
+                            break
+                    if higher:
+                        beaten += single_left[c]
+                        nfail += single_left[c]
+                        if pos[c] < fail_top or (pos[c] == fail_top and fail_u >= 0):
+                            fail_top = pos[c]
+                            fail_u = -1
+                            fail_single = c
+                        single_left[c] = 0
+    for c in range(NC):
+        forced[c] = 0
+    if nfail == 0:
+        return True, 0, 0
+    if P[FORCED_PLAY] == 0:
+        low = -1
+        for c in range(NC):
+            if lead[c] > 0 and (low < 0 or pos[c] < pos[low] or (pos[c] == pos[low] and c < low)):
+                low = c
+        forced[low] = 1
+    elif fail_u == -1:
+        forced[fail_single] = 1
+    else:
+        for s in range(U_len[fail_u]):
+            forced[U_card[fail_u, s]] += U_w[fail_u, s]
+    return False, beaten, nfail
+
+
+@njit(cache=True)
+def throw_penalty(P, beaten, lead_n, forced_n):
+    """Penalty points of a failed throw (before its sign)."""
+    how = P[THROW_FAILURE]
+    if how == 0:
+        return P[THROW_PENALTY] * beaten
+    if how == 1:
+        return P[THROW_PENALTY] * (lead_n - forced_n)
+    if how == 2:
+        return P[THROW_PENALTY]
+    return 0

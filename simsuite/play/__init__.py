@@ -1,0 +1,3 @@
+"""Policies in plain Python: the policy protocol and the views a policy sees (``policy``), loading a
+policy by name or import path, the Python hand loop that plays four of them (``pyhand``), and what
+a policy would play in a written position (``advise``)."""

@@ -1,0 +1,579 @@
+"""Variants: one tournament's rules as a frozen, validated dataclass loaded from TOML.
+
+A variant file (``variants/<id>.toml``) groups its keys in sections for reading; every key name
+is unique across sections, so a field can also be named alone (``bottom_size``) by overrides.
+Numbers are fields; behaviours are named choices (enums) that select a small function in the
+rules core. No code ever branches on a variant's id.
+
+``load_variant("huizhou")`` loads from the registry in ``variants/``; a path loads a file. A file
+may start with ``extends = "<id>"`` and give only the keys it changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import CardError, VariantError
+from .cards import RANK_NAMES, parse_rank
+
+VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
+
+# Named choices. The rules core maps each to a small function or integer code.
+FOLLOW_FIELDS = ("tt", "long", "width", "tcards", "quads", "triples", "pairs")
+CHOICES: dict[str, tuple[str, ...]] = {
+    "tie_break": ("suit_order", "first_stands"),
+    "joker_bids": ("none", "pair_no_trump", "same_as_suits"),
+    "fallback": ("turn_up_bottom", "first_non_joker_of_bottom", "random_bottom_card", "redeal"),
+    "bidding": ("open", "concealed"),
+    "throw_test": ("absolute_max", "per_unit"),
+    "throw_failure": ("penalty_per_card_beaten", "penalty_per_card_taken_back", "penalty_flat", "forfeit"),
+    "forced_play": ("smallest_card", "smallest_failing_unit"),
+    "capture_by": ("defenders", "either"),
+    "capture_with": ("any", "trump"),
+    "capture_scheme": ("per_card", "power", "last_trick_points"),
+    "dealer_rotation": ("hold_partner_takeover_next", "rotate"),
+    "tie_rule": ("draw", "on_stage"),
+    "tournament_format": ("swiss", "drawn", "knockout", "session"),
+    "elimination": ("single", "double"),
+    "tiebreaks": ("round_points", "round_level_diff", "round_level", "total_level_diff", "total_levels", "lots"),
+    "self_override_scope": ("seat", "side"),
+    "follow_order": FOLLOW_FIELDS,
+    "throw_compare": ("largest_unit",),
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    section: str
+    kind: str  # int, bool, str, rank, rank_list, choice, choice_list, float, int_list
+    doc: str
+    choices: str | None = None  # key into CHOICES
+    minimum: float | None = None
+    maximum: float | None = None  # from the rules' physical limits (docs/variants.md, "Field ranges")
+
+
+SPECS: tuple[FieldSpec, ...] = (
+    # [about]
+    FieldSpec("name", "about", "str", "full name of the tournament's rules"),
+    FieldSpec("document", "about", "str", "the original rule document in shared/seeds/"),
+    FieldSpec("version", "about", "int", "version of this variant file; bump on any rule change", minimum=1),
+    # [deal]
+    FieldSpec("decks", "deal", "int", "number of 54-card decks", minimum=1),
+    FieldSpec("bottom_size", "deal", "int", "cards in the bottom (kitty); 0 for none", minimum=0),
+    FieldSpec("start_level", "deal", "rank", "the level both teams start at"),
+    FieldSpec("end_level", "deal", "rank", "the last level; a team that passes it wins"),
+    FieldSpec("must_defend_end_level", "deal", "bool", "a team at the end level must win a hand as declarers there to finish"),
+    FieldSpec("permanent_trump_ranks", "deal", "rank_list", "ranks that are always trump (guangxi-2012: 2s)"),
+    FieldSpec("no_trump", "deal", "bool", "whether a no-trump hand can be declared"),
+    # [declare]
+    FieldSpec("bidding", "declare", "choice", "open declaring while drawing, or concealed bids after the deal", "bidding"),
+    FieldSpec("min_declare", "declare", "int", "identical level cards needed to declare first", minimum=1),
+    FieldSpec("min_override", "declare", "int", "identical cards needed to override a standing declaration", minimum=1),
+    FieldSpec("tie_break", "declare", "choice", "equal counts: by suit order, or the first stands", "tie_break"),
+    FieldSpec("suit_order", "declare", "str_list", "with tie_break = suit_order: strongest first (BJ, SJ, S, H, D, C)"),
+    FieldSpec("joker_bids", "declare", "choice", "how jokers declare: not at all, a pair for no-trump, or like suits", "joker_bids"),
+    FieldSpec("self_override", "declare", "bool", "may a declarer change the suit they declared"),
+    FieldSpec("self_override_scope", "declare", "choice",
+              "who is barred by self_override = false: the declaring seat, or its whole side (partner too)",
+              "self_override_scope"),
+    FieldSpec("reinforce", "declare", "bool", "may a declarer add cards to their own declaration"),
+    FieldSpec("first_hand_needs_small_joker", "declare", "bool", "opening hand: a bid must include a small joker"),
+    FieldSpec("first_hand_declarer_deals", "declare", "bool", "opening hand: the winning declarer becomes dealer"),
+    FieldSpec("override_takes_deal", "declare", "bool", "after the opening hand, a successful override also takes the deal"),
+    FieldSpec("fallback", "declare", "choice", "what happens when nobody declares", "fallback"),
+    # [units]
+    FieldSpec("max_unit", "units", "int", "largest unit of identical cards (2 pair, 3 triple, 4 quad)", minimum=1),
+    FieldSpec("wide_tractors", "units", "bool", "consecutive triples (and quads) form tractors"),
+    FieldSpec("gap_over_level", "units", "bool", "ranks either side of the level rank are consecutive"),
+    FieldSpec("link_jokers", "units", "bool", "big-joker and small-joker units are consecutive"),
+    FieldSpec("link_small_joker_level", "units", "bool", "small joker and trump-suit level (any level in no-trump) are consecutive"),
+    FieldSpec("link_level_off_level", "units", "bool", "trump-suit level and off-suit level are consecutive"),
+    FieldSpec("link_off_level_trump_ace", "units", "bool", "off-suit level and the trump suit's top rank are consecutive"),
+    FieldSpec("link_permanent", "units", "bool", "permanent trumps form tractors with their neighbours"),
+    FieldSpec("triple_pair_unit", "units", "bool", "a triple with an adjacent pair (AAAKK) is a unit in its own right"),
+    FieldSpec("wide_beats_pair_tractor", "units", "bool", "a triple/quad tractor beats a pair-tractor of the same card count"),
+    FieldSpec("bombs", "units", "bool", "a quad is a bomb: it beats a 2-pair tractor and follows tractor leads"),
+    # [follow]
+    FieldSpec("follow_order", "follow", "choice_list", "follow priority: the order of the profile's fields", "follow_order"),
+    FieldSpec("follow_order_quad_lead", "follow", "choice_list", "follow priority when the lead is a quad (bomb)", "follow_order"),
+    FieldSpec("wide_counts_as_tractor", "follow", "bool", "a triple-tractor answers a pair-tractor lead as a tractor of its card count"),
+    FieldSpec("lone_triple_counts", "follow", "bool", "against a triple lead a triple not in a tractor counts as a triple (else a pair + a single)"),
+    # [throw]
+    FieldSpec("throws", "throw", "bool", "whether throws (several units at once) may be led"),
+    FieldSpec("throw_test", "throw", "choice", "absolute-max or per-unit validity test", "throw_test"),
+    FieldSpec("throw_failure", "throw", "choice", "the consequence of a failed throw", "throw_failure"),
+    FieldSpec("throw_penalty", "throw", "int", "penalty points (per card, or flat)", minimum=0),
+    FieldSpec("forced_play", "throw", "choice", "what the thrower must play after a failed throw", "forced_play"),
+    FieldSpec("throw_compare", "throw", "choice", "trumped throws are compared by their largest unit (most cards, then widest)", "throw_compare"),
+    # [capture]
+    FieldSpec("capture_by", "capture", "choice", "who may capture on the last trick", "capture_by"),
+    FieldSpec("capture_with", "capture", "choice", "what the last trick must be won with", "capture_with"),
+    FieldSpec("capture_scheme", "capture", "choice", "how the multiplier is computed", "capture_scheme"),
+    FieldSpec("capture_per_card", "capture", "int", "per_card: multiplier per card of the winning unit (trump)", minimum=0),
+    FieldSpec("capture_side_per_card", "capture", "int", "per_card: multiplier per card when won with a side suit", minimum=0),
+    FieldSpec("capture_base", "capture", "int", "per_card: added to the multiplier; power: its base", minimum=0),
+    FieldSpec("single_card_captures", "capture", "bool", "whether a one-card last lead captures"),
+    # [score]
+    FieldSpec("takeover", "score", "int", "defenders' points at which they take over", minimum=1),
+    FieldSpec("step", "score", "int", "points per level on both sides", minimum=1),
+    FieldSpec("takeover_bonus", "score", "int", "levels the defenders gain just by taking over", minimum=0),
+    FieldSpec("declarer_cap", "score", "int", "most levels declarers gain in a hand (0: no cap)", minimum=0),
+    FieldSpec("zero_bonus", "score", "int", "levels declarers gain when the defenders have 0 (0: no special band)", minimum=0),
+    FieldSpec("below_zero_step", "score", "bool", "below 0, each further step gains the declarers one more level"),
+    FieldSpec("defender_cap", "score", "int", "most levels defenders gain in a hand (0: no cap)", minimum=0),
+    FieldSpec("dealer_rotation", "score", "choice", "who deals next", "dealer_rotation"),
+    # [match]
+    FieldSpec("match_minutes", "match", "int", "length of a timed match in minutes (0: untimed)", minimum=0),
+    FieldSpec("warning_minute", "match", "int", "minute of the warning (0: none)", minimum=0),
+    FieldSpec("hands_after_warning", "match", "int", "hands started after the warning, besides the one in play", minimum=0),
+    FieldSpec("no_new_hand_minutes", "match", "int", "no new hand starts in the last N minutes", minimum=0),
+    FieldSpec("tie_rule", "match", "choice", "equal levels at time: a draw, or the team on stage (declaring next) wins", "tie_rule"),
+    FieldSpec("hand_overhead_minutes", "match", "float", "duration model: minutes per hand for shuffle, deal, declare, bury", minimum=0),
+    FieldSpec("seconds_per_trick", "match", "float", "duration model: seconds per trick", minimum=0),
+    # [tournament]
+    FieldSpec("tournament_format", "tournament", "choice", "how rounds are paired", "tournament_format"),
+    FieldSpec("rounds", "tournament", "int", "rounds in the tournament", minimum=1),
+    FieldSpec("points_win", "tournament", "int", "points for a match win", minimum=0),
+    FieldSpec("points_draw", "tournament", "int", "points for a draw", minimum=0),
+    FieldSpec("points_loss", "tournament", "int", "points for a loss", minimum=0),
+    FieldSpec("elimination", "tournament", "choice", "knock-out: single or double elimination", "elimination"),
+    FieldSpec("no_rematch_rounds", "tournament", "int", "Swiss: teams that met in the last N rounds are not paired again (0: rematches allowed)", minimum=0),
+    FieldSpec("tiebreaks", "tournament", "choice_list", "tie-breaks in order", "tiebreaks"),
+)
+
+
+
+# --- field ranges --------------------------------------------------------------------------
+# Upper bounds from the game's physical limits. They keep every figure the engine computes
+# inside the int64 arrays and the results columns (schema.py), and every array it allocates
+# inside a machine's memory; docs/variants.md lists them.
+MAX_DECKS = 8  # 432 cards, 108 a hand: past any tournament, and each hand already takes long to play
+LEVELS_ON_THE_LADDER = 13  # 2 .. A: a bonus or cap larger than the whole ladder means nothing
+MINUTES_PER_DAY = 24 * 60  # a match, a warning or a hand lasts at most one day
+MAX_HANDS_AFTER_WARNING = 100
+MAX_PENALTY_POINTS = 1000  # per card or flat; penalties column Int32
+# per card, side per card, base: keeps a per-card capture (at most 100 + 100 x 108 cards, times a
+# bottom of at most 800 points) inside Int32; a power capture of a long unit can still pass it,
+# and then schema.py names the column
+MAX_CAPTURE_FACTOR = 100
+MAX_ROUNDS = 1000
+MAX_TOURNAMENT_POINTS = 1000
+MAX_VERSION = 10**6
+RANGES: dict[str, float] = {
+    "version": MAX_VERSION, "decks": MAX_DECKS, "bottom_size": 54 * MAX_DECKS,
+    "min_declare": MAX_DECKS, "min_override": MAX_DECKS, "max_unit": MAX_DECKS,
+    "throw_penalty": MAX_PENALTY_POINTS, "capture_per_card": MAX_CAPTURE_FACTOR,
+    "capture_side_per_card": MAX_CAPTURE_FACTOR, "capture_base": MAX_CAPTURE_FACTOR,
+    "takeover": 100 * MAX_DECKS, "step": 100 * MAX_DECKS, "takeover_bonus": LEVELS_ON_THE_LADDER,
+    "declarer_cap": LEVELS_ON_THE_LADDER, "zero_bonus": LEVELS_ON_THE_LADDER, "defender_cap": LEVELS_ON_THE_LADDER,
+    "match_minutes": MINUTES_PER_DAY, "warning_minute": MINUTES_PER_DAY, "hands_after_warning": MAX_HANDS_AFTER_WARNING,
+    "no_new_hand_minutes": MINUTES_PER_DAY, "hand_overhead_minutes": MINUTES_PER_DAY,
+    "seconds_per_trick": 60 * MINUTES_PER_DAY, "rounds": MAX_ROUNDS, "points_win": MAX_TOURNAMENT_POINTS,
+    "points_draw": MAX_TOURNAMENT_POINTS, "points_loss": MAX_TOURNAMENT_POINTS, "no_rematch_rounds": MAX_ROUNDS,
+}
+SPECS = tuple(dataclasses.replace(s, maximum=RANGES[s.name]) if s.name in RANGES else s for s in SPECS)
+SPEC_BY_NAME = {s.name: s for s in SPECS}
+MAX_EXTENDS_DEPTH = 16  # a chain of extends longer than this is a loop the names did not reveal
+SECTIONS = tuple(dict.fromkeys(s.section for s in SPECS))
+TOP_LEVEL_KEYS = ("id", "extends")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One tournament's rules. Build with ``load_variant``; fields are documented in SPECS."""
+
+    id: str
+    name: str
+    document: str
+    version: int
+    decks: int
+    bottom_size: int
+    start_level: int
+    end_level: int
+    must_defend_end_level: bool
+    permanent_trump_ranks: tuple[int, ...]
+    no_trump: bool
+    bidding: str
+    min_declare: int
+    min_override: int
+    tie_break: str
+    suit_order: tuple[str, ...]
+    joker_bids: str
+    self_override: bool
+    self_override_scope: str
+    reinforce: bool
+    first_hand_needs_small_joker: bool
+    first_hand_declarer_deals: bool
+    override_takes_deal: bool
+    fallback: str
+    max_unit: int
+    wide_tractors: bool
+    gap_over_level: bool
+    link_jokers: bool
+    link_small_joker_level: bool
+    link_level_off_level: bool
+    link_off_level_trump_ace: bool
+    link_permanent: bool
+    triple_pair_unit: bool
+    wide_beats_pair_tractor: bool
+    bombs: bool
+    follow_order: tuple[str, ...]
+    follow_order_quad_lead: tuple[str, ...]
+    wide_counts_as_tractor: bool
+    lone_triple_counts: bool
+    throws: bool
+    throw_test: str
+    throw_failure: str
+    throw_penalty: int
+    forced_play: str
+    throw_compare: str
+    capture_by: str
+    capture_with: str
+    capture_scheme: str
+    capture_per_card: int
+    capture_side_per_card: int
+    capture_base: int
+    single_card_captures: bool
+    takeover: int
+    step: int
+    takeover_bonus: int
+    declarer_cap: int
+    zero_bonus: int
+    below_zero_step: bool
+    defender_cap: int
+    dealer_rotation: str
+    match_minutes: int
+    warning_minute: int
+    hands_after_warning: int
+    no_new_hand_minutes: int
+    tie_rule: str
+    hand_overhead_minutes: float
+    seconds_per_trick: float
+    tournament_format: str
+    rounds: int
+    points_win: int
+    points_draw: int
+    points_loss: int
+    elimination: str
+    no_rematch_rounds: int
+    tiebreaks: tuple[str, ...]
+    source: str = field(default="", compare=False)
+
+    # --- derived figures -------------------------------------------------------------------
+    @property
+    def total_points(self) -> int:
+        """Points in the decks: 100 per deck."""
+        return 100 * self.decks
+
+    @property
+    def hand_size(self) -> int:
+        return (54 * self.decks - self.bottom_size) // 4
+
+    @property
+    def tricks_per_hand(self) -> int:
+        return self.hand_size
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The rule fields as plain data (no id, no source): what the rules hash covers."""
+        out = {}
+        for spec in SPECS:
+            if spec.section == "about" and spec.name != "version":
+                continue
+            value = getattr(self, spec.name)
+            out[spec.name] = _to_plain(spec, value)
+        return out
+
+    @property
+    def rules_hash(self) -> str:
+        """A short hash of the rules: equal rules give equal hashes, whatever the id."""
+        blob = json.dumps(self.rules_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def to_toml_dict(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for spec in SPECS:
+            out.setdefault(spec.section, {})[spec.name] = _to_plain(spec, getattr(self, spec.name))
+        return out
+
+    def with_overrides(self, overrides: Mapping[str, Any], source: str = "overrides") -> "Variant":
+        """A new variant with some fields changed, validated like a file (``--set key=value``)."""
+        data = self.to_toml_dict()
+        flat = {"id": self.id}
+        for section in data.values():
+            flat.update(section)
+        problems = []
+        for key, value in overrides.items():
+            if key not in SPEC_BY_NAME or SPEC_BY_NAME[key].section == "about" and key != "version":
+                problems.append(f"unknown key {key!r}; valid keys: {', '.join(override_keys())}")
+                continue
+            flat[key] = value
+        if problems:
+            raise VariantError(source, problems)
+        return _build(flat, source=source or self.source)
+
+
+def override_keys() -> list[str]:
+    return [s.name for s in SPECS if s.section != "about"]
+
+
+def _to_plain(spec: FieldSpec, value: Any) -> Any:
+    if spec.kind == "rank":
+        return RANK_NAMES[value]
+    if spec.kind == "rank_list":
+        return [RANK_NAMES[v] for v in value]
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+# --- loading and validation ----------------------------------------------------------------
+
+
+def known_ids() -> list[str]:
+    return sorted(p.stem for p in VARIANTS_DIR.glob("*.toml"))
+
+
+def load_variant(id_or_path: str | Path) -> Variant:
+    """Load a variant by registry id (``"huizhou"``) or by the path of a TOML file."""
+    return _load_path(_locate(str(id_or_path)), seen=())
+
+
+def _locate(text: str) -> Path:
+    """The file of a registry id or a path."""
+    path = Path(text)
+    if not (text.endswith(".toml") or path.is_file()):
+        path = VARIANTS_DIR / f"{text}.toml"
+        if not path.is_file():
+            raise VariantError(text, [f"unknown variant id; known ids: {', '.join(known_ids())}"])
+    return path
+
+
+def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
+    source = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VariantError(source, ["no such file"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(source, [f"not valid TOML: {exc}"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VariantError(source, [f"cannot be read: {exc}"]) from None
+    return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen)
+
+
+def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, default_id: str = "",
+                       seen: tuple[str, ...] = ()) -> Variant:
+    """A variant from the parsed contents of a variant file (``extends``, ``id`` and sections),
+    validated like a file; ``extends = "x.toml"`` is read relative to ``base_dir``. Lets another
+    file hold a variant in one of its tables (calibration references, docs/calibration.md)."""
+    raw = dict(raw)
+    problems: list[str] = []
+    flat: dict[str, Any] = {}
+    base = raw.pop("extends", None)
+    if base is not None:
+        if not isinstance(base, str):
+            problems.append(f"extends must be a variant id, got {base!r}")
+        elif base in seen or len(seen) >= MAX_EXTENDS_DEPTH:
+            # names, not resolved paths, so a loop through ids and paths alike ends here
+            problems.append(f"extends forms a cycle: {' -> '.join(seen + (base,))}")
+        else:
+            try:
+                target = _locate(base) if not base.endswith(".toml") else base_dir / base
+                parent = _load_path(target, seen + (base,))
+                for section in parent.to_toml_dict().values():
+                    flat.update(section)
+            except VariantError as exc:
+                raise VariantError(source, [f"extends {base!r}: {exc}"]) from None
+    flat["id"] = raw.pop("id", default_id)
+    for key, value in raw.items():
+        if isinstance(value, dict) and key in SECTIONS:
+            for sub, subvalue in value.items():
+                spec = SPEC_BY_NAME.get(sub)
+                if spec is None:
+                    problems.append(f"unknown key [{key}] {sub!r}; known keys in [{key}]: {', '.join(s.name for s in SPECS if s.section == key)}")
+                elif spec.section != key:
+                    problems.append(f"key {sub!r} belongs in [{spec.section}], not [{key}]")
+                else:
+                    flat[sub] = subvalue
+        elif isinstance(value, dict):
+            problems.append(f"unknown section [{key}]; sections are {', '.join(SECTIONS)}")
+        else:
+            problems.append(f"unknown top-level key {key!r}; put fields in their sections ({', '.join(SECTIONS)})")
+    try:
+        variant = _build(flat, source=source, prior=problems)
+    except VariantError:
+        raise
+    return variant
+
+
+def _build(flat: dict[str, Any], source: str, prior: list[str] | None = None) -> Variant:
+    problems = list(prior or [])
+    values: dict[str, Any] = {"id": flat.get("id", ""), "source": source}
+    if not isinstance(values["id"], str) or not values["id"]:
+        problems.append(f"id must be a non-empty string, got {values['id']!r}")
+    for spec in SPECS:
+        if spec.name not in flat:
+            problems.append(f"missing key [{spec.section}] {spec.name} ({spec.doc})")
+            continue
+        try:
+            values[spec.name] = _coerce(spec, flat[spec.name])
+        except ValueError as exc:
+            problems.append(f"[{spec.section}] {spec.name} = {flat[spec.name]!r}: {exc}")
+    if not problems:
+        problems.extend(_check_consistency(values))
+    if problems:
+        raise VariantError(source, problems)
+    return Variant(**values)
+
+
+def _coerce(spec: FieldSpec, value: Any) -> Any:
+    kind = spec.kind
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("must be an integer")
+        return _in_range(spec, value)
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError("must be a number")
+        if not math.isfinite(value):
+            raise ValueError("must be a finite number (NaN and infinity are not times)")
+        return float(_in_range(spec, value))
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        return value
+    if kind == "rank":
+        return _rank(value)
+    if kind == "rank_list":
+        if not isinstance(value, list):
+            raise ValueError("must be a list of ranks, e.g. [\"2\"]")
+        return tuple(_rank(v) for v in value)
+    if kind == "str_list":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError("must be a list of strings")
+        return tuple(value)
+    if kind == "choice":
+        allowed = CHOICES[spec.choices]
+        if value not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
+        return value
+    if kind == "choice_list":
+        allowed = CHOICES[spec.choices]
+        if not isinstance(value, list):
+            raise ValueError(f"must be a list of {', '.join(allowed)}")
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            raise ValueError(f"unknown {', '.join(map(repr, bad))}; allowed: {', '.join(allowed)}")
+        if len(set(value)) != len(value):
+            raise ValueError("lists an entry twice")
+        return tuple(value)
+    raise AssertionError(kind)
+
+
+def _in_range(spec: FieldSpec, value: int | float) -> int | float:
+    """Check the documented range; the message gives the range so a user can fix it at once."""
+    low, high = spec.minimum, spec.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
+            f"at least {low:g}" if low is not None else f"at most {high:g}")
+        raise ValueError(f"out of range: must be {bounds}")
+    return value
+
+
+def _rank(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
+        value = str(value)
+    if not isinstance(value, str):
+        raise ValueError("must be a rank such as \"2\", \"10\" or \"A\"")
+    try:
+        return parse_rank(value)
+    except CardError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _check_consistency(v: dict[str, Any]) -> list[str]:
+    problems = []
+    decks, bottom = v["decks"], v["bottom_size"]
+    if (54 * decks - bottom) % 4:
+        problems.append(
+            f"[deal] bottom_size = {bottom} does not divide the deal evenly: "
+            f"54 x {decks} - {bottom} = {54 * decks - bottom} is not a multiple of 4 players"
+        )
+    if bottom >= 54 * decks:
+        problems.append(f"[deal] bottom_size = {bottom} leaves no cards to deal")
+    if v["max_unit"] > decks:
+        problems.append(f"[units] max_unit = {v['max_unit']} is larger than {decks} deck(s) allow (at most {decks} identical cards)")
+    if v["end_level"] < v["start_level"]:
+        problems.append(f"[deal] end_level {RANK_NAMES[v['end_level']]} is below start_level {RANK_NAMES[v['start_level']]}")
+    total = 100 * decks
+    if v["takeover"] > total:
+        problems.append(f"[score] takeover = {v['takeover']} is more than the {total} points in {decks} deck(s)")
+    if v["step"] > v["takeover"]:
+        problems.append(f"[score] thresholds out of order: step = {v['step']} is larger than takeover = {v['takeover']}")
+    if v["takeover"] % 5 or v["step"] % 5:
+        problems.append("[score] takeover and step must be multiples of 5 (points come in fives)")
+    if v["warning_minute"] and v["match_minutes"] and v["warning_minute"] > v["match_minutes"]:
+        problems.append(f"[match] warning_minute = {v['warning_minute']} is after the end of a {v['match_minutes']}-minute match")
+    if v["tie_break"] == "suit_order":
+        names = ("BJ", "SJ", "S", "H", "D", "C")
+        bad = [s for s in v["suit_order"] if s not in names]
+        if bad or sorted(v["suit_order"]) != sorted(set(v["suit_order"])):
+            problems.append(f"[declare] suit_order {list(v['suit_order'])} must list distinct names from {', '.join(names)}")
+        missing = [s for s in ("S", "H", "D", "C") if s not in v["suit_order"]]
+        if missing:
+            problems.append(f"[declare] suit_order must rank every suit; missing {', '.join(missing)}")
+    if v["min_override"] < v["min_declare"]:
+        problems.append(f"[declare] min_override = {v['min_override']} is smaller than min_declare = {v['min_declare']}")
+    if v["wide_tractors"] and v["max_unit"] < 3:
+        problems.append("[units] wide_tractors needs max_unit of at least 3")
+    if v["bombs"] and v["max_unit"] < 4:
+        problems.append("[units] bombs need max_unit = 4")
+    if v["points_win"] < v["points_draw"] or v["points_draw"] < v["points_loss"]:
+        problems.append("[tournament] points must satisfy win >= draw >= loss")
+    for ranks in (v["permanent_trump_ranks"],):
+        if v["start_level"] in ranks:
+            problems.append("[deal] a permanent trump rank cannot also be the start level")
+    if not v["follow_order"]:
+        problems.append("[follow] follow_order must list at least one field")
+    return problems
+
+
+def load_all() -> list[Variant]:
+    """Every variant in the registry, in a fixed order."""
+    return [load_variant(i) for i in known_ids()]
+
+
+def describe(variant: Variant) -> str:
+    """A readable listing of one variant's rules, for checking against the original."""
+    lines = [f"{variant.id}: {variant.name}", f"  document: {variant.document}   version {variant.version}   rules hash {variant.rules_hash}"]
+    for section in SECTIONS:
+        if section == "about":
+            continue
+        lines.append(f"[{section}]")
+        for spec in SPECS:
+            if spec.section != section:
+                continue
+            value = _to_plain(spec, getattr(variant, spec.name))
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
+            lines.append(f"  {spec.name:<30} {str(shown):<34} {spec.doc}")
+    return "\n".join(lines)
+
+
+def replace(variant: Variant, **changes: Any) -> Variant:
+    """``dataclasses.replace`` that validates the result."""
+    return variant.with_overrides({k: _to_plain(SPEC_BY_NAME[k], v) if k in SPEC_BY_NAME else v for k, v in changes.items()})
+
+
+__all__ = ["Variant", "load_variant", "variant_from_table", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]

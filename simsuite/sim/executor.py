@@ -1,0 +1,305 @@
+"""The executor: a plan's missing chunks played in parallel and written to the results store.
+
+Chunks are played through joblib (local processes with ``loky``, or a Dask cluster), each in a
+worker by ``play_chunk``; the driver writes each chunk's parts and the manifest as results arrive
+(``simsuite.sim.results``), holding the folder's lock throughout. An interrupt (Ctrl-C or SIGTERM)
+or a failed chunk keeps the chunks done and says how to resume; workers exit when the driver dies.
+
+Seeds: match ``i`` of a run with root seed ``S`` is always played from the same generator state,
+whatever the chunking, ``--jobs`` or backend, and in every cell: cells with the same deck count
+see the same deals (common random numbers). With ``duplicate`` every match is played twice, the
+second time with the teams' policies swapped (``swapped`` is true on those rows).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+from ..compete.match import play_match_batch
+from ..engine.names import pair_text
+from ..errors import SimsuiteError
+from ..rules.variant import Variant
+from . import results as R
+from .manifest import _identity_of, _now, _prepare_store
+from .progress import Progress
+from .spec import ExecOptions, Plan, _format_value, _scheduler_host_port
+
+SCHEDULER_TIMEOUT_S = 3
+MANIFEST_EVERY_S = 0.5  # the manifest is rewritten after a chunk at most this often (always at the end)
+PARENT_POLL_S = 0.5  # how often a worker checks that the driver is alive
+EXIT_ORPHANED = 70  # a worker whose driver died exits with this status
+
+
+# --- a chunk, in a worker -------------------------------------------------------------------------
+
+
+def _tables(pair: tuple[str, str], duplicate: bool) -> list[tuple[str, str, bool]]:
+    """(policy N-S, policy E-W, swapped) of each table a match is played at."""
+    a, b = pair
+    return [(a, b, False)] + ([(b, a, True)] if duplicate else [])
+
+
+def play_chunk(task: dict) -> tuple:
+    """Play one chunk (in a worker): ``("ok", id, hands, matches, seconds)`` or
+    ``("error", id, message, bad_match, policies)``. Never raises for an ordinary error, so
+    the driver can name the chunk; KeyboardInterrupt passes through."""
+    from .schema import hand_frame, match_frame
+    import polars as pl
+
+    t0 = time.perf_counter()
+    v: Variant = task["variant"]
+    try:
+        hparts, mparts = [], []
+        for ns, ew, swapped in _tables(task["policies"], task["duplicate"]):
+            batch = play_match_batch(v, task["seed"], task["start"], task["stop"] - task["start"], f"{ns},{ew}")
+            tags = dict(run=task["run"], variant=v.id, cell=task["cell"], seed=task["seed"], policy_ns=ns,
+                        policy_ew=ew, swapped=swapped)
+            hparts.append(hand_frame(batch, start_level=v.start_level, **tags))
+            mparts.append(match_frame(batch, **tags))
+        return ("ok", task["id"], pl.concat(hparts), pl.concat(mparts), time.perf_counter() - t0)
+    except Exception as exc:  # noqa: BLE001 - reported by the driver with the chunk's coordinates
+        message = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        bad, pol = _find_bad_match(task)
+        return ("error", task["id"], message, bad, pol)
+
+
+def _find_bad_match(task: dict) -> tuple[int | None, str | None]:
+    """Replay the chunk's matches one by one to find the first that fails."""
+    for m in range(task["start"], task["stop"]):
+        for ns, ew, _ in _tables(task["policies"], task["duplicate"]):
+            try:
+                play_match_batch(task["variant"], task["seed"], m, 1, f"{ns},{ew}")
+            except Exception:  # noqa: BLE001
+                return m, f"{ns},{ew}"
+    return None, None
+
+
+# --- the driver -----------------------------------------------------------------------------------
+
+
+def _connect(opts: ExecOptions):
+    """A ``distributed.Client`` for the Dask backend (a clear error, quickly, if unreachable)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimsuiteError("--backend dask needs the distributed package: pip install 'dask[distributed]'") from None
+    scheme, host_port = _scheduler_host_port(opts.scheduler)
+    try:
+        if scheme == "tcp" and host_port is not None:  # a plain socket first: a failed Client is noisy
+            import socket
+
+            socket.create_connection(host_port, timeout=SCHEDULER_TIMEOUT_S).close()
+        return Client(opts.scheduler, timeout=f"{SCHEDULER_TIMEOUT_S}s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SimsuiteError(f"cannot reach the Dask scheduler at {opts.scheduler} within {SCHEDULER_TIMEOUT_S} s "
+                            f"({' '.join(str(exc).split())}); start one with `dask scheduler` and workers with "
+                            "`dask worker ADDRESS`") from None
+
+
+def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
+    import joblib
+
+    if opts.backend == "dask":  # under the caller's parallel_config(backend="dask")
+        par = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+    else:  # every loky worker, replacements included, watches the driver from its start
+        with joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),)):
+            par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
+    return par(joblib.delayed(play_chunk)(t) for t in tasks)
+
+
+def execute(plan: Plan, opts: ExecOptions) -> Path:
+    """Play every missing chunk of ``plan`` and write it to ``plan.out``, holding the folder's
+    lock throughout (one writer per folder)."""
+    identity = _identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
+    client = _connect(opts) if opts.backend == "dask" else None
+    try:
+        try:
+            plan.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SimsuiteError(f"--out {plan.out}: cannot create it: {exc}") from None
+        with R.RunLock(plan.out, opts.break_lock), _terminate_as_interrupt():
+            return _execute(plan, opts, identity, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: the pool is shut down and the manifest marked."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
+
+class _terminate_as_interrupt:
+    """While a run plays, SIGTERM interrupts it like SIGINT (only the main thread can set it)."""
+
+    def __enter__(self):
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+_WATCHING: list[int] = []  # the driver pid this worker process watches (at most one)
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
+
+
+def _kill_me_with_parent() -> None:
+    """On Linux, ask the kernel to SIGKILL this worker when the driver dies: it works even while
+    the worker's main thread holds the GIL or is blocked writing a result no one will read,
+    where the watch thread below cannot run. Elsewhere the watch thread alone does it."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _die_with_driver(driver_pid: int) -> None:
+    """The loky workers' initializer: exit as soon as the driver is gone, so that a SIGKILLed
+    driver leaves no worker holding its stderr, even one still starting up or blocked writing a
+    result that no one will read."""
+    if _WATCHING:
+        return
+    _WATCHING.append(driver_pid)
+    _kill_me_with_parent()
+    if os.getppid() != driver_pid:  # loky starts workers from the driver: it died while this one started
+        os._exit(EXIT_ORPHANED)
+
+    def watch() -> None:
+        while os.getppid() == driver_pid:
+            time.sleep(PARENT_POLL_S)
+        os._exit(EXIT_ORPHANED)
+
+    threading.Thread(target=watch, name="simsuite-driver-watch", daemon=True).start()
+
+
+def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
+    import contextlib
+
+    import joblib
+
+    out = plan.out
+    manifest = _prepare_store(plan, identity, opts.quiet)
+    cells = {c.id: c for c in plan.cells}
+    todo = [c for c in manifest["chunks"] if c["status"] != R.DONE]
+    session = {"command": plan.command, "started": _now(), "ended": None, "jobs": opts.jobs,
+               "backend": opts.backend, "scheduler": opts.scheduler, "chunks_played": 0, "status": "running"}
+    manifest["sessions"].append(session)
+    manifest["status"] = "running"
+    resume_hint = shlex.join(plan.command)
+    if not todo:
+        session.update(ended=_now(), status="complete")
+        manifest.update(status="complete", ended=manifest.get("ended") or _now())
+        R.write_manifest(out, manifest)
+        if not opts.quiet:
+            print(f"{out}: complete already ({len(manifest['chunks'])} chunks); nothing to do", file=sys.stderr)
+        return out
+    R.write_manifest(out, manifest)
+    tasks = [{"id": c["id"], "cell": c["cell"], "variant": cells[c["cell"]].variant, "seed": plan.seed,
+              "start": c["start"], "stop": c["stop"], "policies": cells[c["cell"]].policies,
+              "duplicate": plan.duplicate, "run": out.resolve().name} for c in todo]
+    by_id = {c["id"]: c for c in manifest["chunks"]}
+    task_by_id = {t["id"]: t for t in tasks}
+    total = sum(c["stop"] - c["start"] for c in todo)
+    progress = Progress(total, enabled=not opts.quiet and sys.stderr.isatty())
+    t0 = time.perf_counter()
+    last_write = time.monotonic()
+    failure = None
+    backend_error: BaseException | None = None
+    status = "running"
+    gen = None
+    ctx = joblib.parallel_config(backend="dask", client=client) if client is not None else contextlib.nullcontext()
+    try:
+        with ctx:
+            try:
+                gen = _results(tasks, opts)
+            except Exception as exc:  # noqa: BLE001 - e.g. a scheduler without workers
+                backend_error = exc
+                gen = iter(())
+            while backend_error is None:
+                try:
+                    res = next(gen)
+                except StopIteration:
+                    break
+                except (KeyboardInterrupt, SimsuiteError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the backend failed (a lost worker, a cluster error)
+                    backend_error = exc
+                    break
+                if res[0] != "ok":
+                    failure = res
+                    break
+                _, cid, hands, matches, secs = res
+                try:
+                    R.write_part(out, "hands", cid, hands, manifest.get("identity_hash"))
+                    R.write_part(out, "matches", cid, matches, manifest.get("identity_hash"))
+                except OSError as exc:
+                    raise SimsuiteError(f"cannot write the parts of chunk {cid} in {out}: {exc}") from None
+                chunk = by_id[cid]
+                chunk.update(status=R.DONE, hands=hands.height, seconds=round(secs, 3))
+                session["chunks_played"] += 1
+                progress.update(chunk["stop"] - chunk["start"], hands.height)
+                if time.monotonic() - last_write >= MANIFEST_EVERY_S:
+                    R.write_manifest(out, manifest)
+                    last_write = time.monotonic()
+        status = "failed" if failure or backend_error else "complete"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    except BaseException:
+        status = "failed"
+        raise
+    finally:
+        if gen is not None and hasattr(gen, "close"):
+            with contextlib.suppress(Exception):
+                gen.close()
+        progress.close()
+        done = sum(c["status"] == R.DONE for c in manifest["chunks"])
+        if status == "complete" and done < len(manifest["chunks"]):
+            status = "incomplete"
+        session.update(ended=_now(), status=status)
+        manifest.update(status=status, ended=_now())
+        R.write_manifest(out, manifest)
+        if status == "interrupted":
+            print(f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
+                  f"resume with: {resume_hint}", file=sys.stderr)
+    if backend_error is not None:
+        raise SimsuiteError(f"the {opts.backend} backend failed ({type(backend_error).__name__}: "
+                            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
+                            f"{out}; resume with: {resume_hint}")
+    if failure is not None:
+        _, cid, message, bad, pol = failure
+        t = task_by_id[cid]
+        cell = cells[t["cell"]]
+        m = bad if bad is not None else t["start"]
+        pol = pol or pair_text(cell.policies)
+        repro = (f"simsuite play --variant {shlex.quote(cell.given)} --seed {plan.seed} --match --match-index {m} "
+                 f"--policies {pol}")
+        if cell.overrides:
+            repro += " (with the cell's overrides " + ", ".join(f"{k}={_format_value(v)}" for k, v in cell.overrides.items()) + ")"
+        raise SimsuiteError(f"chunk {cid} (cell {cell.id}, matches {t['start']}-{t['stop'] - 1}, seed {plan.seed}) failed: "
+                            f"{message}; the {done} completed chunk(s) are kept in {out}; reproduce with: {repro}; "
+                            f"then resume with: {resume_hint}")
+    secs = time.perf_counter() - t0
+    if not opts.quiet:
+        played = progress.matches
+        print(f"{out}: {played:,} matches, {progress.hands:,} hands in {secs:.1f} s "
+              f"({progress.hands / max(secs, 1e-9):,.0f} hands/s)", file=sys.stderr)
+    return out

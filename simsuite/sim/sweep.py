@@ -1,0 +1,202 @@
+"""The sweep grammar: a TOML file naming a grid of rule settings, read, validated and turned into
+one plan of cells (docs/harness.md, "Sweeps").
+
+A spec gives a ``base`` variant (or several ``variants``), a ``[grid]`` whose every combination
+is a cell and/or ``[[cells]]`` tables, and ``policies``, ``matches`` or ``hands``, ``seed``,
+``duplicate`` and ``chunk``. The grid key ``decks`` moves the variant to another deck count with
+``rules.scale.scale_decks`` (or the spec's ``[decks_scaling]``). Every bad key and every bad cell
+is reported at once, before any play; a spec is data and never makes simsuite import code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..engine.names import parse_policies, split_names
+from ..errors import SimsuiteError, VariantError, read_toml
+from ..rules.scale import scale_decks
+from ..rules.variant import MAX_DECKS, load_variant, override_keys
+from .limits import MAX_SEED, check_int
+from .spec import (
+    DEFAULT_CHUNK, Cell, ExecOptions, Plan, _check_exec, _check_hands_bound, _engine_ready, _format_value,
+    _set_matches, check_out, check_run_size,
+)
+
+SWEEP_KEYS = ("base", "variants", "matches", "hands", "seed", "policies", "duplicate", "chunk", "grid", "cells",
+              "decks_scaling")
+SPECIAL_GRID_KEYS = ("policies", "decks")
+
+
+def _cell_value(key: str, value: Any) -> str:
+    """A grid value in a cell id: lists and policy pairs joined by "/" (the id separates keys by ",")."""
+    if key == "policies" and isinstance(value, str):
+        return "/".join(split_names(value))
+    return _format_value(value)
+
+
+def _sweep_problems(raw: dict) -> list[str]:
+    problems = []
+    for key in raw:
+        if key not in SWEEP_KEYS:
+            problems.append(f"unknown key {key!r}; known keys: {', '.join(SWEEP_KEYS)}")
+    if "base" in raw and "variants" in raw:
+        problems.append("give base or variants, not both")
+    if "base" not in raw and "variants" not in raw:
+        problems.append("give base = \"VARIANT\" (or variants = [...])")
+    if "base" in raw and not isinstance(raw["base"], str):
+        problems.append(f"base must be a variant id or path; got {raw['base']!r}")
+    if "variants" in raw and (not isinstance(raw["variants"], list) or not raw["variants"]
+                              or not all(isinstance(v, str) for v in raw["variants"])):
+        problems.append(f"variants must be a non-empty list of variant ids or paths; got {raw['variants']!r}")
+    if "matches" in raw and "hands" in raw:
+        problems.append("give matches or hands, not both")
+    for key, minimum, maximum in (("matches", 1, None), ("hands", 1, None), ("seed", 0, MAX_SEED), ("chunk", 1, None)):
+        try:
+            if key in raw:
+                check_int(key, raw[key], minimum, maximum)
+        except SimsuiteError as exc:
+            problems.append(str(exc))
+    for where, pol in _spec_policies(raw):
+        if isinstance(pol, str) and (":" in pol or ".py" in pol):  # other bad names: by their cell
+            try:
+                parse_policies(pol, where, from_file=True)
+            except SimsuiteError as exc:
+                problems.append(str(exc))
+    if "duplicate" in raw and not isinstance(raw["duplicate"], bool):
+        problems.append(f"duplicate must be true or false; got {raw['duplicate']!r}")
+    grids = []
+    if "grid" in raw:
+        if not isinstance(raw["grid"], dict):
+            problems.append("grid must be a table: [grid] with key = [values]")
+        else:
+            grids.append(("grid", raw["grid"], True))
+    if "cells" in raw:
+        if not isinstance(raw["cells"], list) or not all(isinstance(t, dict) for t in raw["cells"]):
+            problems.append("cells must be an array of tables: [[cells]] with key = value or key = [values]")
+        else:
+            grids += [(f"cells[{i}]", t, False) for i, t in enumerate(raw["cells"])]
+    valid = list(SPECIAL_GRID_KEYS) + override_keys()
+    for where, table, lists_only in grids:
+        for key, values in table.items():
+            if key not in valid:
+                problems.append(f"{where}: unknown key {key!r}; valid keys: {', '.join(valid)}")
+            elif lists_only and (not isinstance(values, list) or not values):
+                problems.append(f"{where}.{key} must be a non-empty list of values; got {values!r}")
+            elif isinstance(values, list) and not values:
+                problems.append(f"{where}.{key} is an empty list")
+    ds = raw.get("decks_scaling")
+    if ds is not None:
+        if not isinstance(ds, dict):
+            problems.append("decks_scaling must be a table: [decks_scaling] with 2 = { bottom_size = ..., ... }")
+        else:
+            for d, entry in ds.items():
+                if not d.isdigit() or not isinstance(entry, dict):
+                    problems.append(f"decks_scaling.{d}: write {d} = {{ key = value, ... }} under a deck count")
+                    continue
+                bad = [k for k in entry if k not in override_keys()]
+                if bad:
+                    problems.append(f"decks_scaling.{d}: unknown key {bad[0]!r}; valid keys: {', '.join(override_keys())}")
+    return problems
+
+
+def _spec_policies(raw: dict) -> list[tuple[str, Any]]:
+    """Every policies value a spec gives (top level, [grid], [[cells]]), checked before any
+    cell is built, so no import path in a spec is ever looked at beyond its name."""
+    found = [("policies", raw["policies"])] if "policies" in raw else []
+    tables = [("grid", raw.get("grid"))] + [(f"cells[{i}]", t) for i, t in enumerate(raw.get("cells") or [])]
+    for where, table in tables:
+        if isinstance(table, dict) and "policies" in table:
+            values = table["policies"] if isinstance(table["policies"], list) else [table["policies"]]
+            found += [(f"{where}.policies", v) for v in values]
+    return found
+
+
+def _combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
+    keys = list(table)
+    values = [table[k] if isinstance(table[k], list) else [table[k]] for k in keys]
+    return [list(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def read_sweep(spec_path: str | Path) -> dict:
+    path = Path(spec_path)
+    raw = read_toml(path, "sweep spec")
+    problems = _sweep_problems(raw)
+    if problems:
+        raise VariantError(str(path), problems)
+    return raw
+
+
+def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
+               scheduler: str | None = None, quiet: bool = False, chunk: int | None = None,
+               command: Sequence[str] | None = None, break_lock: bool = False) -> tuple[Plan, ExecOptions]:
+    """Validate a sweep spec and every one of its cells (all bad cells reported at once)."""
+    opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
+    _check_exec(opts)
+    raw = read_sweep(spec_path)
+    src = str(spec_path)
+    many = "variants" in raw
+    bases = raw["variants"] if many else [raw["base"]]
+    base_variants = {}
+    for b in bases:
+        base_variants[b] = load_variant(b)
+    default_pol = raw.get("policies", "expert,basic")
+    parse_policies(default_pol, f"{src}: policies", from_file=True)
+    seed = raw.get("seed", 1)
+    chunk = check_int("--chunk", chunk if chunk is not None else raw.get("chunk", DEFAULT_CHUNK), 1)
+    combos: list[list[tuple[str, Any]]] = []
+    if "grid" in raw:
+        combos += _combos(raw["grid"])
+    for t in raw.get("cells", []):
+        combos += _combos(t)
+    if not combos:
+        combos = [[]]
+    cells: list[Cell] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for b in bases:
+        base = base_variants[b]
+        for combo in combos:
+            parts = ([("variant", base.id)] if many else []) + combo
+            cid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in parts) or base.id
+            if cid in seen:
+                problems.append(f"cell {cid!r} appears twice")
+                continue
+            seen.add(cid)
+            try:
+                pol = default_pol
+                overrides: dict = {}
+                for k, v in combo:
+                    if k == "decks":
+                        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_DECKS:
+                            raise SimsuiteError(f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}")
+                        overrides.update(scale_decks(base, v, raw.get("decks_scaling")))
+                for k, v in combo:
+                    if k == "policies":
+                        pol = v
+                    elif k != "decks":
+                        overrides[k] = v
+                pair = parse_policies(pol, "policies", from_file=True)
+                v = base.with_overrides(overrides, source=cid) if overrides else base
+                _engine_ready(v, cid)
+                cells.append(Cell(cid, v, b, overrides, pair))
+            except SimsuiteError as exc:
+                msg = str(exc)
+                problems.append(msg if msg.startswith(cid) else f"{cid}: {msg}")
+    if problems:
+        n = len(problems)
+        raise SimsuiteError(f"{src}: {n} bad cell{'s' if n > 1 else ''} of {len(combos) * len(bases)}:\n"
+                            + "\n".join(f"  - {p}" for p in problems))
+    out = Path(out)
+    check_out(out)
+    dup = bool(raw.get("duplicate", False))
+    what = f"{src}: matches = {raw['matches']:,}" if "matches" in raw else (
+        f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
+    _check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
+    _set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
+    check_run_size(cells, chunk, what)
+    cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
+    plan = Plan("sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd,
+                {"spec_path": src, "spec": raw})
+    return plan, opts
