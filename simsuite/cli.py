@@ -29,7 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args) or 0
+        with _compile_notice(args):
+            return args.func(args) or 0
     except SimsuiteError as exc:
         print(f"simsuite {args.command}: error: {exc}", file=sys.stderr)
         return 2
@@ -38,6 +39,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+# the commands that run the compiled engine: on a fresh checkout their first call compiles it
+ENGINE_COMMANDS = frozenset({"bury", "advise", "play", "tournament", "bench", "duel", "simulate", "sweep", "calibrate",
+                             "compare-policies"})
+
+
+def _compile_notice(args):
+    """Says on stderr when, and for how long, numba compiles the engine (``engine.warm``)."""
+    import contextlib
+
+    if args.command not in ENGINE_COMMANDS or getattr(args, "quiet", False):
+        return contextlib.nullcontext()  # numba is not even imported for the others
+    from .engine.warm import CompileNotice
+
+    return CompileNotice()
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -98,11 +98,13 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     P = compile_variant(variant)
     codes, names = _policies4(policies)
     cap = hand_cap(variant, max_hands)
-    rec = np.zeros(M.N_MATCH, np.int64)
-    hand_recs = np.zeros((cap, N_RECORD), np.int64)
-    levels = np.zeros((cap, 2), np.int64)
-    M.play_match(P, clock_array(variant), run_key(seed), match_index, codes, cap, match_index % 4, Work().arrays(),
-                 rec, hand_recs, levels)
+    recs = np.zeros((1, M.N_MATCH), np.int64)
+    hand_recs = np.zeros((1, cap, N_RECORD), np.int64)
+    levels = np.zeros((1, cap, 2), np.int64)
+    # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
+    M.play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, Work().arrays(), recs,
+                   hand_recs, np.zeros(1, np.int64), levels)
+    rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
     if rec[M.M_ERROR]:
         raise SimsuiteError(f"the engine stopped on an illegal play in match {match_index} of seed {seed}")
     return _record(variant, seed, match_index, names, rec, hand_recs, levels)

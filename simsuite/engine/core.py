@@ -19,6 +19,7 @@ Layout:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 TRUMP = 4
 NC = 54
@@ -80,3 +81,11 @@ class Work:
 
 # positions in ``Work.arrays()``
 (W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS, W_PS) = range(13)
+
+
+@njit(cache=True, inline="always")
+def as_int(x):
+    """``x`` as a plain int64. A constant passed straight from compiled code to a compiled function
+    has a ``Literal`` type, and numba compiles a separate copy of the callee for each such constant;
+    ``f(as_int(64))`` shares the one copy that variables use (docs/performance.md, compile time)."""
+    return np.int64(x)

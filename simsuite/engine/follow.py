@@ -12,7 +12,7 @@ from numba import njit
 from .core import (
     LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
     LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, W_FS, W_INTS, W_LS, W_REC, W_REC_N,
-    W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W,
+    W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W, as_int,
 )
 from .order import play_class
 from .params import (
@@ -117,7 +117,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     sel = FS[8]
     nxt = FS[9]
     # the empty set
-    _features(U_w, U_len, U_size, sel, 0, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
+    _features(U_w, U_len, U_size, sel, as_int(0), P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
     _profile(f, LI, best)
     nrec = 1
     rec_n[0] = 0

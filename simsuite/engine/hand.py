@@ -77,14 +77,14 @@ def deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bi
             return nbids
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _search(P, st, pol, W, s, kind, out):
     cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
     stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
     search.decide(P, st, pol, W, s, kind, out, cand, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_bury(P, st, pol, W, s, out):
     """The dealer's policy chooses the bury (the bottom is already in its hand)."""
     if search.is_search(pol) and P[BOTTOM] > 0:

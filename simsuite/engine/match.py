@@ -45,7 +45,7 @@ def match_winner(level0, level1, tie_rule, on_stage):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled once, inside play_matches (which plays single matches too)
 def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec, hand_recs, levels_after):
     """Play one match. ``clock``: [match_minutes, warning_minute, hands_after_warning,
     no_new_hand_minutes, tie_rule (0 draw, 1 on stage), must_defend]. ``pols``: policy per seat.

@@ -28,7 +28,7 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W
+from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W, as_int
 from .follow import best_sets
 from .order import class_count
 from .params import BOTTOM
@@ -380,7 +380,7 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     pos = st.pos
     nb = P[BOTTOM]
     tmp = np.zeros(NC, np.int64)
-    choose_bury(ROLLOUT_POLICY, hand, cls, pos, P, s, nb, tmp)
+    choose_bury(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, tmp)
     n = _add(cand, 0, tmp, cap)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):
@@ -402,7 +402,7 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
 D_LEAD, D_FOLLOW, D_BURY = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller (decide): a separate copy would only add compile time
 def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
     """Mean value of each of the ``n`` candidates over the code's sampled deals, into ``stats``
     (rows: value sum, samples, sum of squares). Returns the best candidate's index."""

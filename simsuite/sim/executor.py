@@ -1,7 +1,9 @@
 """The executor: a plan's missing chunks played in parallel and written to the results store.
 
-Chunks are played through joblib (local processes with ``loky``, or a Dask cluster), each in a
-worker by ``play_chunk``; the driver writes each chunk's parts and the manifest as results arrive
+The driver first compiles the engine, or loads it from numba's cache (``engine.warm``), so that
+local workers start from the cache instead of compiling side by side. Chunks are played through
+joblib (local processes with ``loky``, or a Dask cluster), each in a worker by ``play_chunk``; the
+driver writes each chunk's parts and the manifest as results arrive
 (``simsuite.sim.results``), holding the folder's lock throughout. An interrupt (Ctrl-C or SIGTERM)
 or a failed chunk keeps the chunks done and says how to resume; workers exit when the driver dies.
 
@@ -24,6 +26,7 @@ from typing import Iterator
 
 from ..compete.match import play_match_batch
 from ..engine.names import pair_text
+from ..engine.warm import warm_up
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import results as R
@@ -225,6 +228,11 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     backend_error: BaseException | None = None
     status = "running"
     gen = None
+    if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
+        try:
+            warm_up()
+        except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
+            pass
     ctx = joblib.parallel_config(backend="dask", client=client) if client is not None else contextlib.nullcontext()
     try:
         with ctx:

@@ -22,7 +22,7 @@ def bury_basic(hand, cls, pos, n, out):
     bury_by_key(hand.copy(), cls, pos, n, 1 << 30, 1 << 22, 1 << 20, 0, 64, 0, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lead_basic(hand, played, cls, pos, P, W, out):
     """Fill ``out`` with the lead; basic never throws (returns 0)."""
     # 1. a sure winner in a side suit: a unit is sure when no unseen card above it has as many
@@ -82,7 +82,7 @@ def lead_basic(hand, played, cls, pos, P, W, out):
     return lead_lowest(hand, cls, pos, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_basic(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
     follow_scored(False, 0, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick,
                   out)

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS
+from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS, as_int
 from ..follow import best_sets
 from ..order import class_count
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
@@ -78,8 +78,15 @@ def bid_wish(pol, hand, level, P, s, drawn):
 # --- burying ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
+    """``_bury_by_key`` with the callers' constant weights made plain ints: one compiled copy."""
+    _bury_by_key(left, cls, pos, n, as_int(w_trump), as_int(w_pair), as_int(w_point), as_int(w_points),
+                 as_int(w_length), as_int(w_rich), out)
+
+
+@njit(cache=True)
+def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
     """Bury ``n`` cards of ``left`` (taken from it) into ``out``, one at a time, each time the card
     of least key: ``w_trump`` if trump, ``w_pair`` if a pair or more of it is left, ``w_point`` if
     it counts points, ``w_points`` per point, ``w_length`` per card left in its class,
@@ -407,7 +414,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             # the single-card case of score_follow, without building the play
             t = 1 if cls[c] == TRUMP else 0
             wins = t > win_c[1] or (t == win_c[1] and win_c[0] == 0 and pos[c] > win_c[2])
-            futile = judge and wins and next_can_beat(0, t, pos[c], 1, k, J[J_OPP], voids, unseen, cls, pos)
+            futile = judge and wins and next_can_beat(as_int(0), t, pos[c], as_int(1), k, J[J_OPP], voids, unseen, cls, pos)
             high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
             score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
                                 futile, high)
@@ -480,7 +487,7 @@ def ruff_pays(cand, cls, J, n, k, voids, unseen, pos):
                 return False
             if pos[c] > top:
                 top = pos[c]
-    return not next_can_beat(0, 1, top, n, k, J[J_OPP], voids, unseen, cls, pos)
+    return not next_can_beat(as_int(0), as_int(1), top, n, k, J[J_OPP], voids, unseen, cls, pos)
 
 
 @njit(cache=True, inline="always")

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, W_BU
+from ..core import NC, TRUMP, W_BU, as_int
 from ..order import class_count
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
@@ -85,7 +85,7 @@ def bury_budget(hand, cls, P, n):
         if cls[c] == TRUMP:
             trumps += hand[c]
             kinds += 1
-    if capture_multiplier(P, 1) == 0 and capture_multiplier(P, 2) == 0:
+    if capture_multiplier(P, as_int(1)) == 0 and capture_multiplier(P, as_int(2)) == 0:
         return BUDGET_ANY  # nothing captures the bottom: its points are safe
     decks = P[DECKS]
     average = (size - n) * kinds / NC
@@ -100,9 +100,9 @@ def bury_budget(hand, cls, P, n):
     # a bigger multiplier than the reference's x2 makes a capture dearer: one tier down up to x4,
     # two beyond (burying pays while the multiplier times the chance of a capture stays below
     # the chance that the points, kept in hand, would fall to the defenders anyway)
-    m = capture_multiplier(P, 1)
+    m = capture_multiplier(P, as_int(1))
     if m == 0:
-        m = capture_multiplier(P, 2) // 2
+        m = capture_multiplier(P, as_int(2)) // 2
     if m > REFERENCE_MULTIPLIER:
         tier -= 1 if m <= 2 * REFERENCE_MULTIPLIER else 2
     if tier >= 3:
@@ -149,7 +149,7 @@ def bury_expert(hand, cls, pos, P, n, out):
         buried += core.POINTS[best]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     """Fill ``out`` with the lead. Returns 1 if it is a throw (several units), else 0."""
     declarers = ctx[C_DECL]
@@ -209,7 +209,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            hi = _best_at(unseen, cls, pos, TRUMP, ubest)
+            hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
@@ -238,7 +238,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     return lead_lowest(hand, cls, pos, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_expert(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
     follow_scored(True, OVERTAKE, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick,
                   out)
@@ -250,14 +250,14 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
     unit of two cards or more is worth keeping for the last trick: defenders capture with it,
     declarers deny the capture (nothing can beat it there) and capture where they may. Removes it
     from ``rest`` (a copy of ``hand``) and returns True, unless it is all the hand holds."""
-    if capture_multiplier(P, 2) <= capture_multiplier(P, 1):
+    if capture_multiplier(P, as_int(2)) <= capture_multiplier(P, as_int(1)):
         return False
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     n = 0
     for c in range(NC):
         n += hand[c]
     ubest = np.zeros(64, np.int64)
-    hi = _best_at(unseen, cls, pos, TRUMP, ubest)
+    hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
     for u in range(nU):

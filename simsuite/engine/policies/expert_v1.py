@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, W_BU
+from ..core import NC, TRUMP, W_BU, as_int
 from ..order import class_count
 from ..params import CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, THROWS
 from ..phases import C_DECL, C_LEFT
@@ -93,7 +93,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            hi = _best_at(unseen, cls, pos, TRUMP, ubest)
+            hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
@@ -143,7 +143,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
         n += hand[c]
     unseen = unseen_counts(hand, played, P)
     ubest = np.zeros(64, np.int64)
-    hi = _best_at(unseen, cls, pos, TRUMP, ubest)
+    hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
     for u in range(nU):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import LI_CARDS, LI_CLASS, NC, W_BU, W_FS
+from ..core import LI_CARDS, LI_CLASS, NC, W_BU, W_FS, as_int
 from ..follow import best_sets
 from ..order import class_count
 from ..rng import randint
@@ -33,7 +33,7 @@ def bury_random(hand, n, s, out):
             r -= left[c]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lead_random(hand, cls, pos, P, W, s, out):
     """One unit of a uniformly drawn class the hand holds (never a throw)."""
     classes = np.zeros(5, np.int64)
@@ -69,7 +69,7 @@ def _draw_into(out, pool, skip_class, cls, s, need):
             r -= a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_random(hand, cls, pos, P, W, s, LI, out):
     """A uniformly drawn legal follow: a card of the suit for a single lead; else one unit set of
     the best follow profile, filled at random from the suit, or all of the suit and random others."""
@@ -105,4 +105,4 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
     need = n
     for c in range(NC):
         need -= out[c]
-    _draw_into(out, inclass, -1, cls, s, need)
+    _draw_into(out, inclass, as_int(-1), cls, s, need)

@@ -1,0 +1,96 @@
+"""Compiling the engine: once, before any worker starts, and never in silence.
+
+numba compiles the engine the first time a checkout runs it and keeps the machine code in its
+cache (``__pycache__`` beside each module), so every later run, and every worker process, only
+loads it. Two things keep that first run from being a silent wait:
+
+- ``warm_up`` compiles (or loads) the match loop in the driver, before a pool of workers starts:
+  the workers then load the cache instead of compiling the same code side by side;
+- ``CompileNotice`` watches numba's compile events and, when a compile has run for
+  ``NOTICE_AFTER_S``, says on stderr that the engine is compiling, then how long it took. A warm
+  cache raises no compile event, so a warm run prints nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from numba.core import event
+
+NOTICE_AFTER_S = 2.0  # a cached engine loads in about a second; a cold compile takes minutes
+# the cold compile of the match loop measured on one idle core of the CI machines (docs/performance.md)
+EXPECTED_COMPILE = "about 2 min on one core"
+
+
+class CompileNotice(event.Listener):
+    """While registered, announces a compile that lasts longer than ``after_s`` seconds on
+    ``stream``, and its duration when it ends. Use it as a context manager."""
+
+    def __init__(self, stream=None, after_s: float = NOTICE_AFTER_S):
+        self.stream = stream if stream is not None else sys.stderr
+        self.after_s = after_s
+        self.depth = 0  # nested compile events: a function compiles its callees inside its own compile
+        self.started = 0.0
+        self.announced = False
+        self.timer: threading.Timer | None = None
+        self.compiled_s = 0.0  # total seconds spent compiling while registered
+
+    def on_start(self, ev) -> None:
+        if self.depth == 0:
+            self.started = time.perf_counter()
+            self.announced = False
+            self.timer = threading.Timer(self.after_s, self._announce)
+            self.timer.daemon = True
+            self.timer.start()
+        self.depth += 1
+
+    def on_end(self, ev) -> None:
+        self.depth -= 1
+        if self.depth:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        secs = time.perf_counter() - self.started
+        self.compiled_s += secs
+        if self.announced:
+            self._say(f"simsuite: engine compiled in {secs:.0f} s; later runs load it from numba's cache")
+
+    def _announce(self) -> None:
+        if self.depth:
+            self.announced = True
+            self._say(f"simsuite: compiling the engine, once per checkout ({EXPECTED_COMPILE}) ...")
+
+    def _say(self, text: str) -> None:
+        try:
+            print(text, file=self.stream, flush=True)
+        except (OSError, ValueError):  # a closed or broken stream never stops a run
+            pass
+
+    def __enter__(self) -> "CompileNotice":
+        event.register("numba:compile", self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        event.unregister("numba:compile", self)
+
+
+def warm_up(variant=None, policies: str = "basic") -> float:
+    """Compile, or load from numba's cache, the compiled match loop (``engine.match.play_matches``
+    and everything it calls, every built-in policy and ``search`` included: the compiled code does
+    not depend on which policies a run uses) by playing one match of ``variant`` (default
+    ``school-2016``). Returns the seconds it took."""
+    from ..compete.match import play_match_batch
+    from ..rules.variant import load_variant
+
+    t0 = time.perf_counter()
+    play_match_batch(variant if variant is not None else load_variant("school-2016"), 0, 0, 1, policies)
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":  # python -m simsuite.engine.warm: compile the match loop now, saying so
+    with CompileNotice(after_s=0.0):
+        print(f"simsuite: match loop ready in {warm_up():.1f} s", file=sys.stderr)

@@ -1,0 +1,103 @@
+"""Compiling the engine once, in the driver, and saying so (issue 14, "a first run in under two minutes")."""
+
+from __future__ import annotations
+
+import io
+import types
+
+import pytest
+from numba import njit
+
+from simsuite.cli import ENGINE_COMMANDS, _compile_notice, main
+from simsuite.engine.warm import CompileNotice
+from simsuite.sim import executor
+from simsuite.sim.run import simulate
+
+EV = types.SimpleNamespace(kind="numba:compile", data={})
+
+
+def test_a_long_compile_is_announced_then_timed():
+    out = io.StringIO()
+    notice = CompileNotice(out, after_s=60.0)
+    notice.on_start(EV)
+    notice.on_start(EV)  # a callee compiles inside its caller's compile
+    notice._announce()  # what the timer does once after_s has passed
+    notice.on_end(EV)
+    assert "compiled in" not in out.getvalue()  # the outer compile is still running
+    notice.on_end(EV)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("simsuite: compiling the engine, once per checkout")
+    assert lines[1].startswith("simsuite: engine compiled in ") and "cache" in lines[1]
+
+
+def test_a_short_compile_says_nothing():
+    out = io.StringIO()
+    notice = CompileNotice(out, after_s=60.0)
+    notice.on_start(EV)
+    notice.on_end(EV)
+    notice._announce()  # a timer that fires after the compile ended is ignored
+    assert out.getvalue() == ""
+    assert notice.compiled_s >= 0.0 and notice.depth == 0
+
+
+def test_the_notice_sees_numba_compiles_and_stops_watching_on_exit():
+    @njit(cache=False)
+    def fresh(x):  # defined here so that it compiles now, whatever the cache holds
+        return x + 1
+
+    with CompileNotice(io.StringIO(), after_s=60.0) as notice:
+        assert fresh(1) == 2
+    assert notice.compiled_s > 0.0 and notice.depth == 0
+
+    @njit(cache=False)
+    def fresher(x):
+        return x * 2
+
+    before = notice.compiled_s
+    assert fresher(2) == 4
+    assert notice.compiled_s == before  # unregistered on exit
+
+
+def test_a_broken_stream_never_stops_a_run():
+    class Broken(io.StringIO):
+        def write(self, s):
+            raise OSError("closed")
+
+    notice = CompileNotice(Broken(), after_s=60.0)
+    notice.on_start(EV)
+    notice._announce()
+    notice.on_end(EV)  # no exception
+
+
+def test_only_engine_commands_watch_compiles_and_quiet_silences_them():
+    engine = types.SimpleNamespace(command="simulate", quiet=False)
+    assert isinstance(_compile_notice(engine), CompileNotice)
+    assert not isinstance(_compile_notice(types.SimpleNamespace(command="simulate", quiet=True)), CompileNotice)
+    assert not isinstance(_compile_notice(types.SimpleNamespace(command="variants")), CompileNotice)
+    assert {"simulate", "sweep", "bench", "play", "duel", "advise"} <= ENGINE_COMMANDS
+    assert "judge" not in ENGINE_COMMANDS and "report" not in ENGINE_COMMANDS
+
+
+def test_simulate_warms_the_engine_in_the_driver_before_local_workers(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(executor, "warm_up", lambda *a, **k: calls.append(a) or 0.0)
+    simulate(dict(variants=["school-2016"], policies="basic", matches=4, seed=1, chunk=2, jobs=1, quiet=True,
+                  out=tmp_path / "run"))
+    assert calls == [()]
+
+
+def test_a_failed_warm_up_leaves_the_run_to_the_workers(tmp_path, monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("no compiler today")
+
+    monkeypatch.setattr(executor, "warm_up", boom)
+    out = simulate(dict(variants=["school-2016"], policies="basic", matches=4, seed=1, chunk=2, jobs=1, quiet=True,
+                        out=tmp_path / "run"))
+    assert (out / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("command", ["variants", "show school-2016"])
+def test_commands_without_the_engine_print_no_compile_notice(command, capsys):
+    assert main(command.split()) == 0
+    assert "compiling" not in capsys.readouterr().err
