@@ -28,9 +28,9 @@ class CompileNotice(event.Listener):
     """While registered, announces a compile that lasts longer than ``after_s`` seconds on
     ``stream``, and its duration when it ends. Use it as a context manager."""
 
-    def __init__(self, stream=None, after_s: float = NOTICE_AFTER_S):
+    def __init__(self, stream=None, after_s: float | None = None):
         self.stream = stream if stream is not None else sys.stderr
-        self.after_s = after_s
+        self.after_s = NOTICE_AFTER_S if after_s is None else after_s
         self.depth = 0  # nested compile events: a function compiles its callees inside its own compile
         self.started = 0.0
         self.announced = False
