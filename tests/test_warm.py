@@ -101,3 +101,25 @@ def test_a_failed_warm_up_leaves_the_run_to_the_workers(tmp_path, monkeypatch):
 def test_commands_without_the_engine_print_no_compile_notice(command, capsys):
     assert main(command.split()) == 0
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_a_parallel_duel_warms_the_hand_loop_in_the_driver(monkeypatch):
+    from simsuite.compete.duel import play_hands
+    from simsuite.engine import warm
+    from simsuite.rules.variant import load_variant
+
+    calls = []
+    real = warm.warm_up
+    monkeypatch.setattr(warm, "warm_up", lambda *a, **k: calls.append(k.get("loop")) or real(*a, **k))
+    v = load_variant("school-2016")
+    rows = play_hands(v, 5, 4, "basic,basic", jobs=2, chunk=2)
+    assert calls == ["hands"]
+    assert (rows == play_hands(v, 5, 4, "basic,basic", jobs=1)).all()  # the warm-up changes no row
+
+
+def test_warm_up_names_its_two_loops():
+    from simsuite.engine.warm import warm_up
+
+    assert warm_up(loop="hands") >= 0.0
+    with pytest.raises(ValueError, match="'matches' or 'hands'"):
+        warm_up(loop="tricks")

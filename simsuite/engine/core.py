@@ -89,3 +89,10 @@ def as_int(x):
     has a ``Literal`` type, and numba compiles a separate copy of the callee for each such constant;
     ``f(as_int(64))`` shares the one copy that variables use (docs/performance.md, compile time)."""
     return np.int64(x)
+
+
+@njit(cache=True, inline="always")
+def as_bool(x):
+    """``x`` as a plain boolean, for the same reason as ``as_int``: ``f(as_bool(False))`` shares the
+    copy of ``f`` that Python's calls (with a bool) compile."""
+    return x != 0

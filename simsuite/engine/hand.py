@@ -12,7 +12,7 @@ from numba import njit
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
-from .core import NC, TRUMP
+from .core import NC, TRUMP, as_bool
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
@@ -248,7 +248,7 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
     state = np.zeros(4, np.int64)
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
-        play_hand(P, state, levels[i], first_drawers[i], first_hand, pols, W, out[i], False,
+        play_hand(P, state, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
                   dummy4, dummy1, dbids, dummy1, dplays, hn)
 
 
@@ -262,7 +262,7 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out):
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
         st = ph.new_state()
-        deal_and_declare(P, state, st, levels[i], first_drawers[i], True, pols, False, dbids)
+        deal_and_declare(P, state, st, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]
         decide_bury(P, st, pols[dealer], W, state, bury)

@@ -20,7 +20,7 @@ from numba import njit
 
 from ..columns import MATCH_FIELDS
 from . import hand as H
-from .core import NC
+from .core import NC, as_bool
 from .params import END_LEVEL, START_LEVEL
 from .rng import hand_state
 
@@ -96,7 +96,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, h, state)
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        H.play_hand(P, state, lvl, dealer, first, pols, W, out, False, dummy4, dummy1, dbids, dummy1, dplays, hn)
+        H.play_hand(P, state, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn)
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP
+from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool
 from .follow import lead_info, lead_info_single, lead_info_unit
 from .order import hand_tables
 from .params import (
@@ -435,7 +435,7 @@ def apply_follow_inline(P, st, W, play):
     elif LI[LI_UNITS] == 1:
         claim = contender_unit(play, cls, pos, P, LI, False, cur)
     else:
-        claim = contender(play, cls, pos, P, LI, W, False, cur)
+        claim = contender(play, cls, pos, P, LI, W, as_bool(False), cur)
     if claim and beats(cur, st.win_c):
         st.win_c[0] = cur[0]
         st.win_c[1] = cur[1]

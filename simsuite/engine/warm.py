@@ -78,16 +78,26 @@ class CompileNotice(event.Listener):
         event.unregister("numba:compile", self)
 
 
-def warm_up(variant=None, policies: str = "basic") -> float:
-    """Compile, or load from numba's cache, the compiled match loop (``engine.match.play_matches``
-    and everything it calls, every built-in policy and ``search`` included: the compiled code does
-    not depend on which policies a run uses) by playing one match of ``variant`` (default
-    ``school-2016``). Returns the seconds it took."""
-    from ..compete.match import play_match_batch
+def warm_up(variant=None, policies: str = "basic", loop: str = "matches") -> float:
+    """Compile, or load from numba's cache, one of the engine's two loops with everything it calls
+    (every built-in policy and ``search`` included: the compiled code does not depend on which
+    policies a run uses): ``"matches"`` (``engine.match.play_matches``: simulate, sweep) by playing
+    one match, ``"hands"`` (``engine.hand.play_many``: duel, calibrate, compare-policies) by playing
+    one hand of ``variant`` (default ``school-2016``). Returns the seconds it took."""
     from ..rules.variant import load_variant
 
+    v = variant if variant is not None else load_variant("school-2016")
     t0 = time.perf_counter()
-    play_match_batch(variant if variant is not None else load_variant("school-2016"), 0, 0, 1, policies)
+    if loop == "matches":
+        from ..compete.match import play_match_batch
+
+        play_match_batch(v, 0, 0, 1, policies)
+    elif loop == "hands":
+        from .api import play_batch
+
+        play_batch(v, 0, 1, policies)
+    else:
+        raise ValueError(f"warm_up: loop is 'matches' or 'hands', not {loop!r}")
     return time.perf_counter() - t0
 
 

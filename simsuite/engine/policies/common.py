@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS, as_int
+from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS, as_bool, as_int
 from ..follow import best_sets
 from ..order import class_count
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
@@ -192,7 +192,7 @@ def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_
     if LI[LI_UNITS] == 1:
         wins = contender_unit(cand, cls, pos, P, LI, False, cur) and beats(cur, win_c)
     else:
-        wins = contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c)
+        wins = contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c)
     pts = 0
     cost = 0
     high = 0
@@ -320,7 +320,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             for c in range(NC):
                 cand[c] = 0
             put_unit(U_card, U_w, U_len, u, cand)
-            if contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c):
+            if contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c):
                 cost = U_top[u]
                 if cost < best_cost:
                     best_cost = cost
@@ -358,7 +358,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             return False
         left[low] -= 1
         cand[low] += 1
-    return contender(cand, cls, pos, P, LI, W, False, cur) and beats(cur, win_c)
+    return contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c)
 
 
 
