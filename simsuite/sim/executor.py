@@ -228,13 +228,14 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     backend_error: BaseException | None = None
     status = "running"
     gen = None
-    if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
-        try:
-            warm_up()
-        except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
-            pass
     ctx = joblib.parallel_config(backend="dask", client=client) if client is not None else contextlib.nullcontext()
     try:
+        if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
+            try:
+                warm_up()
+            except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
+                pass
+            t0 = progress.t0 = time.perf_counter()  # the final line's rate counts the play, not the compile
         with ctx:
             try:
                 gen = _results(tasks, opts)
