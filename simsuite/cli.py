@@ -397,15 +397,9 @@ def _policy_names(policies: str) -> list[str]:
 
 
 def _engine_ready(variant) -> None:
-    """Refuse, in one line, a variant the compiled engine cannot play."""
-    from .engine.params import compile_variant
+    from .engine.params import engine_ready
 
-    try:
-        compile_variant(variant)
-    except ValueError as exc:
-        if isinstance(exc, SimsuiteError):
-            raise
-        raise SimsuiteError(f"{variant.id}: the compiled engine cannot play this variant: {exc}") from None
+    engine_ready(variant)
 
 
 def _can_encode(text: str, stream) -> bool:

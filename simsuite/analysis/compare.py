@@ -124,7 +124,7 @@ def _est(e: Estimate) -> dict:
 
 def load_variants(choices: Sequence[str] | None) -> list[Variant]:
     """``--variant`` given zero or more times; ``all`` (or nothing) is every shipped variant."""
-    from ..cli import _engine_ready
+    from ..engine.params import engine_ready as _engine_ready
     from ..rules.variant import load_all, load_variant
 
     choices = list(choices or ["all"])

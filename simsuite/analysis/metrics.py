@@ -25,7 +25,7 @@ import polars as pl
 from ..report.text import table
 from ..rules.scoring import declarer_levels, defender_levels
 from ..rules.variant import Variant, load_variant
-from .stats import Estimate, _quantiles, cluster_bootstrap, cluster_mean_ci, cluster_share, mean_ci, wilson
+from .stats import Estimate, cluster_bootstrap, cluster_mean_ci, cluster_share
 
 BOOTSTRAP_REPS = 2000
 _BOOT_CELLS = 4_000_000  # resampled indices drawn at once (reps x matches), to bound memory

@@ -83,7 +83,7 @@ class MatchRecord:
 
     @property
     def final_level_names(self) -> tuple[str, str]:
-        return tuple(RANK_NAMES[min(x, 12)] if x <= 12 else f"past A" for x in self.final_levels)
+        return tuple(RANK_NAMES[min(x, 12)] if x <= 12 else "past A" for x in self.final_levels)
 
 
 def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:

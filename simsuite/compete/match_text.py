@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from ..report.text import table
-from ..rules.cards import RANK_NAMES, SEATS
+from ..rules.cards import RANK_NAMES, SEATS, TEAMS
 from ..rules.order import format_trump
 from ..rules.variant import Variant
 from .competition import level_name
 from .match import MatchRecord
 
-TEAMS = ("NS", "EW")
 
 
 def format_match(variant: Variant, m: MatchRecord) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import SimsuiteError
 from ..rules.variant import CHOICES, FOLLOW_FIELDS, Variant
 
 # --- indices ---------------------------------------------------------------------------------
@@ -154,3 +155,14 @@ def compile_variant(v: Variant) -> np.ndarray:
     p[SECONDS_PER_TRICK_X100] = round(v.seconds_per_trick * 100)
     p[OVERHEAD_X100] = round(v.hand_overhead_minutes * 100)
     return p
+
+
+def engine_ready(variant: Variant, label: str | None = None) -> None:
+    """Refuse, in one line that starts with ``label`` (default: the variant's id), a variant the
+    compiled engine cannot play."""
+    try:
+        compile_variant(variant)
+    except SimsuiteError:
+        raise
+    except ValueError as exc:
+        raise SimsuiteError(f"{label or variant.id}: the compiled engine cannot play this variant: {exc}") from None

@@ -52,7 +52,6 @@ from ..errors import SimsuiteError
 from ..rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
 from ..rules.follow import FollowRuling, LeadStructure, best_profile, check_follow, unit_sets_with_rest
 from ..rules.order import TRUMP, HandOrder
-from ..rules.units import class_cards, units_from
 from ..rules.variant import Variant
 
 POLICY_METHODS = ("bid", "bury", "lead", "follow")

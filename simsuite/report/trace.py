@@ -18,14 +18,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rules.cards import CARD_POINTS, N_CARDS, RANK_NAMES, SEATS, format_card
+from ..rules.cards import CARD_POINTS, N_CARDS, RANK_NAMES, SEATS, TEAMS, format_card
 from ..rules.follow import lead_structure
 from ..rules.order import TRUMP, HandOrder, format_trump, hand_order
 from ..rules.trick import rule_throw
 from ..rules.units import canonical_units, shape_of
 from ..rules.variant import Variant
 
-TEAMS = ("NS", "EW")
 BID_KINDS = {1: "declare", 2: "override", 3: "reinforce"}
 FALLBACKS = {
     "turn_up_bottom": "the first card of the bottom is turned up",

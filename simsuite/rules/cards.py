@@ -30,6 +30,7 @@ SMALL_JOKER = 52
 BIG_JOKER = 53
 N_CARDS = 54  # distinct card types
 SEATS = "NESW"  # the four seats in playing order, seat 0..3; N-S is team 0, E-W team 1
+TEAMS = ("NS", "EW")  # team 0 (seats 0 and 2), team 1 (seats 1 and 3)
 
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"

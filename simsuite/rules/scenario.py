@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardError, ScenarioError, SimsuiteError, read_toml
-from .cards import RANK_NAMES, SEATS, format_card, parse_cards, parse_rank
+from .cards import RANK_NAMES, SEATS, TEAMS, format_card, parse_cards, parse_rank
 from .order import NO_TRUMP, format_trump, parse_trump
 
-TEAMS = {"NS": 0, "EW": 1}
+TEAM_OF = {name: t for t, name in enumerate(TEAMS)}
 # the most points a scenario's defenders may claim either way: far beyond any real hand (eight
 # decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
 MAX_DEFENDER_POINTS = 100_000
@@ -106,9 +106,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
     declarers = None
     if "declarers" in raw:
         key = str(raw["declarers"]).strip().upper()
-        if key not in TEAMS:
+        if key not in TEAM_OF:
             raise ScenarioError(f"declarers: {raw['declarers']!r} is not a partnership; write NS or EW")
-        declarers = TEAMS[key]
+        declarers = TEAM_OF[key]
     dealer = _seat(raw["dealer"], "dealer") if "dealer" in raw else None
     if dealer is not None and declarers is not None and dealer % 2 != declarers:
         raise ScenarioError(f"dealer {SEATS[dealer]} is not one of the declarers {'NS' if declarers == 0 else 'EW'}")
@@ -139,10 +139,10 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         if "bottom" in e:
             bottom = _cards(e["bottom"], "[end] bottom")
         if "levels" in e:
-            if not isinstance(e["levels"], dict) or set(e["levels"]) - set(TEAMS):
+            if not isinstance(e["levels"], dict) or set(e["levels"]) - set(TEAM_OF):
                 raise ScenarioError("[end] levels must be { NS = \"rank\", EW = \"rank\" }")
             try:
-                levels = {TEAMS[k]: parse_rank(str(v)) for k, v in e["levels"].items()}
+                levels = {TEAM_OF[k]: parse_rank(str(v)) for k, v in e["levels"].items()}
             except CardError as exc:
                 raise ScenarioError(f"[end] levels: {exc}") from None
     bids, first_hand, declare_dealer = None, False, None

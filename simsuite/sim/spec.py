@@ -169,15 +169,11 @@ def _format_value(value: Any) -> str:
 
 
 def _engine_ready(variant: Variant, label: str) -> None:
-    from ..engine.params import compile_variant
+    """The engine can play ``variant``, and its matches end (one line naming ``label`` if not)."""
+    from ..engine.params import engine_ready
 
-    try:
-        compile_variant(variant)
-        hand_cap(variant)
-    except SimsuiteError:
-        raise
-    except ValueError as exc:
-        raise SimsuiteError(f"{label}: the compiled engine cannot play this variant: {exc}") from None
+    engine_ready(variant, label)
+    hand_cap(variant)
 
 
 def _check_exec(opts: ExecOptions) -> None:
