@@ -124,13 +124,13 @@ def _est(e: Estimate) -> dict:
 
 def load_variants(choices: Sequence[str] | None) -> list[Variant]:
     """``--variant`` given zero or more times; ``all`` (or nothing) is every shipped variant."""
-    from ..engine.params import engine_ready as _engine_ready
+    from ..engine.params import engine_ready
     from ..rules.variant import load_all, load_variant
 
     choices = list(choices or ["all"])
     variants = load_all() if "all" in choices else [load_variant(c) for c in dict.fromkeys(choices)]
     for v in variants:
-        _engine_ready(v)
+        engine_ready(v)
     return variants
 
 

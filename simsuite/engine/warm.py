@@ -81,9 +81,10 @@ class CompileNotice(event.Listener):
 def warm_up(variant=None, policies: str = "basic", loop: str = "matches") -> float:
     """Compile, or load from numba's cache, one of the engine's two loops with everything it calls
     (every built-in policy and ``search`` included: the compiled code does not depend on which
-    policies a run uses): ``"matches"`` (``engine.match.play_matches``: simulate, sweep) by playing
-    one match, ``"hands"`` (``engine.hand.play_many``: duel, calibrate, compare-policies) by playing
-    one hand of ``variant`` (default ``school-2016``). Returns the seconds it took."""
+    policies a run uses, so ``basic`` warms it fastest): ``"matches"`` (``engine.match.play_matches``:
+    simulate, sweep, calibrate) by playing one match, ``"hands"`` (``engine.hand.play_many``: duel,
+    compare-policies) by playing one hand of ``variant`` (default ``school-2016``). Returns the
+    seconds it took."""
     from ..rules.variant import load_variant
 
     v = variant if variant is not None else load_variant("school-2016")
