@@ -4,4 +4,28 @@ Everything here runs in nopython mode (``@njit(cache=True)``) and also as plain 
 ``NUMBA_DISABLE_JIT=1``; the rules are those of ``simsuite.rules.order``, ``units``, ``follow``,
 ``trick`` and ``scoring``, re-expressed on arrays in the modules of the same names (their shared
 layout in ``core``) and checked against them by the tests.
+
+Reference counts. Numba counts the references to every array a compiled function binds or
+passes, with an atomic add each time, and the hand loop binds and passes arrays at every play.
+Importing this package makes those counts plain adds for the whole process (numba's own switch,
+``nrtdynmod._disable_atomicity``, read once when numba's runtime starts): about 1.7 times the
+hands per second (docs/performance.md, "Reference counts"). It is safe because no engine function
+releases the GIL (no ``nogil``, no ``parallel``; ``tests/test_refcounts.py`` checks both), so two
+threads never count the same array at once. A process that imports the engine must not also run
+numba code of its own that runs in parallel threads (numba's parallel or nogil options). If numba's runtime has already
+started when the engine is imported, the counts stay atomic: slower, never wrong.
 """
+
+from numba.core.runtime import nrt as _nrt
+from numba.core.runtime import nrtdynmod as _nrtdynmod
+
+
+def plain_refcounts() -> bool:
+    """Make numba's reference counts plain (not atomic) adds, if its runtime has not started yet.
+    Returns whether the counts this process will use are plain."""
+    if not _nrt.rtsys._init:
+        _nrtdynmod._disable_atomicity = 1
+    return bool(_nrtdynmod._disable_atomicity)
+
+
+plain_refcounts()

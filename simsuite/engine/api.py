@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import hand as H
+from . import phases as ph
 from .core import Work
 from .names import policy_codes
 from .params import compile_variant
@@ -55,7 +56,8 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     h_plays = np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64)
     h_n = np.zeros(2, np.int64)
     lvl = variant.start_level if level is None else level
-    H.play_hand(P, state, lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n)
+    H.play_hand(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids,
+                h_bury, h_plays, h_n)
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")

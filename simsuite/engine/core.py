@@ -66,21 +66,23 @@ class Work:
         self.rec_n = np.zeros(MAXREC, np.int64)
         self.ints = np.zeros(64, np.int64)  # small scalar outputs
         # scratch rows, so that no decision allocates: build_units, the follow decision and
-        # best_sets, lead_info / match_throw, the basic lead
+        # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets,
+        # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
+        # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
+        # cards' best copies per position, 15 cards per class
         self.bu = np.zeros((8, 64), np.int64)
         self.cb = np.zeros((MAXS, 4), np.int64)
-        self.fs = np.zeros((10, 64), np.int64)
+        self.fs = np.zeros((16, 64), np.int64)
         self.ls = np.zeros((8, 64), np.int64)
-        self.ps = np.zeros((6, 66), np.int64)
 
     def arrays(self):
-        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_PS]`` name its items."""
+        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_LS]`` name its items."""
         return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints,
-                self.bu, self.cb, self.fs, self.ls, self.ps)
+                self.bu, self.cb, self.fs, self.ls)
 
 
 # positions in ``Work.arrays()``
-(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS, W_PS) = range(13)
+(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS) = range(12)
 
 
 @njit(cache=True, inline="always")

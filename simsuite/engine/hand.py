@@ -198,13 +198,15 @@ def write_record(P, st, rec):
 
 
 @njit(cache=True)
-def play_hand(P, s, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n):
-    """Play one hand. ``first_drawer`` draws first and, unless the opening hand's declaration
-    decides otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and
-    its sizes to ``h_n`` ([0] bids, [1] plays)."""
+def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays,
+              h_n):
+    """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
+    one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
+    otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
+    to ``h_n`` ([0] bids, [1] plays)."""
     for i in range(N_RECORD):
         rec[i] = 0
-    st = ph.new_state()
+    ph.clear_state(st)
     nbids = deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bids)
     if keep:
         h_deal[:, :] = st.hands
@@ -246,9 +248,10 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
     dplays = np.zeros((1, PLAY_COLS), np.int64)
     hn = np.zeros(2, np.int64)
     state = np.zeros(4, np.int64)
+    st = ph.new_state()
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
-        play_hand(P, state, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
+        play_hand(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
                   dummy4, dummy1, dbids, dummy1, dplays, hn)
 
 
@@ -259,9 +262,10 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out):
     dbids = np.zeros((1, 4), np.int64)
     state = np.zeros(4, np.int64)
     bury = np.zeros(NC, np.int64)
+    st = ph.new_state()
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
-        st = ph.new_state()
+        ph.clear_state(st)
         deal_and_declare(P, state, st, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]

@@ -20,6 +20,7 @@ from numba import njit
 
 from ..columns import MATCH_FIELDS
 from . import hand as H
+from . import phases as ph
 from .core import NC, as_bool
 from .params import END_LEVEL, START_LEVEL
 from .rng import hand_state
@@ -57,6 +58,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
     hand_state(key, match_index, mkey)
     state = np.zeros(4, np.int64)
     dummy4 = np.zeros((4, NC), np.int64)
+    st = ph.new_state()
     dummy1 = np.zeros(NC, np.int64)
     dbids = np.zeros((1, 4), np.int64)
     dplays = np.zeros((1, H.PLAY_COLS), np.int64)
@@ -96,7 +98,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, h, state)
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        H.play_hand(P, state, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn)
+        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn)
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1

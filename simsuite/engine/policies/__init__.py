@@ -60,7 +60,7 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     if pol == RANDOM:
         return lead_random(hand, cls, pos, P, W, s, out)
     if pol == BASIC:
-        return lead_basic(hand, played, cls, pos, P, W, out)
+        return lead_basic(hand, played, cls, pos, P, out)
     if pol == EXPERT_V1:
         return lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out)
     return lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out)

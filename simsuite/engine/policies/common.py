@@ -122,12 +122,18 @@ def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length
 
 
 @njit(cache=True)
-def unseen_counts(hand, played, P):
-    """Copies of each card that this player has not seen (in other hands or the bottom)."""
-    u = np.empty(NC, np.int64)
+def unseen_into(hand, played, P, u):
+    """Copies of each card that this player has not seen (in other hands or the bottom), into
+    ``u``; returns ``u``."""
     for c in range(NC):
         u[c] = P[DECKS] - hand[c] - played[c]
     return u
+
+
+@njit(cache=True)
+def unseen_counts(hand, played, P):
+    """``unseen_into`` a new array."""
+    return unseen_into(hand, played, P, np.empty(NC, np.int64))
 
 
 @njit(cache=True)
@@ -286,10 +292,10 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     n = LI[LI_CARDS]
-    trumps = np.zeros(NC, np.int64)
+    FS = W[W_FS]
+    trumps = FS[11][:NC]
     for c in range(NC):
-        if cls[c] == TRUMP:
-            trumps[c] = hand[c]
+        trumps[c] = hand[c] if cls[c] == TRUMP else 0
     if class_count(trumps, cls, TRUMP) < n:
         return False
     found = False
@@ -335,7 +341,8 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     # a throw: the lowest trump units of each shape, singles lowest
     for c in range(NC):
         cand[c] = 0
-    left = trumps.copy()
+    left = FS[12][:NC]
+    left[:] = trumps
     nsel = LI[LI_NSEL]
     for i in range(nsel - 1, -1, -1):
         code = LI[LI_CODES + i]
@@ -393,7 +400,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
     J[J_TRICK_POINTS] = 0
     J[J_LEVEL] = ctx[C_LEVEL]
     if judge:
-        unseen = unseen_counts(hand, played, P)
+        unseen = unseen_into(hand, played, P, FS[10][:NC])
         if (ctx[C_LEADER] + 3 - seat) % 4 > 0:
             J[J_OPP] = (seat + 1) % 4
         if partner_wins and next_can_beat(win_c[0], win_c[1], win_c[2], n, k, J[J_OPP], voids, unseen, cls, pos):

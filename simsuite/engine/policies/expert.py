@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, W_BU, as_int
+from ..core import NC, TRUMP, W_BU, W_FS, as_int
 from ..order import class_count
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
@@ -24,7 +24,7 @@ from ..phases import C_DECL, C_LEFT
 from ..trick import _best_at
 from ..units import build_units
 from .common import (
-    follow_scored, lead_lowest, put_unit, unit_is_sure, unseen_counts,
+    follow_scored, lead_lowest, put_unit, unit_is_sure, unseen_into,
 )
 
 # --- burying -----------------------------------------------------------------------------------------
@@ -155,16 +155,18 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     left = ctx[C_LEFT]
-    unseen = unseen_counts(hand, played, P)
+    FS = W[W_FS]  # scratch rows 10-15 (core.Work)
+    unseen = unseen_into(hand, played, P, FS[10][:NC])
     if left <= KEEP_FOR_LAST:
         # 0. near the end, a sure trump pair or bigger is kept for the last trick (when that
         #    multiplies more than a single); the lead comes from the other cards
-        rest = hand.copy()
+        rest = FS[13][:NC]
+        rest[:] = hand
         if reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
             hand = rest
     # 1. sure winners in side suits: the biggest unit, then the most points
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
-    ubest = np.zeros(64, np.int64)
+    ubest = FS[14]
     best_u = -1
     best_key = -1
     best_k = -1
@@ -220,12 +222,16 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 put_unit(U_card, U_w, U_len, pick, out)
                 return 0
     # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
+    length = FS[15][:5]  # cards held per class
+    length[:] = 0
+    for c in range(NC):
+        length[cls[c]] += hand[c]
     best_c = -1
     low_key = 1 << 40
     for c in range(NC):
         if hand[c] == 0 or cls[c] == TRUMP:
             continue
-        key = core.POINTS[c] * 1000 + pos[c] * 4 - class_count(hand, cls, cls[c]) * 8
+        key = core.POINTS[c] * 1000 + pos[c] * 4 - length[cls[c]] * 8
         if hand[c] >= 2:
             key -= 2
         if key < low_key:
@@ -256,7 +262,7 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
     n = 0
     for c in range(NC):
         n += hand[c]
-    ubest = np.zeros(64, np.int64)
+    ubest = W[W_FS][14]
     hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
@@ -276,10 +282,13 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-    ubest = np.zeros(64, np.int64)
+    FS = W[W_FS]  # scratch rows 11, 12 and 14 (core.Work)
+    ubest = FS[14]
     hi = _best_at(unseen, cls, pos, k, ubest)
-    tmp = np.zeros(NC, np.int64)
-    left = hand.copy()
+    tmp = FS[11][:NC]
+    tmp[:] = 0
+    left = FS[12][:NC]
+    left[:] = hand
     n_units = 0
     # greedy: biggest sure units first
     order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])

@@ -1,0 +1,58 @@
+"""The engine's plain (non-atomic) reference counts (simsuite/engine/__init__.py): when they apply,
+and the condition that makes them safe."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import simsuite.engine
+
+ENGINE = Path(simsuite.engine.__file__).parent
+
+_PROBE = """
+import numpy as np
+from numba import njit
+from numba.core.runtime import nrt
+{before}
+import simsuite.engine
+@njit
+def total(a):
+    return a.sum()
+assert total(np.ones(3)) == 3.0
+print(simsuite.engine.plain_refcounts(), "atomicrmw" in nrt.rtsys.library.get_llvm_str())
+"""
+
+_START_NUMBA = """
+@njit
+def first(a):
+    return a[0]
+first(np.ones(1))
+"""
+
+
+def _probe(before: str = "") -> str:
+    done = subprocess.run([sys.executable, "-c", _PROBE.format(before=before)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_importing_the_engine_makes_refcounts_plain():
+    assert _probe() == "True False"
+
+
+def test_refcounts_stay_atomic_when_numba_started_first():
+    assert _probe(_START_NUMBA) == "False True"
+
+
+def test_no_engine_function_releases_the_gil():
+    """Plain counts are safe only while no two threads run engine code at once."""
+    offenders = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\b(nogil|parallel)\s*=\s*True|\bprange\b", line):
+                offenders.append(f"{path.relative_to(ENGINE)}:{n}")
+    assert offenders == []
