@@ -8,12 +8,12 @@ layout in ``core``) and checked against them by the tests.
 Reference counts. Numba counts the references to every array a compiled function binds or
 passes, with an atomic add each time, and the hand loop binds and passes arrays at every play.
 Importing this package makes those counts plain adds for the whole process (numba's own switch,
-``nrtdynmod._disable_atomicity``, read once when numba's runtime starts): about 1.7 times the
-hands per second (docs/performance.md, "Reference counts"). It is safe because no engine function
+``nrtdynmod._disable_atomicity``, read once when numba's runtime starts): 1.4 to 2 times the
+hands per second (docs/performance.md, "Twice the speed"). It is safe because no engine function
 releases the GIL (no ``nogil``, no ``parallel``; ``tests/test_refcounts.py`` checks both), so two
 threads never count the same array at once. A process that imports the engine must not also run
-numba code of its own that runs in parallel threads (numba's parallel or nogil options). If numba's runtime has already
-started when the engine is imported, the counts stay atomic: slower, never wrong.
+numba code of its own in parallel threads (numba's parallel or nogil options). If numba's runtime
+has already started when the engine is imported, the counts stay atomic: slower, never wrong.
 """
 
 from numba.core.runtime import nrt as _nrt
