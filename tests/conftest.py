@@ -21,6 +21,13 @@ def order_for(variant_id: str, level: str = "2", trump: str = "S"):
     return hand_order(load_variant(variant_id), parse_rank(level), parse_trump(trump))
 
 
+@pytest.fixture(autouse=True)
+def _slow_only_when_asked(request):
+    """The ``slow`` tests run only when the marker expression names them (``-m slow``)."""
+    if request.node.get_closest_marker("slow") and "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("slow: run with -m slow")
+
+
 @pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
 def variant_id(request):
     return request.param

@@ -252,7 +252,7 @@ def pareto(points: dict[str, tuple[float, float]], dirs: tuple[int, int]) -> lis
                 break
         if not dominated:
             front.append(a)
-    return sorted(front, key=lambda i: points[i][0] * dirs[0])
+    return sorted(front, key=lambda i: (points[i][0], i))  # along the x axis, for drawing
 
 
 def _front(spec: DesignSpec, figs: dict) -> list[str]:
