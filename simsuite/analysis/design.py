@@ -142,39 +142,70 @@ def _fig(d: dict | None, source: str) -> dict | None:
             "source": source}
 
 
-def evaluate(spec: DesignSpec, played: dict) -> dict[str, dict[str, dict[str, dict | None]]]:
+def _exact(h: pl.DataFrame, m: pl.DataFrame, variant, rescore: dict, reps: int, seed: int) -> dict | None:
+    """The exact model's figures of one played cell re-scored under ``rescore`` (in a worker)."""
+    from .exact import exact_model
+
+    try:
+        return exact_model(h, m, variant, rescore or None, reps=reps, seed=seed, values=False)["figures"]
+    except SimsuiteError:
+        return None
+
+
+def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None = None,
+             only: set | None = None) -> dict:
     """Per parameter set, per pairing text, per metric of the goals (and the trade-off): the figure
     with its interval and n (None where undefined). Match figures from the exact model re-scored
     under the set's clock keys; where the model gives none (an untimed match's minutes) or cannot
-    be solved, from the simulated matches; per-hand figures from the simulated hands."""
-    from .exact import exact_model
+    be solved, from the simulated matches; per-hand figures from the simulated hands. The exact
+    models run in ``jobs`` processes, each seeded alike, so the figures do not depend on ``jobs``;
+    ``cache`` keeps a figure until its played cell gets more hands; ``only``: the (set id, pairing)
+    pairs to evaluate (the others are None), default all."""
+    import joblib
+
     from .metrics import summarise
 
+    cache = {} if cache is None else cache
     metrics = sorted({g.metric for g in spec.goals} | set(spec.tradeoff))
-    hand_cache: dict = {}
+    need_exact = any(METRIC_BY_KEY[k].source == "exact" for k in metrics)
+    tasks, keys = [], []
+    for s in spec.sets:
+        for pair in spec.pairings:
+            key = (s.played, pair)
+            if key not in played or (only is not None and (s.id, pair) not in only):
+                continue
+            h, m = played[key]
+            ck = (s.id, pair, h.height)
+            if ck in cache:
+                continue
+            cell = spec.played[s.played]
+            hk = ("hands", s.played, pair, h.height)
+            if hk not in cache:
+                cache[hk] = summarise(h, m, by="cell", variants={cell.id: cell.variant}, seed=spec.seed,
+                                      reps=spec.search["reps"] * 10)[0]
+            if need_exact:
+                tasks.append(joblib.delayed(_exact)(h, m, cell.variant, s.rescore, spec.search["reps"], spec.seed))
+            keys.append(ck)
+    if need_exact and tasks:
+        n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
+        exacts = joblib.Parallel(n_jobs=n_jobs, backend="loky")(tasks) if n_jobs > 1 else [t[0](*t[1], **t[2])
+                                                                                                for t in tasks]
+    else:
+        exacts = [None] * len(keys)
+    for ck, ex in zip(keys, exacts):
+        cache[ck] = ex
     out: dict = {}
     for s in spec.sets:
         out[s.id] = {}
         for pair in spec.pairings:
-            key = (s.played, pair)
             figs: dict[str, dict | None] = {m: None for m in metrics}
             out[s.id][pair_text(pair)] = figs
-            if key not in played:
+            key = (s.played, pair)
+            if key not in played or (only is not None and (s.id, pair) not in only):
                 continue
-            h, m = played[key]
-            cell = spec.played[s.played]
-            if key not in hand_cache:
-                hand_cache[key] = summarise(h, m, by="cell", variants={cell.id: cell.variant}, seed=spec.seed,
-                                            reps=spec.search["reps"] * 10)[0]
-            sim = hand_cache[key]
-            need_exact = any(METRIC_BY_KEY[k].source == "exact" for k in metrics)
-            ex = None
-            if need_exact:
-                try:
-                    ex = exact_model(h, m, cell.variant, s.rescore or None, reps=spec.search["reps"], seed=spec.seed,
-                                     values=False)["figures"]
-                except SimsuiteError:
-                    ex = None
+            h, _ = played[key]
+            sim = cache[("hands", s.played, pair, h.height)]
+            ex = cache[(s.id, pair, h.height)]
             for k in metrics:
                 if not defined(k, pair):
                     continue
@@ -321,18 +352,28 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     todo = {pair: sorted(spec.played) for pair in spec.pairings}
     rounds_log = []
     r = 0
+    cache: dict = {}
     while True:
         _play_round(spec, out, r, todo, opts, command)
         rounds_log.append({"round": r, "seed": round_seed(spec.seed, r), "matches_per_cell": round_matches(spec, r),
                            "cells": {pair_text(p): list(v) for p, v in todo.items() if v}})
         played = _load_played(out, spec, r + 1)
-        figs = evaluate(spec, played)
+        if not quiet:
+            print(f"design: round {r}: evaluating {len(spec.sets)} parameter sets", file=sys.stderr)
+        ev_jobs = jobs if backend == "loky" else 1
+        primaries = {spec.primary(g.metric) for g in spec.goals}
+        figs = evaluate(spec, played, ev_jobs, cache, {(s.id, p) for s in spec.sets for p in primaries})
         judged = _judge_sets(spec, figs)
         front = _front(spec, figs)
         r += 1
         todo = _undecided(spec, judged, front)
         if r >= spec.search["rounds"] or not todo:
             break
+    # the candidates (and, with none, the nearest set) under every pairing, for the robustness check
+    check = {i for i, j in judged.items() if j["meets_all"]} or {_binding(spec, judged)["nearest"]}
+    figs = evaluate(spec, played, ev_jobs, cache,
+                    {(s.id, p) for s in spec.sets for p in spec.pairings if p in primaries or s.id in check})
+    judged = _judge_sets(spec, figs)
     result = _result(spec, out, played, figs, judged, front, rounds_log, r, time.perf_counter() - t0)
     _write(out, result, spec)
     return result
