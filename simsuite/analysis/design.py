@@ -441,9 +441,10 @@ def _fmt(fig: dict | None, metric: str) -> str:
         return "n/a"
     share = METRIC_BY_KEY[metric].share
     k, u = (100.0, "%") if share else (1.0, "")
+    d = 1 if share or abs(fig["value"]) >= 10 else 2
     if fig.get("low") is None:
-        return f"{fig['value'] * k:.1f}{u} (no interval) n={fig['n']:,}"
-    return f"{fig['value'] * k:.1f}{u} [{fig['low'] * k:.1f}, {fig['high'] * k:.1f}] n={fig['n']:,}"
+        return f"{fig['value'] * k:.{d}f}{u} (no interval) n={fig['n']:,}"
+    return f"{fig['value'] * k:.{d}f}{u} [{fig['low'] * k:.{d}f}, {fig['high'] * k:.{d}f}] n={fig['n']:,}"
 
 
 def sentence(res: dict) -> str:
