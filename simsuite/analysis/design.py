@@ -32,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from ..engine.names import pair_text
-from ..errors import SimsuiteError
+from ..errors import SimsuiteError, toml_value
 from ..sim.limits import MAX_SEED
 from ..sim.spec import Cell, ExecOptions, Plan, _check_exec, check_out
 from .design_spec import METRIC_BY_KEY, DesignSpec, Goal, ParamSet, defined, read_design
@@ -476,22 +476,8 @@ def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
     for section, fields in v.to_toml_dict().items():
         lines += ["", f"[{section}]"]
         for k, val in fields.items():
-            lines.append(f"{k} = {_toml(val)}")
+            lines.append(f"{k} = {toml_value(val)}")
     return "\n".join(lines) + "\n"
-
-
-def _toml(x: Any) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, (int, float)):
-        return repr(x)
-    if isinstance(x, str):
-        return json.dumps(x, ensure_ascii=False)
-    if isinstance(x, (list, tuple)):
-        return "[" + ", ".join(_toml(i) for i in x) + "]"
-    if isinstance(x, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in x.items()) + " }"
-    raise SimsuiteError(f"cannot write {x!r} to a variant file")
 
 
 def _write(out: Path, res: dict, spec: DesignSpec) -> None:
