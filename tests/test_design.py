@@ -239,3 +239,14 @@ def test_same_numbers_whatever_jobs(tiny, tmp_path):
     two = design(spec, tmp_path / "two", jobs=2, quiet=True)
     assert two["sets"] == res["sets"] and two["recommended"] == res["recommended"]
     assert not any(isinstance(x, float) and math.isnan(x) for x in two["cost"].values())
+
+
+@pytest.mark.slow
+def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    spec, res = tiny
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        got = design(spec, tmp_path / "dask", backend="dask", scheduler=c.scheduler_address, quiet=True)
+    assert got["sets"] == res["sets"]
+    manifest = json.loads((tmp_path / "dask" / "runs" / "round0-expert-basic" / "manifest.json").read_text())
+    assert manifest["sessions"][-1]["backend"] == "dask"
