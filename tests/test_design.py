@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -219,9 +220,17 @@ def test_candidates_meet_every_goal_on_their_figures(tiny):
         assert s["meets_all"] == (s["id"] in res["candidates"])
 
 
-def test_a_rerun_resumes_and_gives_the_same_result(tiny, capsys):
+def test_a_rerun_rereads_and_an_interrupted_design_resumes(tiny, capsys, tmp_path):
     spec, res = tiny
     code, out, err = run_cli(capsys, "design", str(spec), "--out", res["out"], "--json")
+    assert code == 0, err
+    assert json.loads(out)["sets"] == res["sets"]
+    # interrupted in round 1: its play and the result are gone; the rerun plays round 1 again alike
+    copy = tmp_path / "copy"
+    shutil.copytree(res["out"], copy)
+    (copy / "design.json").unlink()
+    shutil.rmtree(copy / "runs" / "round1-expert-basic")
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", str(copy), "--json")
     assert code == 0, err
     again = json.loads(out)
     assert again["sets"] == res["sets"] and again["cost"]["design_hands"] == res["cost"]["design_hands"]

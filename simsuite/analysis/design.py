@@ -348,6 +348,11 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     out = Path(out) if out is not None else Path("results") / f"design-{Path(spec_path).stem}"
     _prepare_out(spec, out)
     command = list(command) if command else ["simsuite", "design", str(spec_path), "--out", str(out)]
+    done = _finished(out, spec)
+    if done is not None:
+        if not quiet:
+            print(f"{out}: complete already ({len(done['rounds'])} round(s)); nothing to do", file=sys.stderr)
+        return done
     t0 = time.perf_counter()
     todo = {pair: sorted(spec.played) for pair in spec.pairings}
     rounds_log = []
@@ -377,6 +382,26 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     result = _result(spec, out, played, figs, judged, front, rounds_log, r, time.perf_counter() - t0)
     _write(out, result, spec)
     return result
+
+
+def _finished(out: Path, spec: DesignSpec) -> dict | None:
+    """The stored result of this very design when it finished and every run it played is complete."""
+    from ..sim.results import read_manifest
+
+    if not (out / RESULT).is_file():
+        return None
+    try:
+        res = load_design(out)
+        if res.get("spec_hash") != spec.hash:
+            return None
+        for rd in res["rounds"]:
+            for pair in spec.pairings:
+                if rd["cells"].get(pair_text(pair)) and read_manifest(run_dir(out, rd["round"], pair)).get(
+                        "status") != "complete":
+                    return None
+    except (SimsuiteError, KeyError, TypeError):
+        return None
+    return res
 
 
 def _hands_played(played: dict) -> dict:
