@@ -28,6 +28,17 @@ def _slow_only_when_asked(request):
         pytest.skip("slow: run with -m slow")
 
 
+@pytest.fixture(scope="session")
+def tiny_design(tmp_path_factory):
+    """tests/designs/tiny.toml run once (simsuite design): its spec path and result."""
+    from pathlib import Path
+
+    from simsuite.analysis.design import design
+
+    spec = Path(__file__).parent / "designs" / "tiny.toml"
+    return spec, design(spec, tmp_path_factory.mktemp("design") / "out", quiet=True)
+
+
 @pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
 def variant_id(request):
     return request.param

@@ -15,27 +15,7 @@ from simsuite.analysis.design_spec import Goal, read_design
 from simsuite.cli import main
 from simsuite.rules.variant import load_variant
 
-TINY = '''base = "two-deck-2011"
-seed = 3
-pairings = ["expert,basic", "basic,basic"]
-tradeoff = ["match_minutes", "stronger_wins"]
-chunk = 4
-
-[grid]
-step = [30]
-no_new_hand_minutes = [4, 12]
-
-[goals]
-match_minutes = "<= 95"
-stronger_wins = ">= 0.5"
-draws = "<= 0.2"
-
-[search]
-matches = 8
-growth = 2
-rounds = 2
-reps = 10
-'''
+TINY = (Path(__file__).parent / "designs" / "tiny.toml").read_text()
 
 
 def write(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
@@ -159,10 +139,8 @@ def test_round_seeds_differ_and_round_zero_is_the_spec_seed():
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory) -> tuple[Path, dict]:
-    d = tmp_path_factory.mktemp("design")
-    spec = write(d, TINY)
-    return spec, design(spec, d / "out", quiet=True)
+def tiny(tiny_design) -> tuple[Path, dict]:
+    return tiny_design
 
 
 def test_every_figure_has_n_and_an_interval(tiny):

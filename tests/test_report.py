@@ -243,16 +243,9 @@ def test_chromium_loads_the_report_and_decodes_every_image(report, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def design_page(tmp_path_factory) -> tuple[Path, str, dict]:
-    from test_design import TINY
-
-    from simsuite.analysis.design import design
-
-    d = tmp_path_factory.mktemp("design")
-    spec = d / "spec.toml"
-    spec.write_text(TINY.replace("rounds = 2", "rounds = 1"))
-    res = design(spec, d / "out", quiet=True)
-    out = build_report(d / "out", d / "design.html")
+def design_page(tiny_design, tmp_path_factory) -> tuple[Path, str, dict]:
+    _, res = tiny_design
+    out = build_report(res["out"], tmp_path_factory.mktemp("page") / "design.html")
     return out, out.read_text(encoding="utf-8"), res
 
 
