@@ -180,7 +180,7 @@ def test_recommendation_or_binding_goal_and_variant_file(tiny):
             assert getattr(v, k) == val
         assert res["sentence"].startswith("Play ")
     else:
-        assert res["binding"]["goal"] in res["goals"]
+        assert res["binding"]["goal"] in res["goals"] and set(res["binding"]["goals"]) <= set(res["goals"])
         assert res["sentence"].startswith("No parameter set meets every goal")
     assert load_design(out)["sentence"] == res["sentence"]
     assert (out / "design.txt").read_text().startswith(res["sentence"])
@@ -237,3 +237,17 @@ def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
     assert got["sets"] == res["sets"]
     manifest = json.loads((tmp_path / "dask" / "runs" / "round0-expert-basic" / "manifest.json").read_text())
     assert manifest["sessions"][-1]["backend"] == "dask"
+
+
+def test_binding_goal_is_the_one_that_alone_keeps_sets_out():
+    from simsuite.analysis.design import binding
+
+    def j(*meets, z=0.0):
+        return {"goals": [{"goal": g, "meets": m} for g, m in zip(("a", "b", "c"), meets)],
+                "failed": sum(not m for m in meets), "min_z": z}
+
+    b = binding(["a", "b", "c"], {"s1": j(True, False, True), "s2": j(False, False, True), "s3": j(True, False, False)})
+    assert b["goal"] == "b" and b["sets_failing_only_it"] == 1 and b["nearest"] == "s1"
+    assert b["failing"] == {"a": 1, "b": 3, "c": 1}
+    b = binding(["a", "b", "c"], {"s1": j(False, False, True, z=-1), "s2": j(False, False, True, z=-3)})
+    assert b["goals"] == ["a", "b"] and b["sets_failing_only_it"] == 0 and b["nearest"] == "s1"

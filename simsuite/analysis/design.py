@@ -317,21 +317,27 @@ def _undecided(spec: DesignSpec, judged: dict, front: list[str]) -> dict[tuple[s
     return {p: sorted(v) for p, v in todo.items()}
 
 
-def _binding(spec: DesignSpec, judged: dict) -> dict:
+def binding(goals: Sequence[str], judged: dict) -> dict:
     """With no set meeting every goal: the goal that binds, the one failed by the most sets that
-    meet all the others (else by the most sets), and the nearest set."""
-    near = {g.text(): 0 for g in spec.goals}
-    total = {g.text(): 0 for g in spec.goals}
+    meet every other goal; when every set fails two goals or more, the goals failed by the most
+    sets (ties named together). And the nearest set: fewest goals failed, then the largest
+    smallest z. ``judged``: set id -> its judgement (``goals``, ``failed``, ``min_z``)."""
+    only = {g: 0 for g in goals}
+    total = {g: 0 for g in goals}
     for j in judged.values():
         failed = [g["goal"] for g in j["goals"] if not g["meets"]]
         for f in failed:
             total[f] += 1
         if len(failed) == 1:
-            near[failed[0]] += 1
-    counts = near if any(near.values()) else total
-    goal = max(counts, key=lambda k: counts[k])
-    nearest = min(judged, key=lambda i: (judged[i]["failed"], -(judged[i]["min_z"] or -math.inf)))
-    return {"goal": goal, "sets_failing_only_it": near[goal], "sets_failing_it": total[goal], "nearest": nearest}
+            only[failed[0]] += 1
+    counts = only if any(only.values()) else total
+    top = max(counts.values())
+    binds = [g for g in goals if counts[g] == top]
+    nearest = min(judged, key=lambda i: (judged[i]["failed"], -(judged[i]["min_z"] if judged[i]["min_z"] is not None
+                                                                 else -math.inf), i))
+    return {"goal": binds[0], "goals": binds, "sets_failing_only_it": only[binds[0]],
+            "failing": {g: total[g] for g in goals}, "n_sets": len(judged), "nearest": nearest,
+            "nearest_fails": [g["goal"] for g in judged[nearest]["goals"] if not g["meets"]]}
 
 
 # --- the search -------------------------------------------------------------------------------------
@@ -375,7 +381,7 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
         if r >= spec.search["rounds"] or not todo:
             break
     # the candidates (and, with none, the nearest set) under every pairing, for the robustness check
-    check = {i for i, j in judged.items() if j["meets_all"]} or {_binding(spec, judged)["nearest"]}
+    check = {i for i, j in judged.items() if j["meets_all"]} or {binding([g.text() for g in spec.goals], judged)["nearest"]}
     figs = evaluate(spec, played, ev_jobs, cache,
                     {(s.id, p) for s in spec.sets for p in spec.pairings if p in primaries or s.id in check})
     judged = _judge_sets(spec, figs)
@@ -399,6 +405,9 @@ def _finished(out: Path, spec: DesignSpec) -> dict | None:
                 if rd["cells"].get(pair_text(pair)) and read_manifest(run_dir(out, rd["round"], pair)).get(
                         "status") != "complete":
                     return None
+        if res["recommended"] is None:  # the wording follows the code, the numbers the stored run
+            res["binding"] = binding(res["goals"], {s["id"]: s for s in res["sets"]})
+        res["sentence"] = sentence(res)
     except (SimsuiteError, KeyError, TypeError):
         return None
     return res
@@ -450,7 +459,7 @@ def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict,
         "cost": _cost(spec, played, figs, rounds), "hands_by_cell": _hands_played(played),
     }
     if rec is None:
-        res["binding"] = _binding(spec, judged)
+        res["binding"] = binding(res["goals"], judged)
     else:
         j = judged[rec]
         res["flag"] = None if j["robust"] else (
@@ -477,8 +486,17 @@ def sentence(res: dict) -> str:
     sets = {s["id"]: s for s in res["sets"]}
     if res["recommended"] is None:
         b = res["binding"]
-        return (f"No parameter set meets every goal: {b['goal']} binds ({b['sets_failing_only_it']} set(s) meet "
-                f"every other goal but fail it); the nearest is {b['nearest']}.")
+        if b["sets_failing_only_it"]:
+            why = (f"{b['goal']} binds: {b['sets_failing_only_it']} of {b['n_sets']} sets meet every other goal but "
+                   "fail it")
+        else:
+            why = (f"every set fails two goals or more; {' and '.join(b['goals'])} bind"
+                   f"{'s' if len(b['goals']) == 1 else ''}, failed by {b['failing'][b['goal']]} of {b['n_sets']} sets")
+        near = sets[b["nearest"]]
+        figs = "; ".join(f"{g.split()[0]} {_fmt(near['figures'][res['primary'][g.split()[0]]].get(g.split()[0]), g.split()[0])}"
+                         for g in b["nearest_fails"])
+        return (f"No parameter set meets every goal: {why}. The nearest, {b['nearest']}, fails "
+                f"{', '.join(b['nearest_fails'])} ({figs}; 95% intervals, n = deals).")
     s = sets[res["recommended"]]
     parts = []
     for g, j in zip(res["goals"], s["goals"]):

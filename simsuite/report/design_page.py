@@ -99,9 +99,9 @@ def design_html(res: dict, where: Path) -> str:
                    for g in res["goals"])
     cand = (f"<div class=\"scroll\"><table><tr><th>rank</th><th>parameter set</th>{head}<th>confidence</th></tr>"
             + "".join(rows) + "</table></div>") if rows else (
-        f"<p><strong>No parameter set meets every goal.</strong> The goal that binds: "
-        f"<code>{esc(res['binding']['goal'])}</code> ({res['binding']['sets_failing_only_it']} set(s) meet every "
-        f"other goal but fail it). The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>")
+        f"<p><strong>No parameter set meets every goal.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
+        + ", ".join(f"<code>{esc(g)}</code> {n}" for g, n in res["binding"]["failing"].items())
+        + f". The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>")
     focus = res.get("recommended") or res.get("binding", {}).get("nearest")
     per_pair = ""
     if focus:
