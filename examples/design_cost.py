@@ -59,7 +59,8 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
         for row in summarise(h, m, by="cell", variants=r.variants(), seed=spec.seed, reps=spec.search["reps"] * 10):
             rows[(row["cell"], pair_text(pair))] = row
         t_fig += time.perf_counter() - t0
-    # interval widths of the goals' figures, at the cells the design judged likely or unlikely (the boundary)
+    # interval widths of the goals' figures that straddle a bound after the design's last round (the boundary),
+    # where the design gave the cell the boundary's n
     widths = {"design": [], "brute force": []}
     for s in res["sets"]:
         for g, j in zip(res["goals"], s["goals"]):
@@ -68,8 +69,8 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
             fd = s["figures"][pair].get(metric)
             dm = METRIC_BY_KEY[metric]
             fb = rows.get((s["id"], pair), {}).get(dm.fallback or dm.source_key)
-            if j["status"] in ("likely", "unlikely") and fd and fb and fb.get("low") is not None and \
-                    defined(metric, tuple(pair.split(","))):
+            if j["status"] in ("likely", "unlikely") and fd and fd["n"] == n and fb and fb.get("low") is not None \
+                    and defined(metric, tuple(pair.split(","))):
                 widths["design"].append((fd["high"] - fd["low"]) / (abs(fd["value"]) or 1))
                 widths["brute force"].append((fb["high"] - fb["low"]) / (abs(fb["value"]) or 1))
     d_hands = res["cost"]["design_hands"]

@@ -166,7 +166,8 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None =
     from .metrics import summarise
 
     cache = {} if cache is None else cache
-    metrics = sorted({g.metric for g in spec.goals} | set(spec.tradeoff))
+    # hands per match always: the same solve gives it, and the brute-force estimate of the cost needs it
+    metrics = sorted({g.metric for g in spec.goals} | set(spec.tradeoff) | {"hands_per_match"})
     need_exact = any(METRIC_BY_KEY[k].source == "exact" for k in metrics)
     tasks, keys = [], []
     for s in spec.sets:
