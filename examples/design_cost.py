@@ -36,6 +36,24 @@ def brute_spec(spec, pair, matches: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def boundary_widths(res: dict, rows: dict, n: int) -> dict[str, list[float]]:
+    """Interval width / estimate of every goal's figure of the sets the design played to ``n`` matches
+    (the cells at the boundary), in the design and in the brute force (the same set, pairing and n)."""
+    widths: dict[str, list[float]] = {"design": [], "brute force": []}
+    for s in res["sets"]:
+        for g in res["goals"]:
+            metric = g.split()[0]
+            pair = res["primary"][metric]
+            fd = s["figures"][pair].get(metric)
+            dm = METRIC_BY_KEY[metric]
+            fb = rows.get((s["id"], pair), {}).get(dm.fallback or dm.source_key)
+            if fd and fd["n"] == n and fd["value"] and fb and fb.get("low") is not None \
+                    and defined(metric, tuple(pair.split(","))):
+                widths["design"].append((fd["high"] - fd["low"]) / abs(fd["value"]))
+                widths["brute force"].append((fb["high"] - fb["low"]) / abs(fb["value"]))
+    return widths
+
+
 def main(spec_path: str, out: str, jobs: int = 1) -> None:
     out_dir = Path(out)
     spec = read_design(spec_path)
@@ -59,20 +77,7 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
         for row in summarise(h, m, by="cell", variants=r.variants(), seed=spec.seed, reps=spec.search["reps"] * 10):
             rows[(row["cell"], pair_text(pair))] = row
         t_fig += time.perf_counter() - t0
-    # interval widths of the goals' figures that straddle a bound after the design's last round (the boundary),
-    # where the design gave the cell the boundary's n
-    widths = {"design": [], "brute force": []}
-    for s in res["sets"]:
-        for g, j in zip(res["goals"], s["goals"]):
-            metric = g.split()[0]
-            pair = res["primary"][metric]
-            fd = s["figures"][pair].get(metric)
-            dm = METRIC_BY_KEY[metric]
-            fb = rows.get((s["id"], pair), {}).get(dm.fallback or dm.source_key)
-            if j["status"] in ("likely", "unlikely") and fd and fd["n"] == n and fb and fb.get("low") is not None \
-                    and defined(metric, tuple(pair.split(","))):
-                widths["design"].append((fd["high"] - fd["low"]) / (abs(fd["value"]) or 1))
-                widths["brute force"].append((fb["high"] - fb["low"]) / (abs(fb["value"]) or 1))
+    widths = boundary_widths(res, rows, n)
     d_hands = res["cost"]["design_hands"]
     print(f"spec: {spec_path}; {len(spec.sets)} parameter sets x {len(spec.pairings)} pairings; "
           f"boundary n = {n:,} matches per cell")
@@ -81,7 +86,8 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
     print(f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {(t_play + t_fig) / t_design:.2f}x "
           f"(design's own estimate of the hands: {res['cost']['brute_force_hands']:,})")
     if widths["design"]:
-        print("relative 95% interval width at the boundary (median over goals of sets that straddle a bound): "
+        print("relative 95% interval width at the boundary (median over the goals' figures of the sets the design "
+              "played to the boundary's n): "
               f"design {statistics.median(widths['design']):.3f}, brute force {statistics.median(widths['brute force']):.3f} "
               f"({len(widths['design'])} figures)")
     print(f"answer: {res['sentence']}")
