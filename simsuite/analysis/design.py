@@ -26,7 +26,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import polars as pl
@@ -81,10 +81,7 @@ def _prepare_out(spec: DesignSpec, out: Path) -> None:
             raise SimsuiteError(f"--out {out} holds a different design (its {SPEC_COPY} differs from {spec.path}); "
                                 "choose another --out or delete it")
         return
-    try:
-        check_out(out)
-    except SimsuiteError as exc:
-        raise SimsuiteError(str(exc).replace("is not a simsuite run", "is not a simsuite design")) from None
+    check_out(out)  # a file, or a folder that cannot be written or created
     try:
         out.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(spec.path, out / SPEC_COPY)

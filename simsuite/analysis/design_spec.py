@@ -22,7 +22,7 @@ from ..errors import SimsuiteError, VariantError, read_toml
 from ..rules.variant import load_variant
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
-from ..sim.sweep import _combos, build_cells, decks_scaling_problems, grid_problems
+from ..sim.sweep import _cell_value, _combos, build_cells, decks_scaling_problems, grid_problems
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-halving budget: matches per cell and pairing in the first round, the factor by
@@ -262,8 +262,6 @@ def read_design(spec_path: str | Path) -> DesignSpec:
                 problems.append(f"tradeoff: unknown metric {t!r}; known metrics: {', '.join(METRIC_BY_KEY)}")
             elif gr and isinstance(gr, dict) and t not in gr:
                 problems.append(f"tradeoff: {t!r} has no goal; give it one in [goals] (it says which way is better)")
-    if pairings and goals and not any(a != b for a, b in pairings):
-        pass  # reported above
     search = dict(SEARCH_DEFAULTS)
     sr = raw.get("search", {})
     if not isinstance(sr, dict):
@@ -304,15 +302,9 @@ def _build_sets(spec: DesignSpec) -> None:
     spec.played = {c.id: c for c in played}
     for cell, combo in zip(full, _combos(spec.grid)):
         kept = [(k, v) for k, v in combo if k not in RESCORED_KEYS]
-        pid = ",".join(f"{k}={c}" for k, c in zip([k for k, _ in kept], _values(played_grid, kept))) or base.id
+        pid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in kept) or base.id
         spec.sets.append(ParamSet(cell.id, dict(combo), cell.variant, pid,
                                   {k: v for k, v in combo if k in RESCORED_KEYS}))
-
-
-def _values(grid: dict, kept: list[tuple[str, Any]]) -> list[str]:
-    from ..sim.sweep import _cell_value
-
-    return [_cell_value(k, v) for k, v in kept]
 
 
 __all__ = ["read_design", "DesignSpec", "ParamSet", "Goal", "DESIGN_METRICS", "METRIC_BY_KEY", "RESCORED_KEYS",
