@@ -226,7 +226,8 @@ def judge(goal: Goal, fig: dict | None) -> dict:
     distance from the bound to the interval's far end, positive when the whole interval meets the
     goal; ``z``: the estimate's distance from the bound in standard errors, from the interval's
     half-width / 1.96) and the status: meets (whole interval), likely (estimate meets, interval
-    straddles), unlikely (estimate fails, interval straddles), fails (whole interval)."""
+    straddles), unlikely (estimate fails, interval straddles), fails (whole interval). ``z`` is None
+    for an interval of no width."""
     if fig is None:
         return {"goal": goal.text(), "status": "no figure", "meets": False, "margin": None, "z": None}
     v = fig["value"]
@@ -237,7 +238,7 @@ def judge(goal: Goal, fig: dict | None) -> dict:
     margin = s * (near - goal.bound)
     se = (hi - lo) / 3.92
     diff = s * (v - goal.bound)
-    z = diff / se if se > 0 else (math.inf if diff > 0 else (-math.inf if diff < 0 else 0.0))
+    z = diff / se if se > 0 else None  # no width (e.g. no draw in any resample): the status says it all
     worst = s * (far - goal.bound)
     status = "meets" if margin >= 0 else ("fails" if worst < 0 else ("likely" if diff >= 0 else "unlikely"))
     return {"goal": goal.text(), "status": status, "meets": diff >= 0, "margin": margin, "z": z}
@@ -442,7 +443,8 @@ def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int) -> dict:
 def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict, front: list[str],
             rounds_log: list, rounds: int, seconds: float) -> dict:
     cands = [s.id for s in spec.sets if judged[s.id]["meets_all"]]
-    cands.sort(key=lambda i: (not judged[i]["sure"], not judged[i]["robust"], -(judged[i]["min_z"] or -math.inf), i))
+    cands.sort(key=lambda i: (not judged[i]["sure"], not judged[i]["robust"],
+                              -(judged[i]["min_z"] if judged[i]["min_z"] is not None else math.inf), i))
     by_id = {s.id: s for s in spec.sets}
     rec = cands[0] if cands else None
     res = {
