@@ -974,7 +974,7 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
 
 __all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "pairing_policies", "pairing_label",
            "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
-           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
+           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "run_design", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
 
 
