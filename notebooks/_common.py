@@ -31,11 +31,12 @@ from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_o
 from simsuite.analysis.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
+from simsuite.errors import toml_value
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 # Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and
 # the second seed every notebook replicates its headline on.
-SEEDS = {"01": 101, "02": 202, "03": 303, "04": 404, "05": 505}
+SEEDS = {"01": 101, "02": 202, "03": 303, "04": 404, "05": 505, "06": 606}
 REPLICATION = 1000  # the replication's seed: the notebook's seed + 1000
 DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
 JOBS = int(os.environ.get("SIMSUITE_JOBS", "2"))
@@ -60,18 +61,7 @@ RESULTS = Path(os.environ.get("SIMSUITE_RESULTS") or ROOT / "results") / "notebo
 # --- sweep specs ------------------------------------------------------------------------------
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    raise TypeError(f"cannot write {v!r} as TOML")
+_toml_value = toml_value  # one TOML writer: simsuite.errors
 
 
 def to_toml(spec: Mapping[str, Any]) -> str:
@@ -128,6 +118,36 @@ def run_sweep(spec: str | Path | Mapping[str, Any], name: str, *, part: str | No
           f"{len(r.manifest['cells'])} cells, {n_matches:,} matches (tables) "
           f"[{'quick' if QUICK else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]")
     return r
+
+
+def run_design(spec: str | Path, name: str, **changes: Any) -> dict:
+    """Run (or resume, or just reread) ``simsuite design`` into ``results/notebooks/<name>[-quick]``.
+
+    ``spec`` is a design spec file (relative to the repository); ``changes`` replace its top-level
+    keys or, given as dicts, update its tables (``search={"matches": 6}``, ``grid={...}``). The spec
+    actually run is written to ``results/notebooks/specs/<name>[-quick].toml``, so the run can be
+    repeated from the shell: ``simsuite design <that file> --out <the folder>``."""
+    from simsuite.analysis.design import design
+
+    raw = read_spec(spec)
+    for k, v in changes.items():
+        if isinstance(v, Mapping) and isinstance(raw.get(k), Mapping):
+            raw[k] = {**raw[k], **v}
+        else:
+            raw[k] = v
+    stem = name + ("-quick" if QUICK else "")
+    out = RESULTS / stem
+    spec_file = RESULTS / "specs" / f"{stem}.toml"
+    spec_file.parent.mkdir(parents=True, exist_ok=True)
+    text = to_toml(raw)
+    if not spec_file.exists() or spec_file.read_text(encoding="utf-8") != text:
+        spec_file.write_text(text, encoding="utf-8")
+    t0 = time.perf_counter()
+    res = design(spec_file, out, jobs=JOBS, quiet=True,
+                 command=["simsuite", "design", str(spec_file), "--out", str(out), "--jobs", str(JOBS)])
+    print(f"{out}: {len(res['sets'])} parameter sets, {res['cost']['design_hands']:,} hands "
+          f"[{'quick' if QUICK else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]")
+    return res
 
 
 # --- summaries -----------------------------------------------------------------------------------
@@ -954,7 +974,7 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
 
 __all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "pairing_policies", "pairing_label",
            "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
-           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "read_spec", "to_toml", "frames",
+           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "run_design", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
 
 

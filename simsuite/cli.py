@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # the commands that run the compiled engine: on a fresh checkout their first call compiles it
-ENGINE_COMMANDS = frozenset({"bury", "advise", "play", "tournament", "bench", "duel", "simulate", "sweep", "calibrate",
+ENGINE_COMMANDS = frozenset({"bury", "advise", "play", "tournament", "bench", "duel", "simulate", "sweep", "design", "calibrate",
                              "compare-policies"})
 
 
@@ -156,6 +156,13 @@ def _parser() -> argparse.ArgumentParser:
     _exec_args(s)
     s.set_defaults(func=cmd_sweep)
 
+    s = sub.add_parser("design", help="the rule parameters that meet an organiser's goals (a design spec; resumable)")
+    s.add_argument("spec", help="design spec TOML (see docs/design.md and examples/designs/)")
+    s.add_argument("--out", default=None, help="design folder (default results/design-<spec name>)")
+    _exec_args(s)
+    s.add_argument("--json", action="store_true", help="the whole result (every figure, n and interval) as JSON")
+    s.set_defaults(func=cmd_design)
+
     s = sub.add_parser("summary", help="game length, swing and fairness of a results folder")
     s.add_argument("results", help="results folder (results/<run>)")
     s.add_argument("--by", choices=["variant", "cell"], default="variant", help="one row per variant or per cell")
@@ -233,6 +240,14 @@ def cmd_sweep(args) -> int:
     print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
                 chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
     return 0
+
+
+def cmd_design(args) -> int:
+    from .analysis.design import cli
+
+    if args.chunk is not None:
+        raise SimsuiteError("design: give the chunk size in the spec (chunk = N), not --chunk")
+    return cli(args)
 
 
 def cmd_summary(args) -> int:

@@ -52,3 +52,19 @@ def read_toml(path: Path, what: str, error: type[SimsuiteError] = SimsuiteError)
         raise error(f"{path}: not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise error(f"{path}: cannot be read: {exc}") from None
+
+
+def toml_value(v) -> str:
+    """A value as TOML text (the inverse of ``read_toml`` for the scalars, lists and inline tables
+    of spec and variant files)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")

@@ -21,6 +21,24 @@ def order_for(variant_id: str, level: str = "2", trump: str = "S"):
     return hand_order(load_variant(variant_id), parse_rank(level), parse_trump(trump))
 
 
+@pytest.fixture(autouse=True)
+def _slow_only_when_asked(request):
+    """The ``slow`` tests run only when the marker expression names them (``-m slow``)."""
+    if request.node.get_closest_marker("slow") and "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("slow: run with -m slow")
+
+
+@pytest.fixture(scope="session")
+def tiny_design(tmp_path_factory):
+    """tests/designs/tiny.toml run once (simsuite design): its spec path and result."""
+    from pathlib import Path
+
+    from simsuite.analysis.design import design
+
+    spec = Path(__file__).parent / "designs" / "tiny.toml"
+    return spec, design(spec, tmp_path_factory.mktemp("design") / "out", quiet=True)
+
+
 @pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
 def variant_id(request):
     return request.param

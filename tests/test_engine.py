@@ -44,13 +44,6 @@ BID_KINDS = {1: "declare", 2: "override", 3: "reinforce"}
 CAPTURE_BY = {None: 0, "defenders": 1, "declarers": -1}
 
 
-@pytest.fixture(autouse=True)
-def _slow_only_when_asked(request):
-    """The ``slow`` tests run only when the marker expression names them (``-m slow``)."""
-    if request.node.get_closest_marker("slow") and "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("slow: run with -m slow")
-
-
 @functools.lru_cache(maxsize=None)
 def variant(vid: str):
     return load_variant(vid)

@@ -20,13 +20,16 @@ nbclient = pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+# the analysis notebooks (01-05) answer their questions from sweeps, with the three self-play pairings of issue 11;
+# 06 walks through simsuite design, whose pairings are the design spec's own (docs/design.md)
+ANALYSIS = [p for p in PATHS if p.stem != "06-design"]
 TIMEOUT_S = 300  # per cell; a cold numba cache compiles the engine once (about a minute)
 
 
 def test_the_suite_is_there():
     names = [p.stem for p in PATHS]
     assert names == ["01-five-tournaments", "02-deck-count", "03-bottom-and-capture", "04-promotion-thresholds",
-                     "05-fairness-and-skill"]
+                     "05-fairness-and-skill", "06-design"]
 
 
 @pytest.fixture(scope="module")
@@ -93,11 +96,12 @@ def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
     number = path.stem[:2]
     assert f'C.SEEDS["{number}"]' in code and '"seed": 1,' not in code and "seed=1," not in code
     assert "C.REPLICATION" in code and "replication_table" in code
-    assert "C.Claims(" in code and "tests=" in code
+    if path in ANALYSIS:  # 06's claim is its replication of the recommendation
+        assert "C.Claims(" in code and "tests=" in code
     assert len(set(C.SEEDS.values())) == len(C.SEEDS) == len(PATHS)
 
 
-@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+@pytest.mark.parametrize("path", ANALYSIS, ids=[p.stem for p in ANALYSIS])
 def test_each_notebook_shows_its_headline_under_the_three_pairings(path):
     """Issue 11: every notebook re-runs its headline under basic, expert and search self-play (paired, through
     the sweep machinery), shows it in a table and one figure, and marks each conclusion (C.classify); the

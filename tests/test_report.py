@@ -237,3 +237,56 @@ def test_chromium_loads_the_report_and_decodes_every_image(report, tmp_path):
     px = np.asarray(im.convert("RGB"), dtype=float)
     assert px.var() > 100
     assert (px.reshape(-1, 3).std(axis=1) > 30).mean() > 0.01  # coloured plot pixels, not only text
+
+
+# --- the design page (simsuite design, docs/design.md) -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def design_page(tiny_design, tmp_path_factory) -> tuple[Path, str, dict]:
+    _, res = tiny_design
+    out = build_report(res["out"], tmp_path_factory.mktemp("page") / "design.html")
+    return out, out.read_text(encoding="utf-8"), res
+
+
+def test_design_page_answers_in_one_sentence_with_intervals(design_page):
+    _, text, res = design_page
+    assert html.escape(res["sentence"]) in text
+    assert "<h2>The answer</h2>" in text and "Pareto front" in text
+    for g in res["goals"]:
+        assert html.escape(g) in text
+    assert len(INTERVAL.findall(text)) >= len(res["goals"]) * max(1, len(res["candidates"]))
+    assert re.search(r'<span class="n">n = \d', text)
+    if res["recommended"]:
+        assert "<pre>" in text and html.escape(res["recommended_variant"]) in text
+    assert "http://" not in text and "https://" not in text
+    assert len(pngs(text)) == text.count("<img") == 1
+
+
+def test_cli_report_of_a_design_folder(design_page, tmp_path, capsys):
+    _, _, res = design_page
+    code, out, err = run_cli(capsys, "report", res["out"], "-o", str(tmp_path / "d.html"))
+    assert code == 0, err
+    assert (tmp_path / "d.html").read_text(encoding="utf-8").count("simsuite design") >= 1
+
+
+def test_chromium_loads_the_design_page(design_page, tmp_path):
+    binary = browser()
+    if binary is None:
+        pytest.skip("no Chromium binary on PATH (Debian: apt-get install -y chromium); "
+                    "the headless-browser check of the design page needs one")
+    out, text, _ = design_page
+    got = chromium(binary, tmp_path / "p1", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
+                   "--dump-dom", out.resolve().as_uri())
+    assert got.returncode == 0, got.stderr[-2000:]
+    dom = got.stdout
+    assert "simsuite design" in dom and "The answer" in dom and "</html>" in dom
+    assert 'data-images-decoded="1/1"' in dom
+    console = [line for line in got.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    assert not console, console
+    shot = tmp_path / "shot.png"
+    got = chromium(binary, tmp_path / "p2", "--virtual-time-budget=10000", f"--screenshot={shot}", "--window-size=1280,2400",
+                   out.resolve().as_uri())
+    assert got.returncode == 0 and shot.is_file(), got.stderr[-2000:]
+    px = np.asarray(Image.open(shot).convert("RGB"), dtype=float)
+    assert px.var() > 100 and (px.reshape(-1, 3).std(axis=1) > 30).sum() > 500  # the plot's coloured points and bars

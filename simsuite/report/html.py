@@ -427,6 +427,10 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     from ..analysis.metrics import summarise
     from ..sim.results import load
 
+    if (Path(results_path) / "design.json").is_file():  # a simsuite design run: the organisers' page
+        from .design_page import build_design_page
+
+        return build_design_page(results_path, out_path)
     if by is not None and by not in BY_CHOICES:
         raise SimsuiteError(f"--by must be one of {', '.join(BY_CHOICES)}; got {by!r}")
     out = Path(out_path)

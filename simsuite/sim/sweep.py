@@ -77,7 +77,15 @@ def _sweep_problems(raw: dict) -> list[str]:
             problems.append("cells must be an array of tables: [[cells]] with key = value or key = [values]")
         else:
             grids += [(f"cells[{i}]", t, False) for i, t in enumerate(raw["cells"])]
-    valid = list(SPECIAL_GRID_KEYS) + override_keys()
+    problems += grid_problems(grids)
+    problems += decks_scaling_problems(raw.get("decks_scaling"))
+    return problems
+
+
+def grid_problems(grids: list[tuple[str, Mapping, bool]], special: Sequence[str] = SPECIAL_GRID_KEYS) -> list[str]:
+    """Unknown keys and empty value lists in grid tables: (where, table, lists only)."""
+    problems = []
+    valid = list(special) + override_keys()
     for where, table, lists_only in grids:
         for key, values in table.items():
             if key not in valid:
@@ -86,7 +94,11 @@ def _sweep_problems(raw: dict) -> list[str]:
                 problems.append(f"{where}.{key} must be a non-empty list of values; got {values!r}")
             elif isinstance(values, list) and not values:
                 problems.append(f"{where}.{key} is an empty list")
-    ds = raw.get("decks_scaling")
+    return problems
+
+
+def decks_scaling_problems(ds: Any) -> list[str]:
+    problems: list[str] = []
     if ds is not None:
         if not isinstance(ds, dict):
             problems.append("decks_scaling must be a table: [decks_scaling] with 2 = { bottom_size = ..., ... }")
@@ -117,6 +129,46 @@ def _combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
     keys = list(table)
     values = [table[k] if isinstance(table[k], list) else [table[k]] for k in keys]
     return [list(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def build_cells(bases: Sequence[str], base_variants: Mapping[str, Any], combos: list[list[tuple[str, Any]]],
+                default_pol: str, decks_scaling: Mapping | None = None, many: bool = False) -> tuple[list[Cell], list[str]]:
+    """Every combination of grid values on every base, as cells (``matches`` still 0), with one
+    problem line per bad cell (an unknown or rejected value, rules the engine cannot play); ``many``:
+    cell ids start with variant=ID."""
+    cells: list[Cell] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for b in bases:
+        base = base_variants[b]
+        for combo in combos:
+            parts = ([("variant", base.id)] if many else []) + combo
+            cid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in parts) or base.id
+            if cid in seen:
+                problems.append(f"cell {cid!r} appears twice")
+                continue
+            seen.add(cid)
+            try:
+                pol = default_pol
+                overrides: dict = {}
+                for k, v in combo:
+                    if k == "decks":
+                        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_DECKS:
+                            raise SimsuiteError(f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}")
+                        overrides.update(scale_decks(base, v, decks_scaling))
+                for k, v in combo:
+                    if k == "policies":
+                        pol = v
+                    elif k != "decks":
+                        overrides[k] = v
+                pair = parse_policies(pol, "policies", from_file=True)
+                v = base.with_overrides(overrides, source=cid) if overrides else base
+                _engine_ready(v, cid)
+                cells.append(Cell(cid, v, b, overrides, pair))
+            except SimsuiteError as exc:
+                msg = str(exc)
+                problems.append(msg if msg.startswith(cid) else f"{cid}: {msg}")
+    return cells, problems
 
 
 def read_sweep(spec_path: str | Path) -> dict:
@@ -152,38 +204,7 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
         combos += _combos(t)
     if not combos:
         combos = [[]]
-    cells: list[Cell] = []
-    problems: list[str] = []
-    seen: set[str] = set()
-    for b in bases:
-        base = base_variants[b]
-        for combo in combos:
-            parts = ([("variant", base.id)] if many else []) + combo
-            cid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in parts) or base.id
-            if cid in seen:
-                problems.append(f"cell {cid!r} appears twice")
-                continue
-            seen.add(cid)
-            try:
-                pol = default_pol
-                overrides: dict = {}
-                for k, v in combo:
-                    if k == "decks":
-                        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_DECKS:
-                            raise SimsuiteError(f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}")
-                        overrides.update(scale_decks(base, v, raw.get("decks_scaling")))
-                for k, v in combo:
-                    if k == "policies":
-                        pol = v
-                    elif k != "decks":
-                        overrides[k] = v
-                pair = parse_policies(pol, "policies", from_file=True)
-                v = base.with_overrides(overrides, source=cid) if overrides else base
-                _engine_ready(v, cid)
-                cells.append(Cell(cid, v, b, overrides, pair))
-            except SimsuiteError as exc:
-                msg = str(exc)
-                problems.append(msg if msg.startswith(cid) else f"{cid}: {msg}")
+    cells, problems = build_cells(bases, base_variants, combos, default_pol, raw.get("decks_scaling"), many)
     if problems:
         n = len(problems)
         raise SimsuiteError(f"{src}: {n} bad cell{'s' if n > 1 else ''} of {len(combos) * len(bases)}:\n"

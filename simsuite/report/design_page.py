@@ -1,0 +1,174 @@
+"""The design page: a `simsuite design` run as one self-contained HTML page for organisers.
+
+``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design``) and
+writes: the recommendation in one sentence, the table of candidates (every figure with its 95%
+interval, n and how surely it meets its goal), the Pareto plot of the trade-off, the recommended
+set under each policy pairing, and the recommended rules as a variant file ready for every other
+command. It reuses the run report's page machinery (``report.html``: CSS, the image-decoding
+script, the Agg figures, escaping, the output checks).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from ..analysis.design import VARIANT_FILE, load_design
+from ..analysis.design_spec import METRIC_BY_KEY
+from .html import CSS, SCRIPT, _check_out, _figure, _new_figure, _num, _png, _write, esc
+
+
+def _value(f: dict | None, metric: str) -> str:
+    if not f:
+        return "n/a"
+    k = 100.0 if METRIC_BY_KEY[metric].share else 1.0
+    u = "%" if k == 100.0 else ""
+    ci = ("<span class=\"ci\">no interval</span>" if f.get("low") is None
+          else f"<span class=\"ci\">[{_num(f['low'] * k)}, {_num(f['high'] * k)}]</span>")
+    return f"{_num(f['value'] * k)}{u} {ci} <span class=\"n\">n = {f['n']:,}</span>"
+
+
+def _margin(j: dict, metric: str) -> str:
+    if j.get("margin") is None:
+        return ""
+    m = j["margin"] * (100 if METRIC_BY_KEY[metric].share else 1)
+    unit = " pts" if METRIC_BY_KEY[metric].share else ""
+    return f"<br><small>{esc(j['status'])}; interval {m:+.1f}{unit} from the bound</small>"
+
+
+def _pareto_png(res: dict) -> str:
+    x, y = res["tradeoff"]
+    px, py = res["primary"][x], res["primary"][y]
+    sets = res["sets"]
+    fig = _new_figure(9.5, 5.6)
+    ax = fig.add_subplot(1, 1, 1)
+    kx = 100.0 if METRIC_BY_KEY[x].share else 1.0
+    ky = 100.0 if METRIC_BY_KEY[y].share else 1.0
+    front = set(res["front"])
+    for s in sets:
+        fx, fy = s["figures"][px].get(x), s["figures"][py].get(y)
+        if not fx or not fy:
+            continue
+        on = s["id"] in front
+        colour = "#1f77b4" if s["meets_all"] else "#b0b7bf"
+        xerr = None if fx.get("low") is None else [[(fx["value"] - fx["low"]) * kx], [(fx["high"] - fx["value"]) * kx]]
+        yerr = None if fy.get("low") is None else [[(fy["value"] - fy["low"]) * ky], [(fy["high"] - fy["value"]) * ky]]
+        ax.errorbar(fx["value"] * kx, fy["value"] * ky, xerr=xerr, yerr=yerr, fmt="o" if on else ".",
+                    color="#d62728" if s["id"] == res.get("recommended") else colour, ms=8 if on else 5,
+                    elinewidth=0.8, alpha=1.0 if on or s["meets_all"] else 0.6)
+    pts = [(s["figures"][px][x]["value"] * kx, s["figures"][py][y]["value"] * ky)
+           for s in sets if s["id"] in front and s["figures"][px].get(x) and s["figures"][py].get(y)]
+    if pts:
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="#1f77b4", lw=1, alpha=0.7)
+    for g in res["goals"]:
+        metric, op, bound = g.split()
+        if metric == x:
+            ax.axvline(float(bound) * kx, ls="--", color="#555", lw=1)
+        if metric == y:
+            ax.axhline(float(bound) * ky, ls="--", color="#555", lw=1)
+    ax.set_xlabel(f"{METRIC_BY_KEY[x].label} ({px})")
+    ax.set_ylabel(f"{METRIC_BY_KEY[y].label} ({py})")
+    ax.set_title(f"{x} against {y}: every parameter set, the Pareto front joined")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def build_design_page(design_dir: str | Path, out_path: str | Path) -> Path:
+    """Write the page of the design run in ``design_dir`` to ``out_path`` and return its path."""
+    out = Path(out_path)
+    _check_out(out)
+    res = load_design(design_dir)
+    _write(out, design_html(res, Path(design_dir).resolve()))
+    return out
+
+
+def design_html(res: dict, where: Path) -> str:
+    sets = {s["id"]: s for s in res["sets"]}
+    metrics = [g.split()[0] for g in res["goals"]]
+    rows = []
+    for i, cid in enumerate(res["candidates"], 1):
+        s = sets[cid]
+        cells = "".join(f"<td class=\"v\">{_value(s['figures'][res['primary'][m]].get(m), m)}{_margin(j, m)}</td>"
+                        for m, j in zip(metrics, s["goals"]))
+        flag = "" if s["robust"] else " <strong>flag: not under every pairing</strong>"
+        conf = "every interval inside its bound" if s["sure"] else (
+            f"smallest z {s['min_z']:.2f}" if s["min_z"] is not None and math.isfinite(s["min_z"]) else "")
+        rows.append(f"<tr><td>{i}</td><td><code>{esc(cid)}</code></td>{cells}<td>{esc(conf)}{flag}</td></tr>")
+    head = "".join(f"<th>{esc(g)}<br><small>under {esc(res['primary'][g.split()[0]])}</small></th>"
+                   for g in res["goals"])
+    cand = (f"<div class=\"scroll\"><table><tr><th>rank</th><th>parameter set</th>{head}<th>confidence</th></tr>"
+            + "".join(rows) + "</table></div>") if rows else (
+        f"<p><strong>No parameter set meets every goal.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
+        + ", ".join(f"<code>{esc(g)}</code> {n}" for g, n in res["binding"]["failing"].items())
+        + f". The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>")
+    focus = res.get("recommended") or res.get("binding", {}).get("nearest")
+    per_pair = ""
+    if focus:
+        s = sets[focus]
+        body = "".join(
+            f"<tr><td>{esc(p)}</td>" + "".join(f"<td class=\"v\">{_value(s['figures'][p].get(m), m)}</td>"
+                                               for m in metrics)
+            + f"<td>{'yes' if p in s['holds_under'] else 'no'}</td></tr>" for p in res["pairings"])
+        per_pair = (f"<h2>{'The recommended' if res.get('recommended') else 'The nearest'} set under each pairing</h2>"
+                    f"<p><code>{esc(focus)}</code></p><div class=\"scroll\"><table><tr><th>pairing</th>"
+                    + "".join(f"<th>{esc(m)}</th>" for m in metrics) + "<th>meets its goals</th></tr>" + body
+                    + "</table></div>"
+                    + (f"<p><strong>Flag:</strong> the recommendation {esc(res['flag'])}.</p>" if res.get("flag") else ""))
+    variant = ""
+    if res.get("recommended_variant"):
+        variant = (f"<h2>The recommended rules, as a variant file</h2><p>Saved as <code>{esc(where / VARIANT_FILE)}"
+                   f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
+                   f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>")
+    x, y = res["tradeoff"]
+    fig = _figure(f"Pareto front: {x} against {y}", _pareto_png(res),
+                  f"Every parameter set's estimate with its 95% interval (n = deals, at least "
+                  f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
+                  f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
+    c = res["cost"]
+    goals = "".join(f"<li><code>{esc(g)}</code> (judged under {esc(res['primary'][g.split()[0]])})</li>"
+                    for g in res["goals"])
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>simsuite design: {esc(Path(res['spec']).name)}</title>
+<style>{CSS}</style>
+</head>
+<body>
+<main>
+<h1>simsuite design: {esc(Path(res['spec']).name)}</h1>
+<p class="sub">Which rules meet the organiser's goals? Base rules <code>{esc(res['base'])}</code>;
+{len(res['sets'])} parameter sets searched. Every figure is given with its 95% interval and the sample size n it rests
+on.</p>
+<h2>The answer</h2>
+<p class="answer"><strong>{esc(res['sentence'])}</strong></p>
+<h2>The goals</h2>
+<ul>{goals}</ul>
+<h2>Parameter sets that meet every goal, ranked</h2>
+<p class="notes">Ranked by how surely they meet the goals: first the sets whose every interval is inside its bound,
+then those that hold under every pairing, then by the smallest distance of an estimate from its bound in standard
+errors. Under each figure: its status (meets: the whole interval meets the goal; likely: the estimate does, the
+interval straddles the bound) and the distance from the bound to the interval's far end.</p>
+{cand}
+<h2>The trade-off</h2>
+{fig}
+{per_pair}
+{variant}
+<h2>How it was found</h2>
+<p class="notes">{len(res['rounds'])} round(s) of successive sampling: every played cell first, then more hands only
+for the cells whose intervals straddle a goal's bound or lie on the Pareto front. Clock settings were re-scored by the
+exact match model on the played hands, without new play. {c['design_hands']:,} hands played; simulating every set
+under every pairing at the boundary's {c['brute_force_matches_per_cell']:,} matches would take about
+{c['brute_force_hands']:,} ({c['ratio']}x). Method: docs/design.md in the simsuite repository.</p>
+<footer>Written by <code>simsuite report</code> from <code>{esc(where)}</code> (spec <code>{esc(res['spec'])}</code>,
+seed {res['seed']}). Self-contained: no network access is needed to view this file.</footer>
+</main>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+__all__ = ["build_design_page", "design_html"]

@@ -1,0 +1,253 @@
+"""`simsuite design`: design specs, their errors, judging goals, the Pareto front, and a tiny search
+end to end (resume, --jobs, the recommended variant file). docs/design.md."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from simsuite.analysis.design import design, judge, load_design, pareto, round_seed
+from simsuite.analysis.design_spec import Goal, read_design
+from simsuite.cli import main
+from simsuite.rules.variant import load_variant
+
+TINY = (Path(__file__).parent / "designs" / "tiny.toml").read_text()
+
+
+def write(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def replace(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new)
+
+
+# --- the spec's errors: one clear message each, no traceback, nothing written ----------------------------
+
+
+@pytest.mark.parametrize("old,new,needle", [
+    ("step = [30]", "stepp = [30]", "grid: unknown key 'stepp'; valid keys: decks, decks,"[:30]),
+    ('draws = "<= 0.2"', 'draw_share = "<= 0.2"', "goals: unknown metric 'draw_share'; known metrics: match_minutes"),
+    ("step = [30]", "step = [30]\nbottom_size = [8, 7]", "bottom_size = 7 does not divide"),
+    ('draws = "<= 0.2"', 'draws = "< 0.2"', "goals.draws: bad operator in '< 0.2'"),
+    ('draws = "<= 0.2"', 'draws = "<= lots"', "goals.draws: the bound in '<= lots' is not a number"),
+    ('draws = "<= 0.2"', 'draws = "<= 10"', "goals.draws: draws is a share from 0 to 1"),
+    ('tradeoff = ["match_minutes", "stronger_wins"]\n', "", "give tradeoff = "),
+    ('tradeoff = ["match_minutes", "stronger_wins"]', 'tradeoff = ["match_minutes", "lead_changes"]',
+     "tradeoff: 'lead_changes' has no goal"),
+    ('tradeoff = ["match_minutes", "stronger_wins"]', 'tradeoff = ["match_minutes", "speed"]',
+     "tradeoff: unknown metric 'speed'"),
+    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["expert,basic"]', "pairings: add an equal pairing"),
+    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["basic,basic"]', "pairings: add a stronger/weaker"),
+    ('pairings = ["expert,basic", "basic,basic"]\n', "", "give pairings = "),
+    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["expert,wizard", "basic,basic"]',
+     "unknown policy 'wizard'"),
+    ("step = [30]", "step = { from = 40, to = 30, by = 10 }", "grid.step: a range needs by > 0 and to >= from"),
+    ("step = [30]", "step = 30", "grid.step must be a list of values or a range"),
+    ("growth = 2", "growth = 1", "search.growth"),
+    ("growth = 2", "speed = 2", "search: unknown key 'speed'"),
+    ('seed = 3', 'seed = 3\nmatches = 10', "unknown key 'matches'; known keys: base, seed"),
+    ('base = "two-deck-2011"', 'base = "nonesuch"', "unknown variant id"),
+])
+def test_bad_design_spec_says_what_is_wrong(capsys, tmp_path, old, new, needle):
+    spec = write(tmp_path, replace(TINY, old, new))
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", str(tmp_path / "d"), "--quiet")
+    assert code == 2, err
+    assert "Traceback" not in err and err.startswith("simsuite design: error: ")
+    assert needle in err, (needle, err)
+    assert not (tmp_path / "d").exists()
+
+
+def test_every_problem_of_a_spec_is_reported_at_once(capsys, tmp_path):
+    text = replace(replace(TINY, "step = [30]", "stepp = [30]"), 'draws = "<= 0.2"', 'draws = "=< 0.2"')
+    code, _, err = run_cli(capsys, "design", str(write(tmp_path, text)), "--out", str(tmp_path / "d"))
+    assert code == 2 and "2 problems" in err and "'stepp'" in err and "bad operator" in err
+
+
+@pytest.mark.parametrize("make,needle", [
+    (lambda p: p.write_text("x"), "exists and is not a folder"),
+    (lambda p: (p.mkdir(), (p / "other.txt").write_text("x")), "is not a simsuite design"),
+])
+def test_a_bad_output_folder(capsys, tmp_path, make, needle):
+    make(tmp_path / "d")
+    code, _, err = run_cli(capsys, "design", str(write(tmp_path, TINY)), "--out", str(tmp_path / "d"))
+    assert code == 2 and "Traceback" not in err and needle in err, err
+
+
+def test_a_missing_spec_file(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "design", str(tmp_path / "none.toml"), "--out", str(tmp_path / "d"))
+    assert code == 2 and "no such design spec" in err, err
+
+
+def test_design_refuses_chunk_on_the_command_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "design", str(write(tmp_path, TINY)), "--chunk", "5")
+    assert code == 2 and "chunk = N" in err
+
+
+def test_examples_read_and_split_played_from_rescored():
+    for name in ("three-deck-90", "two-deck-club-60", "four-deck-league"):
+        spec = read_design(f"examples/designs/{name}.toml")
+        assert spec.sets and len(spec.played) < len(spec.sets)
+        for s in spec.sets:  # the played cell is the set without its clock keys
+            assert s.played in spec.played
+            assert s.variant == spec.played[s.played].variant.with_overrides(s.rescore) if s.rescore else True
+    spec = read_design("examples/designs/two-deck-club-60.toml")
+    assert sorted({s.params["step"] for s in spec.sets}) == [30, 40]  # the range { from = 30, to = 40, by = 10 }
+
+
+# --- judging, the front, seeds ---------------------------------------------------------------------------
+
+
+def test_judge_reads_the_interval_against_the_bound():
+    g = Goal("draws", "<=", 0.10)
+    assert judge(g, {"value": 0.05, "low": 0.03, "high": 0.08, "n": 100})["status"] == "meets"
+    j = judge(g, {"value": 0.09, "low": 0.06, "high": 0.12, "n": 100})
+    assert j["status"] == "likely" and j["meets"] and j["margin"] == pytest.approx(-0.02)
+    assert judge(g, {"value": 0.11, "low": 0.08, "high": 0.14, "n": 100})["status"] == "unlikely"
+    assert judge(g, {"value": 0.15, "low": 0.12, "high": 0.18, "n": 100})["status"] == "fails"
+    up = judge(Goal("stronger_wins", ">=", 0.75), {"value": 0.80, "low": 0.77, "high": 0.83, "n": 100})
+    assert up["status"] == "meets" and up["margin"] == pytest.approx(0.02)
+    assert up["z"] == pytest.approx(0.05 / (0.06 / 3.92))
+    assert judge(g, None)["status"] == "no figure"
+
+
+def test_pareto_front_keeps_only_the_undominated():
+    pts = {"a": (80, 0.70), "b": (90, 0.80), "c": (85, 0.65), "d": (100, 0.80), "e": (95, 0.85)}
+    assert pareto(pts, (-1, 1)) == ["a", "b", "e"]  # shorter is better, more wins is better
+    assert pareto(pts, (1, 1)) == ["e", "d"]
+
+
+def test_round_seeds_differ_and_round_zero_is_the_spec_seed():
+    assert round_seed(7, 0) == 7
+    assert len({round_seed(7, r) for r in range(5)}) == 5
+
+
+# --- a tiny search end to end ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_design) -> tuple[Path, dict]:
+    return tiny_design
+
+
+def test_every_figure_has_n_and_an_interval(tiny):
+    _, res = tiny
+    assert len(res["sets"]) == 2 and res["pairings"] == ["expert,basic", "basic,basic"]
+    checked = set(res["candidates"]) or {res["binding"]["nearest"]}
+    for s in res["sets"]:
+        for pair, figs in s["figures"].items():
+            for metric, f in figs.items():
+                if pair == "basic,basic" and (metric == "stronger_wins" or s["id"] not in checked):
+                    assert f is None  # undefined, or not a candidate: equal teams judge the candidates only
+                    continue
+                assert f["n"] >= 8 and f["low"] <= f["value"] <= f["high"], (s["id"], pair, metric, f)
+
+
+def test_rounds_play_more_only_for_undecided_cells(tiny):
+    spec, res = tiny
+    out = Path(res["out"])
+    r0 = res["rounds"][0]
+    assert r0["matches_per_cell"] == 8 and r0["cells"]["expert,basic"] == ["step=30"]
+    assert (out / "runs" / "round0-expert-basic" / "manifest.json").is_file()
+    for later in res["rounds"][1:]:
+        assert later["matches_per_cell"] == 8  # 16 in all after round 1
+    c = res["cost"]
+    assert c["design_hands"] == sum(res["hands_by_cell"].values()) > 0
+    assert c["ratio"] is not None and c["ratio"] > 1  # the clock is re-scored, never played
+
+
+def test_recommendation_or_binding_goal_and_variant_file(tiny):
+    _, res = tiny
+    out = Path(res["out"])
+    if res["recommended"]:
+        assert res["recommended"] in res["candidates"]
+        v = load_variant(out / "recommended.toml")
+        rec = next(s for s in res["sets"] if s["id"] == res["recommended"])
+        for k, val in rec["params"].items():
+            assert getattr(v, k) == val
+        assert res["sentence"].startswith("Play ")
+    else:
+        assert res["binding"]["goal"] in res["goals"] and set(res["binding"]["goals"]) <= set(res["goals"])
+        assert res["sentence"].startswith("No parameter set meets every goal")
+    assert load_design(out)["sentence"] == res["sentence"]
+    assert (out / "design.txt").read_text().startswith(res["sentence"])
+
+
+def test_candidates_meet_every_goal_on_their_figures(tiny):
+    _, res = tiny
+    sets = {s["id"]: s for s in res["sets"]}
+    for cid in res["candidates"]:
+        for g, j in zip(res["goals"], sets[cid]["goals"]):
+            metric, op, bound = g.split()
+            f = sets[cid]["figures"][res["primary"][metric]][metric]
+            assert (f["value"] <= float(bound)) if op == "<=" else (f["value"] >= float(bound))
+    for s in res["sets"]:
+        assert s["meets_all"] == (s["id"] in res["candidates"])
+
+
+def test_a_rerun_rereads_and_an_interrupted_design_resumes(tiny, capsys, tmp_path):
+    spec, res = tiny
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", res["out"], "--json")
+    assert code == 0, err
+    assert json.loads(out)["sets"] == res["sets"]
+    # interrupted in round 1: its play and the result are gone; the rerun plays round 1 again alike
+    copy = tmp_path / "copy"
+    shutil.copytree(res["out"], copy)
+    (copy / "design.json").unlink()
+    shutil.rmtree(copy / "runs" / "round1-expert-basic")
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", str(copy), "--json")
+    assert code == 0, err
+    again = json.loads(out)
+    assert again["sets"] == res["sets"] and again["cost"]["design_hands"] == res["cost"]["design_hands"]
+
+
+def test_a_different_spec_in_the_same_folder_is_refused(tiny, capsys, tmp_path):
+    _, res = tiny
+    other = write(tmp_path, replace(TINY, "seed = 3", "seed = 4"))
+    code, _, err = run_cli(capsys, "design", str(other), "--out", res["out"])
+    assert code == 2 and "holds a different design" in err
+
+
+def test_same_numbers_whatever_jobs(tiny, tmp_path):
+    spec, res = tiny
+    two = design(spec, tmp_path / "two", jobs=2, quiet=True)
+    assert two["sets"] == res["sets"] and two["recommended"] == res["recommended"]
+    assert not any(isinstance(x, float) and math.isnan(x) for x in two["cost"].values())
+
+
+@pytest.mark.slow
+def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    spec, res = tiny
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        got = design(spec, tmp_path / "dask", backend="dask", scheduler=c.scheduler_address, quiet=True)
+    assert got["sets"] == res["sets"]
+    manifest = json.loads((tmp_path / "dask" / "runs" / "round0-expert-basic" / "manifest.json").read_text())
+    assert manifest["sessions"][-1]["backend"] == "dask"
+
+
+def test_binding_goal_is_the_one_that_alone_keeps_sets_out():
+    from simsuite.analysis.design import binding
+
+    def j(*meets, z=0.0):
+        return {"goals": [{"goal": g, "meets": m} for g, m in zip(("a", "b", "c"), meets)],
+                "failed": sum(not m for m in meets), "min_z": z}
+
+    b = binding(["a", "b", "c"], {"s1": j(True, False, True), "s2": j(False, False, True), "s3": j(True, False, False)})
+    assert b["goal"] == "b" and b["sets_failing_only_it"] == 1 and b["nearest"] == "s1"
+    assert b["failing"] == {"a": 1, "b": 3, "c": 1}
+    b = binding(["a", "b", "c"], {"s1": j(False, False, True, z=-1), "s2": j(False, False, True, z=-3)})
+    assert b["goals"] == ["a", "b"] and b["sets_failing_only_it"] == 0 and b["nearest"] == "s1"
