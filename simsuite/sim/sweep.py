@@ -85,7 +85,7 @@ def _sweep_problems(raw: dict) -> list[str]:
 def grid_problems(grids: list[tuple[str, Mapping, bool]], special: Sequence[str] = SPECIAL_GRID_KEYS) -> list[str]:
     """Unknown keys and empty value lists in grid tables: (where, table, lists only)."""
     problems = []
-    valid = list(special) + override_keys()
+    valid = list(dict.fromkeys([*special, *override_keys()]))
     for where, table, lists_only in grids:
         for key, values in table.items():
             if key not in valid:
