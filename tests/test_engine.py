@@ -74,6 +74,21 @@ def test_hand_tables_equal_hand_order(vid):
             assert pos.tolist() == ref.pos.astype(int).tolist(), f"pos differs at level {level}, trump {trump}"
 
 
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_side_suit_positions_rise_with_rank(vid):
+    """``policies.basic.lead_basic`` walks each side suit from rank 12 down and relies on this: in
+    every side suit, the cards that stay in it (not the level or a permanent rank) rise in position
+    with their rank."""
+    v = variant(vid)
+    P = compile_variant(v)
+    for level in range(v.start_level, v.end_level + 1):
+        for trump in [0, 1, 2, 3] + ([NO_TRUMP] if v.no_trump else []):
+            cls, pos = hand_tables(P, level, trump)
+            for k in range(4):
+                side = [int(pos[k * 13 + r]) for r in range(13) if cls[k * 13 + r] == k]
+                assert side == sorted(set(side)), f"suit {k}, level {level}, trump {trump}: {side}"
+
 # --- 2. whole hands replayed through the rules core -----------------------------------------------
 
 
