@@ -54,6 +54,12 @@ def read_toml(path: Path, what: str, error: type[SimsuiteError] = SimsuiteError)
         raise error(f"{path}: cannot be read: {exc}") from None
 
 
+def unknown_keys(table, known, where: str = "") -> list[str]:
+    """One problem per key of a user's TOML ``table`` that is not in ``known`` (``where``: a prefix
+    naming the table, e.g. "search: ")."""
+    return [f"{where}unknown key {key!r}; known keys: {', '.join(known)}" for key in table if key not in known]
+
+
 def toml_value(v) -> str:
     """A value as TOML text (the inverse of ``read_toml`` for the scalars, lists and inline tables
     of spec and variant files)."""

@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-from ..errors import SimsuiteError, VariantError, read_toml
+from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.variant import Variant, variant_from_table
 from .stats import Estimate, mean_ci
 
@@ -107,10 +107,7 @@ def load_reference(id_or_path: str | Path) -> Reference:
     """A reference by id (a file in ``calibration/``) or path, validated: every problem is named."""
     path = _reference_path(id_or_path)
     raw = read_toml(path, "reference file")
-    problems: list[str] = []
-    for key in raw:
-        if key not in TOP_KEYS:
-            problems.append(f"unknown key {key!r}; known keys: {', '.join(TOP_KEYS)}")
+    problems: list[str] = unknown_keys(raw, TOP_KEYS)
     for key in ("id", "title"):
         if not isinstance(raw.get(key), str) or not raw.get(key):
             problems.append(f"{key} must be a non-empty string")
@@ -118,9 +115,7 @@ def load_reference(id_or_path: str | Path) -> Reference:
     policies = _table(raw, "policies", problems, required=("reference", "ours"))
     deviations = _table(raw, "deviations", problems, required=(), optional=True)
     population = _table(raw, "population", problems, required=(), optional=True, strings=False)
-    for key in population:
-        if key not in POPULATION_KEYS:
-            problems.append(f"[population] unknown key {key!r}; known keys: {', '.join(POPULATION_KEYS)}")
+    problems += unknown_keys(population, POPULATION_KEYS, "[population] ")
     skip = population.get("skip_final_hold", False)
     if not isinstance(skip, bool):
         problems.append(f"[population] skip_final_hold must be true or false; got {skip!r}")

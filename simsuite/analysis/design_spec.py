@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.names import parse_policies
-from ..errors import SimsuiteError, VariantError, read_toml
+from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.variant import load_variant
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
@@ -179,10 +179,7 @@ def read_design(spec_path: str | Path) -> DesignSpec:
     path = Path(spec_path)
     src = str(path)
     raw = read_toml(path, "design spec")
-    problems: list[str] = []
-    for key in raw:
-        if key not in DESIGN_KEYS:
-            problems.append(f"unknown key {key!r}; known keys: {', '.join(DESIGN_KEYS)}")
+    problems: list[str] = unknown_keys(raw, DESIGN_KEYS)
     base = raw.get("base")
     if not isinstance(base, str):
         problems.append("give base = \"VARIANT\" (a variant id or path)" if base is None

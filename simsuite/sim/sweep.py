@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..engine.names import parse_policies, split_names
-from ..errors import SimsuiteError, VariantError, read_toml
+from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.scale import scale_decks
 from ..rules.variant import MAX_DECKS, load_variant, override_keys
 from .limits import MAX_SEED, check_int
@@ -37,10 +37,7 @@ def _cell_value(key: str, value: Any) -> str:
 
 
 def _sweep_problems(raw: dict) -> list[str]:
-    problems = []
-    for key in raw:
-        if key not in SWEEP_KEYS:
-            problems.append(f"unknown key {key!r}; known keys: {', '.join(SWEEP_KEYS)}")
+    problems = unknown_keys(raw, SWEEP_KEYS)
     if "base" in raw and "variants" in raw:
         problems.append("give base or variants, not both")
     if "base" not in raw and "variants" not in raw:
