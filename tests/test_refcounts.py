@@ -22,7 +22,9 @@ import simsuite.engine
 def total(a):
     return a.sum()
 assert total(np.ones(3)) == 3.0
-print(simsuite.engine.plain_refcounts(), "atomicrmw" in nrt.rtsys.library.get_llvm_str())
+incref = nrt.rtsys.library._final_module.get_function("NRT_incref")
+noinline = any(b"noinline" in a for a in incref.attributes)
+print(simsuite.engine.plain_refcounts(), "atomicrmw" in nrt.rtsys.library.get_llvm_str(), noinline)
 """
 
 _START_NUMBA = """
@@ -40,12 +42,12 @@ def _probe(before: str = "") -> str:
     return done.stdout.strip()
 
 
-def test_importing_the_engine_makes_refcounts_plain():
-    assert _probe() == "True False"
+def test_importing_the_engine_makes_refcounts_plain_and_inlinable():
+    assert _probe() == "True False False"
 
 
-def test_refcounts_stay_atomic_when_numba_started_first():
-    assert _probe(_START_NUMBA) == "False True"
+def test_refcounts_stay_atomic_and_called_when_numba_started_first():
+    assert _probe(_START_NUMBA) == "False True True"
 
 
 def test_no_engine_function_releases_the_gil():
