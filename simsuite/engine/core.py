@@ -69,11 +69,12 @@ class Work:
         # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets,
         # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
         # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
-        # cards' best copies per position, 15 cards per class
+        # cards' best copies per position, 15 safe_throw's order of units, then cards per class
         self.bu = np.zeros((8, 64), np.int64)
         self.cb = np.zeros((MAXS, 4), np.int64)
         self.fs = np.zeros((16, 64), np.int64)
-        self.ls = np.zeros((8, 64), np.int64)
+        self.ls = np.zeros((8, 64), np.int64)  # rows 0-4 lead_info's search, 6-7 its codes and profile;
+        # rows 0-2 and 5 match_throw
 
     def arrays(self):
         """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_LS]`` name its items."""

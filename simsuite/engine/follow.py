@@ -152,9 +152,28 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     return nf
 
 
+@njit(cache=True, inline="always")
+def _field(i, tt, long_, width, tcards, quads, triples, pairs):
+    """The value of follow-profile field ``i`` (``params.F_*``) among the seven given."""
+    if i == F_TT:
+        return tt
+    if i == F_LONG:
+        return long_
+    if i == F_WIDTH:
+        return width
+    if i == F_TCARDS:
+        return tcards
+    if i == F_QUADS:
+        return quads
+    if i == F_TRIPLES:
+        return triples
+    return pairs
+
+
 @njit(cache=True)
 def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
-    """``lead_info`` for a lead that is one unit (the common case), without a search."""
+    """``lead_info`` for a lead that is one unit (the common case), without a search. The
+    profile's seven fields are scalars here (no array per lead)."""
     for i in range(64):
         LI[i] = 0
     mixed = code >= 9000
@@ -165,24 +184,27 @@ def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
     has_lone_wide = L == 1 and w >= 3
     LI[LI_HAS_WIDE] = 1 if has_wide else 0
     LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
-    f = np.zeros(NF, np.int64)
+    f_tt = 0
+    f_tcards = 0
+    f_long = 0
+    f_quads = 0
+    f_triples = 0
     if w >= 2:
         if L >= 2 and w >= 3:
-            f[F_TT] = n
+            f_tt = n
         if L >= 2:
             tl = (w == 2 and not mixed) or P[WIDE_AS_TRACTOR] == 1 or has_wide
         else:
             tl = P[BOMBS] == 1 and w == 4
         if tl:
-            f[F_TCARDS] = n
-            f[F_LONG] = n
+            f_tcards = n
+            f_long = n
         if not mixed:
-            f[F_QUADS] = L if w == 4 else 0
-            f[F_TRIPLES] = L if w >= 3 else 0
+            f_quads = L if w == 4 else 0
+            f_triples = L if w >= 3 else 0
         else:
-            f[F_TRIPLES] = 1
-    f[F_PAIRS] = n // 2 if w >= 2 else 0
-    f[F_WIDTH] = 99
+            f_triples = 1
+    f_pairs = n // 2 if w >= 2 else 0
     if L == 1 and w == 4:
         nf = P[N_FOLLOW_QUAD]
         for i in range(nf):
@@ -193,7 +215,7 @@ def _lead_info_one_unit(play, k, n, code, top, w, P, LI):
             LI[LI_FIELDS + i] = P[FOLLOW0 + i]
     LI[LI_NF] = nf
     for i in range(nf):
-        LI[LI_CAPS + i] = f[LI[LI_FIELDS + i]]
+        LI[LI_CAPS + i] = _field(LI[LI_FIELDS + i], f_tt, f_long, 99, f_tcards, f_quads, f_triples, f_pairs)
     LI[LI_UNITS] = 1
     LI[LI_KEY_TOP] = top
     if w == 1:
@@ -321,7 +343,7 @@ def lead_info(play, cls, pos, P, W, LI):
     key_top = -1
     key_code = 101  # a single
     cards_in = 0
-    codes = np.zeros(MAXD, np.int64)
+    codes = LS[6]  # rows 6, 7 of W[W_LS]: the units' shape codes, the profile (no array per lead)
     pairs_cap = 0
     for i in range(nsel):
         u = rec[0, i]
@@ -356,7 +378,7 @@ def lead_info(play, cls, pos, P, W, LI):
         for i in range(nf):
             LI[LI_FIELDS + i] = P[FOLLOW0 + i]
     LI[LI_NF] = nf
-    f = np.zeros(NF, np.int64)
+    f = LS[7]
     _features(U_w, U_len, U_size, rec[0], nsel, P, has_wide, has_lone_wide, f)
     f[F_PAIRS] = pairs_cap
     f[F_WIDTH] = 99
@@ -367,8 +389,12 @@ def lead_info(play, cls, pos, P, W, LI):
     LI[LI_KEY_TOP] = key_top
     LI[LI_SINGLES] = singles
     LI[LI_KEY_SIZE] = key_size
-    codes_sorted = np.sort(codes[:nsel])
-    for i in range(nsel):
-        LI[LI_CODES + i] = codes_sorted[i]
+    for i in range(nsel):  # the codes, ascending (an insertion sort, in place)
+        v = codes[i]
+        j = i
+        while j > 0 and LI[LI_CODES + j - 1] > v:
+            LI[LI_CODES + j] = LI[LI_CODES + j - 1]
+            j -= 1
+        LI[LI_CODES + j] = v
     LI[LI_NSEL] = nsel
     return nsel

@@ -24,59 +24,55 @@ def _side_link(P, level, perm, hi, lo):
 @njit(cache=True)
 def hand_tables(P, level, trump):
     """``cls`` and ``pos`` of every card for a hand at ``level`` with ``trump`` (-1 no-trump)."""
-    cls = np.full(NC, -1, np.int64)
-    pos = np.zeros(NC, np.int64)
+    cls = np.empty(NC, np.int64)
+    pos = np.empty(NC, np.int64)
+    hand_tables_into(P, level, trump, cls, pos)
+    return cls, pos
+
+
+@njit(cache=True, inline="always")
+def _trump_group(cls, pos, c, p):
+    cls[c] = 4
+    pos[c] = p
+
+
+@njit(cache=True)
+def hand_tables_into(P, level, trump, cls, pos):
+    """``hand_tables`` written into ``cls`` and ``pos`` (no allocation: the hand loop calls it once
+    per hand). The trump groups are placed from the top down, each below the one before by one
+    position if the two link (form tractors) and by two if not; then shifted so the lowest is 0."""
+    for c in range(NC):
+        cls[c] = -1
+        pos[c] = 0
     perm = P[PERM_RANK]
     if perm == level:
         perm = -1
-    gc = np.full((24, 4), -1, np.int64)
-    gn = np.zeros(24, np.int64)
-    gl = np.zeros(24, np.int64)
-    gc[0, 0] = 53
-    gn[0] = 1
-    gl[0] = 1
-    gc[1, 0] = 52
-    gn[1] = 1
-    gl[1] = P[LINK_JOKERS]
-    ng = 2
+    p = 0  # the current group's position, counted down from the big joker's 0
+    _trump_group(cls, pos, 53, p)
+    p -= 1 if P[LINK_JOKERS] == 1 else 2
+    _trump_group(cls, pos, 52, p)
     if trump >= 0:
-        gc[2, 0] = trump * 13 + level
-        gn[2] = 1
-        gl[2] = P[LINK_SJ_LEVEL]
-        k = 0
+        p -= 1 if P[LINK_SJ_LEVEL] == 1 else 2
+        _trump_group(cls, pos, trump * 13 + level, p)
+        p -= 1 if P[LINK_LEVEL_OFF] == 1 else 2
         for s in range(4):
             if s != trump:
-                gc[3, k] = s * 13 + level
-                k += 1
-        gn[3] = k
-        gl[3] = P[LINK_LEVEL_OFF]
-        ng = 4
+                _trump_group(cls, pos, s * 13 + level, p)
     else:
+        p -= 1 if P[LINK_SJ_LEVEL] == 1 else 2
         for s in range(4):
-            gc[2, s] = s * 13 + level
-        gn[2] = 4
-        gl[2] = P[LINK_SJ_LEVEL]
-        ng = 3
+            _trump_group(cls, pos, s * 13 + level, p)
     if perm >= 0:
+        p -= 1 if P[LINK_PERM] == 1 else 2
         if trump >= 0:
-            gc[ng, 0] = trump * 13 + perm
-            gn[ng] = 1
-            gl[ng] = P[LINK_PERM]
-            ng += 1
-            k = 0
+            _trump_group(cls, pos, trump * 13 + perm, p)
+            p -= 1 if P[LINK_PERM] == 1 else 2
             for s in range(4):
                 if s != trump:
-                    gc[ng, k] = s * 13 + perm
-                    k += 1
-            gn[ng] = k
-            gl[ng] = P[LINK_PERM]
-            ng += 1
+                    _trump_group(cls, pos, s * 13 + perm, p)
         else:
             for s in range(4):
-                gc[ng, s] = s * 13 + perm
-            gn[ng] = 4
-            gl[ng] = P[LINK_PERM]
-            ng += 1
+                _trump_group(cls, pos, s * 13 + perm, p)
     if trump >= 0:
         prev = -1
         for r in range(12, -1, -1):
@@ -86,19 +82,12 @@ def hand_tables(P, level, trump):
                 link = P[LINK_PERM] if perm >= 0 else P[LINK_OFF_ACE]
             else:
                 link = 1 if _side_link(P, level, perm, prev, r) else 0
-            gc[ng, 0] = trump * 13 + r
-            gn[ng] = 1
-            gl[ng] = link
-            ng += 1
+            p -= 1 if link == 1 else 2
+            _trump_group(cls, pos, trump * 13 + r, p)
             prev = r
-    p = 0
-    for i in range(ng - 1, -1, -1):
-        for k in range(gn[i]):
-            c = gc[i, k]
-            cls[c] = 4
-            pos[c] = p
-        if i > 0:
-            p += 1 if gl[i] == 1 else 2
+    for c in range(NC):
+        if cls[c] == 4:
+            pos[c] -= p
     for s in range(4):
         if s == trump:
             continue
@@ -113,7 +102,6 @@ def hand_tables(P, level, trump):
             cls[c] = s
             pos[c] = p
             lower = r
-    return cls, pos
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from numba import njit
 from . import core
 from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool
 from .follow import lead_info, lead_info_single, lead_info_unit
-from .order import hand_tables
+from .order import hand_tables_into
 from .params import (
     BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
     MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERRIDE_TAKES_DEAL, REINFORCE, SELF_OVERRIDE, SELF_OVERRIDE_SIDE,
@@ -44,7 +44,7 @@ from .trick import beats, contender, contender_unit, throw_check, throw_penalty
 #   LI       int64[64]      the lead's analysis (``follow.lead_info``)
 #   win_c    int64[3]       the best claim in the current trick (``trick.beats``)
 #   cur      int64[3]       scratch claim
-#   cls, pos int64[54]      each card's class and position for this hand (``order.hand_tables``)
+#   cls, pos int64[54]      each card's class and position for this hand (``order.hand_tables_into``)
 #   ctx      int64[8]       what a policy reads, at the C_* positions below
 HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c",
                                      "cur", "cls", "pos", "ctx"])
@@ -278,9 +278,7 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
     sc[S_LAST_WINNER] = -1
     sc[S_LAST_KEY] = 1
     sc[S_LAST_N] = 1
-    cls, pos = hand_tables(P, level, trump)
-    st.cls[:] = cls
-    st.pos[:] = pos
+    hand_tables_into(P, level, trump, st.cls, st.pos)
     st.ctx[:] = 0
     st.ctx[C_DECL] = dealer % 2
     st.ctx[C_LEFT] = hs

@@ -282,7 +282,7 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
     nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-    FS = W[W_FS]  # scratch rows 11, 12 and 14 (core.Work)
+    FS = W[W_FS]  # scratch rows 11, 12, 14 and 15 (core.Work)
     ubest = FS[14]
     hi = _best_at(unseen, cls, pos, k, ubest)
     tmp = FS[11][:NC]
@@ -290,8 +290,22 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     left = FS[12][:NC]
     left[:] = hand
     n_units = 0
-    # greedy: biggest sure units first
-    order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
+    # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
+    # np.argsort is an insertion sort (numba's quicksort below 16 items), which row 15 repeats
+    # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending
+    order = FS[15]
+    if nU > 15:
+        order[:nU] = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
+    else:
+        for u in range(nU):
+            v = -(U_size[u] * 100 + U_top[u]) * 64 + u
+            j = u
+            while j > 0 and order[j - 1] > v:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = v
+        for i in range(nU):
+            order[i] &= 63
     for i in range(nU):
         u = order[i]
         ok = True
