@@ -92,7 +92,7 @@ def which_decision(v, hands: int, seed: int, samples: int, show: int) -> None:
     for i in range(hands):
         s = states[i].copy()
         st = ph.new_state()
-        H.deal_and_declare(P, s, st, v.start_level, i % 4, True, pols, False, h_bids)
+        H.deal_and_declare(P, s, st, W, v.start_level, i % 4, True, pols, False, h_bids)
         ph.take_bottom(st)
 
         def judge(kind: int, seat: int) -> np.ndarray:

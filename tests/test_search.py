@@ -98,7 +98,7 @@ def _midhand_state(vid="two-deck-2011", seed=4, tricks=6):
     W = Work().arrays()
     st = ph.new_state()
     pols = policy_codes("expert")
-    H.deal_and_declare(P, s, st, v.start_level, 0, True, pols, False, np.zeros((1, 4), np.int64))
+    H.deal_and_declare(P, s, st, W, v.start_level, 0, True, pols, False, np.zeros((1, 4), np.int64))
     bury = np.zeros(NC, np.int64)
     ph.take_bottom(st)
     H.decide_bury(P, st, 2, W, s, bury)

@@ -75,15 +75,18 @@ class Work:
         self.fs = np.zeros((16, 64), np.int64)
         self.ls = np.zeros((8, 64), np.int64)  # rows 0-4 lead_info's search, 6-7 its codes and profile;
         # rows 0-2 and 5 match_throw
+        # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
+        # forced play, 4 the bury, 5 write_record's captures, 6 its outcome
+        self.hl = np.zeros((8, 54 * 4), np.int64)
 
     def arrays(self):
-        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_LS]`` name its items."""
+        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_HL]`` name its items."""
         return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints,
-                self.bu, self.cb, self.fs, self.ls)
+                self.bu, self.cb, self.fs, self.ls, self.hl)
 
 
 # positions in ``Work.arrays()``
-(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS) = range(12)
+(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS, W_HL) = range(13)
 
 
 @njit(cache=True, inline="always")

@@ -12,7 +12,7 @@ from numba import njit
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
-from .core import NC, TRUMP, as_bool
+from .core import NC, TRUMP, W_HL, as_bool
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
@@ -54,11 +54,11 @@ def _offer_bid(P, pol, st, seat, level, drawn, s, first_hand, nbids, keep, h_bid
 
 
 @njit(cache=True)
-def deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bids):
+def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h_bids):
     """Deal (again while the variant redeals), asking the policies for bids; settles trump, dealer
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
-    deck = np.empty(54 * P[DECKS], np.int64)
+    deck = W[W_HL][0][:54 * P[DECKS]]
     nbids = 0
     while True:
         ph.start_deal(P, s, st, deck)
@@ -116,9 +116,13 @@ def decide_follow(P, st, pol, W, s, out):
 def play_tricks(P, st, pols, W, s, keep, h_plays):
     """Play the hand from its current position to the end, asking each seat's policy. Returns
     the plays recorded, or -1 / -2 when a policy's lead / follow breaks the engine's checks."""
-    lead = np.zeros(NC, np.int64)
-    play = np.zeros(NC, np.int64)
-    forced = np.zeros(NC, np.int64)
+    HL = W[W_HL]
+    lead = HL[1][:NC]
+    play = HL[2][:NC]
+    forced = HL[3][:NC]
+    lead[:] = 0
+    play[:] = 0
+    forced[:] = 0
     nplays = 0
     first_row = 0
     sc = st.sc
@@ -165,11 +169,11 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
 
 
 @njit(cache=True)
-def write_record(P, st, rec):
+def write_record(P, st, W, rec):
     """The finished hand's record row (layout above)."""
     sc = st.sc
-    cap = np.zeros(3, np.int64)
-    out = np.zeros(5, np.int64)
+    cap = W[W_HL][5][:3]
+    out = W[W_HL][6][:5]
     final = ph.outcome(P, st, cap, out)
     rec[R_DEALER] = sc[S_DEALER]
     rec[R_DECLARERS] = sc[S_DECLARERS]
@@ -207,12 +211,12 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
     for i in range(N_RECORD):
         rec[i] = 0
     ph.clear_state(st)
-    nbids = deal_and_declare(P, s, st, level, first_drawer, first_hand, pols, keep, h_bids)
+    nbids = deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h_bids)
     if keep:
         h_deal[:, :] = st.hands
         h_bottom[:] = st.bottom
         h_n[0] = nbids
-    bury = np.zeros(NC, np.int64)
+    bury = W[W_HL][4][:NC]
     ph.take_bottom(st)
     decide_bury(P, st, pols[st.sc[S_DEALER]], W, s, bury)
     if not ph.apply_bury(st, bury):
@@ -226,7 +230,7 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         return
     if keep:
         h_n[1] = nplays
-    write_record(P, st, rec)
+    write_record(P, st, W, rec)
 
 
 @njit(cache=True, inline="always")
@@ -266,7 +270,7 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out):
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
         ph.clear_state(st)
-        deal_and_declare(P, state, st, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
+        deal_and_declare(P, state, st, W, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]
         decide_bury(P, st, pols[dealer], W, state, bury)

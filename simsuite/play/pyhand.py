@@ -250,7 +250,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         finished.append(Trick(int(sc[ph.S_TRICKS]), leader, tuple(plays), winner, int(sc[ph.S_TRICK_POINTS]), attempted))
         ph.finish_trick(st)
 
-    H.write_record(P, st, rec)
+    H.write_record(P, st, W, rec)
     record_dict = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     hist = None
     if keep:
