@@ -106,9 +106,11 @@ def hand_tables_into(P, level, trump, cls, pos):
 
 @njit(cache=True)
 def class_cards(counts, cls, pos, k, out):
-    """Card ids present in class ``k``, strongest first (ties by card id); returns how many."""
+    """Card ids present in class ``k``, strongest first (ties by card id); returns how many. The
+    cards are visited from the highest id down, which is nearly strongest first, so that the
+    insertion rarely moves a card."""
     n = 0
-    for c in range(NC):
+    for c in range(NC - 1, -1, -1):
         if counts[c] > 0 and cls[c] == k:
             # insertion by (-pos, card)
             j = n

@@ -172,8 +172,9 @@ def put_unit(U_card, U_w, U_len, u, out):
 @njit(cache=True)
 def fill(play, pool, need, cls, pos, mode):
     """Add ``need`` cards from ``pool`` (minus ``play``) to ``play``: mode 0 lowest non-point first,
-    mode 1 most points first, mode 2 highest first."""
-    for _ in range(need):
+    mode 1 most points first, mode 2 highest first. The best card is taken as many times as it is
+    available (it stays the best until then), so each pass over the cards takes a card, not a copy."""
+    while need > 0:
         best = -1
         best_key = 0
         for c in range(NC):
@@ -189,7 +190,11 @@ def fill(play, pool, need, cls, pos, mode):
             if best < 0 or key > best_key:
                 best = c
                 best_key = key
-        play[best] += 1
+        if best < 0:
+            return
+        take = min(pool[best] - play[best], need)
+        play[best] += take
+        need -= take
 
 
 @njit(cache=True, inline="always")
