@@ -33,7 +33,8 @@ def _deal(v, rng):
 def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
     v = load_variant(vid)
     P = compile_variant(v)
-    W = core.Work().arrays()
+    work = core.Work()
+    W = work.arrays()
     rng = np.random.default_rng(2016)
     checked = {"profiles": 0, "throws": 0, "tricks": 0}
     for _ in range(60):
@@ -51,8 +52,8 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
         if rng.random() < 0.5 or not v.throws:
             n_units = build_units(hs[leader], cls, pos, k, P, 20, 1, W)
             u = int(rng.integers(n_units))
-            for s in range(W[2][u]):
-                lead[W[0][u, s]] += W[1][u, s]
+            for s in range(work.U_len[u]):
+                lead[work.U_card[u, s]] += work.U_w[u, s]
         else:
             for c in rng.choice(mine, size=min(len(mine), int(rng.integers(2, 7))), replace=False):
                 lead[c] += int(rng.integers(1, hs[leader, c] + 1))
@@ -83,11 +84,11 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
                 nf = best_sets(inclass, cls, pos, P, LI, W, best)
                 assert tuple(int(x) for x in best[:nf]) == best_profile(order, as_count_dict(inclass), n, ref)
                 checked["profiles"] += 1
-                r = int(rng.integers(W[7][0]))
-                for j in range(W[6][r]):
-                    u = W[5][r, j]
-                    for s in range(W[2][u]):
-                        play[W[0][u, s]] += W[1][u, s]
+                r = int(rng.integers(work.ints[0]))
+                for j in range(work.rec_n[r]):
+                    u = work.rec[r, j]
+                    for s in range(work.U_len[u]):
+                        play[work.U_card[u, s]] += work.U_w[u, s]
                 need = n - int(play.sum())
                 for c in rng.permutation(54):
                     while need and inclass[c] - play[c] > 0:

@@ -53,40 +53,119 @@ for _s in range(4):
     POINTS[_s * 13 + 11] = 10
 
 
+# The work buffer ``W``: one int64 array that compiled functions take and that the accessors below
+# slice into named views (one array argument instead of thirteen: every array passed to a compiled
+# function is several machine words and a reference count, and the policies are called at every
+# play). Regions, in order, with their shapes:
+WORK_LAYOUT = (
+    ("U_card", (MAXU, MAXS)), ("U_w", (MAXU, MAXS)), ("U_len", (MAXU,)), ("U_top", (MAXU,)), ("U_size", (MAXU,)),
+    ("rec", (MAXREC, MAXD)), ("rec_n", (MAXREC,)),
+    ("ints", (64,)),  # small scalar outputs
+    # scratch rows, so that no decision allocates: build_units, the follow decision and
+    # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets,
+    # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
+    # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
+    # cards' best copies per position, 15 safe_throw's order of units, then cards per class
+    ("bu", (8, 64)), ("cb", (MAXS, 4)), ("fs", (16, 64)),
+    ("ls", (8, 64)),  # rows 0-4 lead_info's search, 6-7 its codes and profile; rows 0-2 and 5 match_throw
+    # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
+    # forced play, 4 the bury, 5 write_record's captures, 6 its outcome
+    ("hl", (8, 54 * 4)),
+)
+_offsets = {}
+_at = 0
+for _name, _shape in WORK_LAYOUT:
+    _offsets[_name] = _at
+    _at += int(np.prod(_shape))
+WORK_SIZE = _at
+(O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL) = (
+    _offsets[name] for name, _ in WORK_LAYOUT)
+
+
 class Work:
-    """Preallocated scratch arrays for one thread of play (see the module docstring)."""
+    """Preallocated scratch for one thread of play: one buffer (``arrays()``, the ``W`` that
+    compiled functions take) and a named view of each region (``WORK_LAYOUT``)."""
 
     def __init__(self):
-        self.U_card = np.zeros((MAXU, MAXS), np.int64)
-        self.U_w = np.zeros((MAXU, MAXS), np.int64)
-        self.U_len = np.zeros(MAXU, np.int64)
-        self.U_top = np.zeros(MAXU, np.int64)
-        self.U_size = np.zeros(MAXU, np.int64)
-        self.rec = np.zeros((MAXREC, MAXD), np.int64)
-        self.rec_n = np.zeros(MAXREC, np.int64)
-        self.ints = np.zeros(64, np.int64)  # small scalar outputs
-        # scratch rows, so that no decision allocates: build_units, the follow decision and
-        # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets,
-        # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
-        # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
-        # cards' best copies per position, 15 safe_throw's order of units, then cards per class
-        self.bu = np.zeros((8, 64), np.int64)
-        self.cb = np.zeros((MAXS, 4), np.int64)
-        self.fs = np.zeros((16, 64), np.int64)
-        self.ls = np.zeros((8, 64), np.int64)  # rows 0-4 lead_info's search, 6-7 its codes and profile;
-        # rows 0-2 and 5 match_throw
-        # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
-        # forced play, 4 the bury, 5 write_record's captures, 6 its outcome
-        self.hl = np.zeros((8, 54 * 4), np.int64)
+        self.buf = np.zeros(WORK_SIZE, np.int64)
+        for name, shape in WORK_LAYOUT:
+            at = _offsets[name]
+            setattr(self, name, self.buf[at:at + int(np.prod(shape))].reshape(shape))
 
     def arrays(self):
-        """The tuple ``W`` that compiled functions take; ``W[W_U_CARD]`` .. ``W[W_HL]`` name its items."""
-        return (self.U_card, self.U_w, self.U_len, self.U_top, self.U_size, self.rec, self.rec_n, self.ints,
-                self.bu, self.cb, self.fs, self.ls, self.hl)
+        """The work buffer ``W`` that compiled functions take (``w_*`` give its regions)."""
+        return self.buf
 
 
-# positions in ``Work.arrays()``
-(W_U_CARD, W_U_W, W_U_LEN, W_U_TOP, W_U_SIZE, W_REC, W_REC_N, W_INTS, W_BU, W_CB, W_FS, W_LS, W_HL) = range(13)
+@njit(cache=True, inline="always")
+def w_u_card(W):
+    return W[O_U_CARD:O_U_CARD + MAXU * MAXS].reshape((MAXU, MAXS))
+
+
+@njit(cache=True, inline="always")
+def w_u_w(W):
+    return W[O_U_W:O_U_W + MAXU * MAXS].reshape((MAXU, MAXS))
+
+
+@njit(cache=True, inline="always")
+def w_u_len(W):
+    return W[O_U_LEN:O_U_LEN + MAXU]
+
+
+@njit(cache=True, inline="always")
+def w_u_top(W):
+    return W[O_U_TOP:O_U_TOP + MAXU]
+
+
+@njit(cache=True, inline="always")
+def w_u_size(W):
+    return W[O_U_SIZE:O_U_SIZE + MAXU]
+
+
+@njit(cache=True, inline="always")
+def w_rec(W):
+    return W[O_REC:O_REC + MAXREC * MAXD].reshape((MAXREC, MAXD))
+
+
+@njit(cache=True, inline="always")
+def w_rec_n(W):
+    return W[O_REC_N:O_REC_N + MAXREC]
+
+
+@njit(cache=True, inline="always")
+def w_ints(W):
+    return W[O_INTS:O_INTS + 64]
+
+
+@njit(cache=True, inline="always")
+def w_bu(W):
+    return W[O_BU:O_BU + 8 * 64].reshape((8, 64))
+
+
+@njit(cache=True, inline="always")
+def w_cb(W):
+    return W[O_CB:O_CB + MAXS * 4].reshape((MAXS, 4))
+
+
+@njit(cache=True, inline="always")
+def w_fs(W):
+    return W[O_FS:O_FS + 16 * 64].reshape((16, 64))
+
+
+@njit(cache=True, inline="always")
+def w_ls(W):
+    return W[O_LS:O_LS + 8 * 64].reshape((8, 64))
+
+
+@njit(cache=True, inline="always")
+def w_hl(W):
+    return W[O_HL:O_HL + 8 * 54 * 4].reshape((8, 54 * 4))
+
+
+@njit(cache=True, inline="always")
+def w_units(W):
+    """The unit table and the optimal sets: ``U_card, U_w, U_len, U_top, U_size, rec, rec_n, ints``."""
+    return w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W), w_rec(W), w_rec_n(W), w_ints(W)
 
 
 @njit(cache=True, inline="always")

@@ -11,8 +11,8 @@ from numba import njit
 
 from .core import (
     LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
-    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, W_FS, W_INTS, W_LS, W_REC, W_REC_N,
-    W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W, as_int,
+    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_int, w_fs, w_ints, w_ls, w_rec,
+    w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .order import play_class
 from .params import (
@@ -100,15 +100,15 @@ def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
 @njit(cache=True)
 def best_sets(counts, cls, pos, P, LI, W, best):
     """The best follow profile of ``counts`` (one class) against the lead ``LI``, with up to
-    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``W[W_INTS][0]`` = how many). Returns the
+    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``w_ints(W)[0]`` = how many). Returns the
     number of fields written to ``best``."""
     k = LI[LI_CLASS]
     room = LI[LI_CARDS]
     nU = build_units(counts, cls, pos, k, P, room, 2, W)
-    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
-    rec, rec_n, ints = W[W_REC], W[W_REC_N], W[W_INTS]
+    U_card, U_w, U_len, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_size(W)
+    rec, rec_n, ints = w_rec(W), w_rec_n(W), w_ints(W)
     nf = LI[LI_NF]
-    FS = W[W_FS]
+    FS = w_fs(W)
     f = FS[5]
     prof = FS[6]
     left = FS[7]
@@ -285,9 +285,9 @@ def lead_info(play, cls, pos, P, W, LI):
         _lead_info_one_unit(play, k, n, code, top, w, P, LI)
         return 0 if w == 1 else 1
     nU = build_units(play, cls, pos, k, P, n, 2, W)
-    U_card, U_w, U_len, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_SIZE]
-    rec, rec_n = W[W_REC], W[W_REC_N]
-    LS = W[W_LS]
+    U_card, U_w, U_len, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_size(W)
+    rec, rec_n = w_rec(W), w_rec_n(W)
+    LS = w_ls(W)
     left = LS[0]
     for c in range(NC):
         left[c] = play[c]
@@ -343,7 +343,7 @@ def lead_info(play, cls, pos, P, W, LI):
     key_top = -1
     key_code = 101  # a single
     cards_in = 0
-    codes = LS[6]  # rows 6, 7 of W[W_LS]: the units' shape codes, the profile (no array per lead)
+    codes = LS[6]  # rows 6, 7 of w_ls(W): the units' shape codes, the profile (no array per lead)
     pairs_cap = 0
     for i in range(nsel):
         u = rec[0, i]
@@ -355,10 +355,10 @@ def lead_info(play, cls, pos, P, W, LI):
         cards_in += U_size[u]
         codes[i] = shape_code(U_w, U_len, U_size, u)
         pairs_cap += U_size[u] // 2
-        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and W[W_U_TOP][u] > key_top))):
+        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and w_u_top(W)[u] > key_top))):
             key_size = U_size[u]
             key_w = w
-            key_top = W[W_U_TOP][u]
+            key_top = w_u_top(W)[u]
             key_code = codes[i]
     singles = n - cards_in
     if key_size == 0:

@@ -12,7 +12,7 @@ from numba import njit
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
-from .core import NC, TRUMP, W_HL, as_bool
+from .core import NC, TRUMP, as_bool, w_hl
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
@@ -58,7 +58,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
     """Deal (again while the variant redeals), asking the policies for bids; settles trump, dealer
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
-    deck = W[W_HL][0][:54 * P[DECKS]]
+    deck = w_hl(W)[0][:54 * P[DECKS]]
     nbids = 0
     while True:
         ph.start_deal(P, s, st, deck)
@@ -116,7 +116,7 @@ def decide_follow(P, st, pol, W, s, out):
 def play_tricks(P, st, pols, W, s, keep, h_plays):
     """Play the hand from its current position to the end, asking each seat's policy. Returns
     the plays recorded, or -1 / -2 when a policy's lead / follow breaks the engine's checks."""
-    HL = W[W_HL]
+    HL = w_hl(W)
     lead = HL[1][:NC]
     play = HL[2][:NC]
     forced = HL[3][:NC]
@@ -172,8 +172,8 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
 def write_record(P, st, W, rec):
     """The finished hand's record row (layout above)."""
     sc = st.sc
-    cap = W[W_HL][5][:3]
-    out = W[W_HL][6][:5]
+    cap = w_hl(W)[5][:3]
+    out = w_hl(W)[6][:5]
     final = ph.outcome(P, st, cap, out)
     rec[R_DEALER] = sc[S_DEALER]
     rec[R_DECLARERS] = sc[S_DECLARERS]
@@ -216,7 +216,7 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         h_deal[:, :] = st.hands
         h_bottom[:] = st.bottom
         h_n[0] = nbids
-    bury = W[W_HL][4][:NC]
+    bury = w_hl(W)[4][:NC]
     ph.take_bottom(st)
     decide_bury(P, st, pols[st.sc[S_DEALER]], W, s, bury)
     if not ph.apply_bury(st, bury):

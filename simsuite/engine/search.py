@@ -28,7 +28,7 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import NC, TRUMP, W_FS, W_INTS, W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W, as_int
+from .core import NC, TRUMP, as_int, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
 from .follow import best_sets
 from .order import class_count
 from .params import BOTTOM
@@ -247,7 +247,7 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     """The heuristic's lead, then for each suit-class the biggest unit (highest of that size), the
     lowest single (fewest points) and the highest single: every one a single unit or the
     heuristic's own throw."""
-    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     hand = st.hands[seat]
     tmp = np.zeros(NC, np.int64)
     lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
@@ -332,7 +332,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
                 tmp[c] = 1
                 n = _add(cand, n, tmp, cap)
         return n
-    FS = W[W_FS]
+    FS = w_fs(W)
     inclass = np.zeros(NC, np.int64)
     others = np.zeros(NC, np.int64)
     for c in range(NC):
@@ -351,7 +351,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             fill(tmp, others, need, cls, pos, mode)
             n = _add(cand, n, tmp, cap)
         return n
-    U_card, U_w, U_len, REC, REC_N, INTS = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_REC], W[W_REC_N], W[W_INTS]
+    U_card, U_w, U_len, REC, REC_N, INTS = w_u_card(W), w_u_w(W), w_u_len(W), w_rec(W), w_rec_n(W), w_ints(W)
     best = FS[4]
     best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[0]

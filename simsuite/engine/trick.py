@@ -7,8 +7,8 @@ import numpy as np
 from numba import njit
 
 from .core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, W_LS,
-    W_REC, W_REC_N, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W,
+    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, w_ls,
+    w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .follow import _move_unit, _next_unit, lead_info
 from .order import play_class
@@ -82,11 +82,11 @@ def match_throw(play, cls, pos, P, LI, W):
     if n != LI[LI_CARDS]:
         return -1
     nU = build_units(play, cls, pos, TRUMP, P, n, 2, W)
-    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     nsel_lead = LI[LI_NSEL]
     need_singles = LI[LI_SINGLES]
     key_code = LI[LI_KEY_CODE]
-    LS = W[W_LS]
+    LS = w_ls(W)
     left = LS[0]
     for c in range(NC):
         left[c] = play[c]
@@ -170,12 +170,12 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     """Test a throw against the other three hands. Returns (stands, penalty_cards, n_failing);
     fills ``forced`` with the play the thrower must make when it fails."""
     k = LI[LI_CLASS]
-    rec_n = W[W_REC_N]
-    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
+    rec_n = w_rec_n(W)
+    U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     # re-read the lead's units (lead_info leaves them in rec[0])
     lead_info(lead, cls, pos, P, W, LI)
     nsel = rec_n[0]
-    units = W[W_REC][0, :nsel].copy()
+    units = w_rec(W)[0, :nsel].copy()
     # singles of the lead
     single_left = lead.copy()
     for i in range(nsel):

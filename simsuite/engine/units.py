@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .core import MAXS, MAXU, NC, W_BU, W_CB, W_U_CARD, W_U_LEN, W_U_SIZE, W_U_TOP, W_U_W, as_int
+from .core import MAXS, MAXU, NC, as_int, w_bu, w_cb, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
 from .order import class_cards
 from .params import MAX_UNIT, TRIPLE_PAIR_UNIT, WIDE_TRACTORS
 
@@ -33,20 +33,20 @@ def _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, L, pos):
 @njit(cache=True, inline="always")
 def build_units(counts, cls, pos, k, P, room, min_w, W):
     """Every unit of at least ``min_w`` copies and at most ``room`` cards in class ``k``, into the
-    unit table ``W[W_U_*]``; returns the number of units. (The constants callers pass are made plain
+    unit table (``core.w_u_card`` .. ``w_u_size``); returns the number of units. (The constants callers pass are made plain
     ints here, so that every caller shares one compiled ``_build_units``.)"""
     return _build_units(counts, cls, pos, as_int(k), P, as_int(room), as_int(min_w), W)
 
 
 @njit(cache=True)
 def _build_units(counts, cls, pos, k, P, room, min_w, W):
-    U_card, U_w, U_len, U_top, U_size = W[W_U_CARD], W[W_U_W], W[W_U_LEN], W[W_U_TOP], W[W_U_SIZE]
-    BU = W[W_BU]
+    U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
+    BU = w_bu(W)
     order = BU[0]
     n = class_cards(counts, cls, pos, k, order)
     cards = BU[1]
     widths = BU[2]
-    cand = W[W_CB]  # indices into ``order``
+    cand = w_cb(W)  # indices into ``order``
     ncand = BU[3]
     idx = BU[4]
     at = BU[5]  # index into ``order`` of each chain step

@@ -11,7 +11,9 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, W_BU, W_FS, as_bool, as_int
+from ..core import (
+    LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool, as_int, w_fs, w_units,
+)
 from ..follow import best_sets
 from ..order import class_count
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
@@ -141,7 +143,7 @@ def unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
     trumped); ``best`` is ``trick._best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     L = U_len[u]
     top = U_top[u]
     if hi <= top:
@@ -295,9 +297,9 @@ def next_can_beat(kind, trump, top, n, k, opp, voids, unseen, cls, pos):
 @njit(cache=True)
 def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     n = LI[LI_CARDS]
-    FS = W[W_FS]
+    FS = w_fs(W)
     trumps = FS[11][:NC]
     for c in range(NC):
         trumps[c] = hand[c] if cls[c] == TRUMP else 0
@@ -395,7 +397,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
     ``judge``, a partner sure to win), else with its cheapest cards."""
     k = LI[LI_CLASS]
     n = LI[LI_CARDS]
-    FS = W[W_FS]
+    FS = w_fs(W)
     cur = FS[3]
     J = FS[3][8:16]  # the judgement, in the spare tail of the claim's scratch row
     unseen = played
@@ -441,7 +443,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             out[c] = 0
             if cls[c] == k:
                 have += hand[c]
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     inclass = FS[0]
     others = FS[1]
     split_by_class(hand, cls, k, inclass, others)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, W_BU, W_FS, as_int
+from ..core import NC, TRUMP, as_int, w_fs, w_units
 from ..order import class_count
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
@@ -155,7 +155,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     left = ctx[C_LEFT]
-    FS = W[W_FS]  # scratch rows 10-15 (core.Work)
+    FS = w_fs(W)  # scratch rows 10-15 (core.Work)
     unseen = unseen_into(hand, played, P, FS[10][:NC])
     if left <= KEEP_FOR_LAST:
         # 0. near the end, a sure trump pair or bigger is kept for the last trick (when that
@@ -165,7 +165,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         if reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
             hand = rest
     # 1. sure winners in side suits: the biggest unit, then the most points
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     ubest = FS[14]
     best_u = -1
     best_key = -1
@@ -258,11 +258,11 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
     from ``rest`` (a copy of ``hand``) and returns True, unless it is all the hand holds."""
     if capture_multiplier(P, as_int(2)) <= capture_multiplier(P, as_int(1)):
         return False
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     n = 0
     for c in range(NC):
         n += hand[c]
-    ubest = W[W_FS][14]
+    ubest = w_fs(W)[14]
     hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
@@ -280,9 +280,9 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
 def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-    FS = W[W_FS]  # scratch rows 11, 12, 14 and 15 (core.Work)
+    FS = w_fs(W)  # scratch rows 11, 12, 14 and 15 (core.Work)
     ubest = FS[14]
     hi = _best_at(unseen, cls, pos, k, ubest)
     tmp = FS[11][:NC]

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, W_BU, as_int
+from ..core import NC, TRUMP, as_int, w_units
 from ..order import class_count
 from ..params import CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, THROWS
 from ..phases import C_DECL, C_LEFT
@@ -46,7 +46,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     if left <= 4 and _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
         return 0
     # 1. sure winners in side suits: the biggest unit, then the most points
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     unseen = unseen_counts(hand, played, P)
     ubest = np.zeros(64, np.int64)
     best_u = -1
@@ -133,7 +133,7 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     """Near the end: when its side can capture and the multiplier grows with the unit,
     keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
     Returns True if ``out`` holds such a lead."""
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     can_capture = my_team != declarers or P[CAPTURE_BY] == 1
     grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
     if not can_capture or not grows:

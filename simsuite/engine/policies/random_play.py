@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import LI_CARDS, LI_CLASS, NC, W_BU, W_FS, as_int
+from ..core import LI_CARDS, LI_CLASS, NC, as_int, w_fs, w_units
 from ..follow import best_sets
 from ..order import class_count
 from ..rng import randint
@@ -43,7 +43,7 @@ def lead_random(hand, cls, pos, P, W, s, out):
             classes[nk] = k
             nk += 1
     k = classes[randint(s, nk)]
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     nU = build_units(hand, cls, pos, k, P, 64, 1, W)
     put_unit(U_card, U_w, U_len, randint(s, nU), out)
     return 0
@@ -88,7 +88,7 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
                     out[c] = 1
                     return
                 x -= hand[c]
-    FS = W[W_FS]
+    FS = w_fs(W)
     inclass = FS[0]
     others = FS[1]
     split_by_class(hand, cls, k, inclass, others)
@@ -97,7 +97,7 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
             out[c] = inclass[c]
         _draw_into(out, others, k, cls, s, n - have)
         return
-    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = W[:W_BU]
+    U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     best_sets(inclass, cls, pos, P, LI, W, FS[4])
     r = randint(s, INTS[0])
     for j in range(REC_N[r]):
