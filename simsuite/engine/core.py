@@ -19,7 +19,10 @@ Layout:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic, overload
+from numba.np.arrayobj import make_array, populate_array
 
 TRUMP = 4
 NC = 54
@@ -97,69 +100,106 @@ class Work:
         return self.buf
 
 
+def view(W, off, shape):
+    """The C-contiguous region of ``W`` from ``off`` with ``shape``, as a view (no copy). Compiled,
+    it is built in place (``_view_jit``): numba's ``reshape`` calls a C helper each time, and the
+    policies take these views at every decision."""
+    return W[off:off + int(np.prod(np.array(shape)))].reshape(shape)
+
+
+@intrinsic
+def _view_jit(typingctx, W, off, shape):
+    nd = len(shape)
+    ret = types.Array(W.dtype, nd, "C")
+    sig = ret(W, off, shape)
+
+    def codegen(context, builder, sig, args):
+        wty, offty, shty = sig.args
+        ary = make_array(wty)(context, builder, args[0])
+        at = context.cast(builder, args[1], offty, types.intp)
+        dims = [context.cast(builder, builder.extract_value(args[2], i), shty[i], types.intp) for i in range(nd)]
+        strides = [ary.itemsize] * nd
+        for i in range(nd - 2, -1, -1):
+            strides[i] = builder.mul(strides[i + 1], dims[i + 1])
+        out = make_array(ret)(context, builder)
+        populate_array(out, data=builder.gep(ary.data, [at]), shape=dims, strides=strides, itemsize=ary.itemsize,
+                       meminfo=ary.meminfo, parent=ary.parent)
+        return impl_ret_borrowed(context, builder, ret, out._getvalue())
+
+    return sig, codegen
+
+
+@overload(view, inline="always")
+def _view_overload(W, off, shape):
+    def impl(W, off, shape):
+        return _view_jit(W, off, shape)
+
+    return impl
+
+
 @njit(cache=True, inline="always")
 def w_u_card(W):
-    return W[O_U_CARD:O_U_CARD + MAXU * MAXS].reshape((MAXU, MAXS))
+    return view(W, O_U_CARD, (MAXU, MAXS))
 
 
 @njit(cache=True, inline="always")
 def w_u_w(W):
-    return W[O_U_W:O_U_W + MAXU * MAXS].reshape((MAXU, MAXS))
+    return view(W, O_U_W, (MAXU, MAXS))
 
 
 @njit(cache=True, inline="always")
 def w_u_len(W):
-    return W[O_U_LEN:O_U_LEN + MAXU]
+    return view(W, O_U_LEN, (MAXU,))
 
 
 @njit(cache=True, inline="always")
 def w_u_top(W):
-    return W[O_U_TOP:O_U_TOP + MAXU]
+    return view(W, O_U_TOP, (MAXU,))
 
 
 @njit(cache=True, inline="always")
 def w_u_size(W):
-    return W[O_U_SIZE:O_U_SIZE + MAXU]
+    return view(W, O_U_SIZE, (MAXU,))
 
 
 @njit(cache=True, inline="always")
 def w_rec(W):
-    return W[O_REC:O_REC + MAXREC * MAXD].reshape((MAXREC, MAXD))
+    return view(W, O_REC, (MAXREC, MAXD))
 
 
 @njit(cache=True, inline="always")
 def w_rec_n(W):
-    return W[O_REC_N:O_REC_N + MAXREC]
+    return view(W, O_REC_N, (MAXREC,))
 
 
 @njit(cache=True, inline="always")
 def w_ints(W):
-    return W[O_INTS:O_INTS + 64]
+    return view(W, O_INTS, (64,))
 
 
 @njit(cache=True, inline="always")
 def w_bu(W):
-    return W[O_BU:O_BU + 8 * 64].reshape((8, 64))
+    return view(W, O_BU, (8, 64))
 
 
 @njit(cache=True, inline="always")
 def w_cb(W):
-    return W[O_CB:O_CB + MAXS * 4].reshape((MAXS, 4))
+    return view(W, O_CB, (MAXS, 4))
 
 
 @njit(cache=True, inline="always")
 def w_fs(W):
-    return W[O_FS:O_FS + 16 * 64].reshape((16, 64))
+    return view(W, O_FS, (16, 64))
 
 
 @njit(cache=True, inline="always")
 def w_ls(W):
-    return W[O_LS:O_LS + 8 * 64].reshape((8, 64))
+    return view(W, O_LS, (8, 64))
 
 
 @njit(cache=True, inline="always")
 def w_hl(W):
-    return W[O_HL:O_HL + 8 * 54 * 4].reshape((8, 54 * 4))
+    return view(W, O_HL, (8, 54 * 4))
 
 
 @njit(cache=True, inline="always")
