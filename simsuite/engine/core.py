@@ -72,7 +72,7 @@ WORK_LAYOUT = (
     ("bu", (8, 64)), ("cb", (MAXS, 4)), ("fs", (16, 64)),
     ("ls", (8, 64)),  # rows 0-4 lead_info's search, 6-7 its codes and profile; rows 0-2 and 5 match_throw
     # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
-    # forced play, 4 the bury, 5 write_record's captures, 6 its outcome
+    # forced play, 4 the bury, 5 write_record's captures, 6 its outcome, 7 throw_check
     ("hl", (8, 54 * 4)),
 )
 _offsets = {}
@@ -81,6 +81,7 @@ for _name, _shape in WORK_LAYOUT:
     _offsets[_name] = _at
     _at += int(np.prod(_shape))
 WORK_SIZE = _at
+assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row of ``hl``
 (O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL) = (
     _offsets[name] for name, _ in WORK_LAYOUT)
 

@@ -3,12 +3,11 @@ which, and the throw test with its penalty (the rules of ``simsuite.rules.trick`
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, w_ls,
-    w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, w_hl,
+    w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .follow import _move_unit, _next_unit, lead_info
 from .order import play_class
@@ -114,12 +113,16 @@ def match_throw(play, cls, pos, P, LI, W):
         used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         if d + 1 == nsel_lead and n - used == need_singles:
-            for i in range(d + 1):
-                codes[i] = shape_code(U_w, U_len, U_size, sel[i])
-            cs = np.sort(codes[: d + 1])
+            for i in range(d + 1):  # the codes, ascending (an insertion sort, in place)
+                v = shape_code(U_w, U_len, U_size, sel[i])
+                j = i
+                while j > 0 and codes[j - 1] > v:
+                    codes[j] = codes[j - 1]
+                    j -= 1
+                codes[j] = v
             same = True
             for i in range(d + 1):
-                if cs[i] != LI[LI_CODES + i]:
+                if codes[i] != LI[LI_CODES + i]:
                     same = False
                     break
             if same:
@@ -175,9 +178,19 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     # re-read the lead's units (lead_info leaves them in rec[0])
     lead_info(lead, cls, pos, P, W, LI)
     nsel = rec_n[0]
-    units = w_rec(W)[0, :nsel].copy()
+    # row 7 of the hand loop's scratch (core.WORK_LAYOUT): the lead's units, the units that fail,
+    # the lead's singles, the best copies per position of one opponent
+    T = w_hl(W)[7]
+    units = T[:MAXD]
+    failed = T[MAXD:2 * MAXD]
+    single_left = T[2 * MAXD:2 * MAXD + NC]
+    best = T[2 * MAXD + NC:2 * MAXD + NC + 64]
+    rec0 = w_rec(W)[0]
+    for i in range(nsel):
+        units[i] = rec0[i]
     # singles of the lead
-    single_left = lead.copy()
+    for c in range(NC):
+        single_left[c] = lead[c]
     for i in range(nsel):
         u = units[i]
         for s in range(U_len[u]):
@@ -216,14 +229,14 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
                     fail_u = -1
                     fail_single = c
     else:
-        best = np.zeros(64, np.int64)
-        failed = np.zeros(MAXD, np.bool_)
+        for i in range(nsel):
+            failed[i] = 0
         for s in range(4):
             if s == thrower:
                 continue
             _best_at(hands[s], cls, pos, k, best)
             for i in range(nsel):
-                if failed[i]:
+                if failed[i] == 1:
                     continue
                 u = units[i]
                 L = U_len[u]
@@ -246,7 +259,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
                         can = True
                         break
                 if can:
-                    failed[i] = True
+                    failed[i] = 1
                     beaten += U_size[u]
                     nfail += 1
                     if top < fail_top or (top == fail_top and fail_u >= 0 and U_size[u] < U_size[fail_u]):
