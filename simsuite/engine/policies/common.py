@@ -485,6 +485,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
                 best_score = score
                 for c in range(NC):
                     out[c] = cand[c]
+            if need == 0:
+                break  # the units fill the play: the three fills are the same candidate
 
 
 @njit(cache=True, inline="always")
