@@ -90,7 +90,7 @@ def decide_bury(P, st, pol, W, s, out):
     if search.is_search(pol) and P[BOTTOM] > 0:
         _search(P, st, pol, W, s, search.D_BURY, out)
     else:
-        choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], out)
+        choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
 
 
 @njit(cache=True)

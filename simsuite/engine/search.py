@@ -380,18 +380,19 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     pos = st.pos
     nb = P[BOTTOM]
     tmp = np.zeros(NC, np.int64)
-    choose_bury(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, tmp)
+    choose_bury(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
+    length = np.zeros(5, np.int64)
     n = _add(cand, 0, tmp, cap)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):
         tmp[:] = 0
         left = hand.copy()
         if style == 0:  # the lowest cards, fewest points, any suit
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 1 << 20, 0, 0, tmp)
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 1 << 20, 0, 0, length, tmp)
         elif style == 1:  # the shortest suits, points and all
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 20, 0, tmp)
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 20, 0, length, tmp)
         else:  # points first, from the shortest suits
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 16, 1 << 24, tmp)
+            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 16, 1 << 24, length, tmp)
         n = _add(cand, n, tmp, cap)
     return n
 

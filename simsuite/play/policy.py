@@ -383,7 +383,7 @@ class BuiltinPolicy:
         self.seed = seed
         self._table: EngineTable | None = None
         self._own_s: np.ndarray | None = None
-        self._own_W: tuple | None = None
+        self._own_W: np.ndarray | None = None
         self._P: tuple | None = None
 
     def __repr__(self) -> str:
@@ -464,11 +464,12 @@ class BuiltinPolicy:
         if t is not None and t.state is not None:
             self._decide("bury", out)
         elif t is not None:
-            choose_bury(self.code, t.hands[view.seat], t.cls, t.pos, t.P, t.s, view.bottom_size, out)
+            choose_bury(self.code, t.hands[view.seat], t.cls, t.pos, t.P, t.s, view.bottom_size, t.W, out)
         else:
             cls, pos = self._tables(view)
-            choose_bury(self.code, np.array(view.counts, dtype=np.int64), cls, pos, self._params(view.variant),
-                        self._state()[0], view.bottom_size, out)
+            s, W = self._state()
+            choose_bury(self.code, np.array(view.counts, dtype=np.int64), cls, pos, self._params(view.variant), s,
+                        view.bottom_size, W, out)
         return list(cards_of(out))
 
     def lead(self, view: LeadView) -> list[int]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core import LI_CARDS, NC
+from ..core import LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
@@ -37,18 +37,24 @@ __all__ = [
 
 
 @njit(cache=True)
-def choose_bury(pol, hand, cls, pos, P, s, n, out):
-    """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector)."""
+def choose_bury(pol, hand, cls, pos, P, s, n, W, out):
+    """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector). The policies work on a
+    copy of the hand in scratch row 0 of ``W``'s ``fs`` and count cards per class in row 1."""
     for c in range(NC):
         out[c] = 0
+    FS = w_fs(W)
+    left = FS[0][:NC]
+    for c in range(NC):
+        left[c] = hand[c]
+    length = FS[1][:5]
     if pol == RANDOM:
-        bury_random(hand, n, s, out)
+        bury_random(left, n, s, out)
     elif pol == BASIC:
-        bury_basic(hand, cls, pos, n, out)
+        bury_basic(left, cls, pos, n, length, out)
     elif pol == EXPERT_V1:
-        bury_expert_v1(hand, cls, pos, n, out)
+        bury_expert_v1(left, cls, pos, n, length, out)
     else:
-        bury_expert(hand, cls, pos, P, n, out)
+        bury_expert(left, cls, pos, P, n, length, out)
 
 
 @njit(cache=True, inline="always")

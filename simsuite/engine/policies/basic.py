@@ -16,9 +16,10 @@ from ..params import DECKS
 from .common import bury_by_key, follow_scored, lead_lowest
 
 @njit(cache=True)
-def bury_basic(hand, cls, pos, n, out):
-    """Shortest side suits first (to make voids), lowest cards, no points, never a pair or better."""
-    bury_by_key(hand.copy(), cls, pos, n, 1 << 30, 1 << 22, 1 << 20, 0, 64, 0, out)
+def bury_basic(left, cls, pos, n, length, out):
+    """Shortest side suits first (to make voids), lowest cards, no points, never a pair or better.
+    ``left``: a copy of the hand, taken from; ``length``: scratch for 5 counts."""
+    bury_by_key(left, cls, pos, n, 1 << 30, 1 << 22, 1 << 20, 0, 64, 0, length, out)
 
 
 @njit(cache=True)

@@ -81,20 +81,21 @@ def bid_wish(pol, hand, level, P, s, drawn):
 
 
 @njit(cache=True, inline="always")
-def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
+def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, length, out):
     """``_bury_by_key`` with the callers' constant weights made plain ints: one compiled copy."""
     _bury_by_key(left, cls, pos, n, as_int(w_trump), as_int(w_pair), as_int(w_point), as_int(w_points),
-                 as_int(w_length), as_int(w_rich), out)
+                 as_int(w_length), as_int(w_rich), length, out)
 
 
 @njit(cache=True)
-def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, out):
+def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, length, out):
     """Bury ``n`` cards of ``left`` (taken from it) into ``out``, one at a time, each time the card
     of least key: ``w_trump`` if trump, ``w_pair`` if a pair or more of it is left, ``w_point`` if
     it counts points, ``w_points`` per point, ``w_length`` per card left in its class,
     ``w_rich`` per point short of 20, plus its position. The weights make a habit: void short
-    suits, keep points, bury points, and so on."""
-    length = np.zeros(5, np.int64)
+    suits, keep points, bury points, and so on. ``length``: scratch for the cards per class."""
+    for k in range(5):
+        length[k] = 0
     for c in range(NC):
         length[cls[c]] += left[c]
     for _ in range(n):

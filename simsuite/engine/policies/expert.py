@@ -115,11 +115,12 @@ def bury_budget(hand, cls, P, n):
 
 
 @njit(cache=True)
-def bury_expert(hand, cls, pos, P, n, out):
-    """Bury ``n`` cards of ``hand`` into ``out``, one at a time, each the card of least key."""
-    budget = bury_budget(hand, cls, P, n)
-    left = hand.copy()
-    length = np.zeros(5, np.int64)
+def bury_expert(left, cls, pos, P, n, length, out):
+    """Bury ``n`` cards of ``left`` (a copy of the hand, taken from) into ``out``, one at a time,
+    each the card of least key; ``length``: scratch for the cards per class."""
+    budget = bury_budget(left, cls, P, n)
+    for k in range(5):
+        length[k] = 0
     for c in range(NC):
         length[cls[c]] += left[c]
     buried = 0

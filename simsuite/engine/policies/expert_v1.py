@@ -31,10 +31,10 @@ OVERTAKE = 50  # what taking a trick from a winning partner costs in the follow 
 
 
 @njit(cache=True)
-def bury_expert_v1(hand, cls, pos, n, out):
+def bury_expert_v1(left, cls, pos, n, length, out):
     """Shortest side suits first, lowest cards, never a pair; points weigh more than in ``basic``,
     so a short suit's high card is buried before a point card only if it is not an ace."""
-    bury_by_key(hand.copy(), cls, pos, n, 1 << 30, 1 << 22, 1 << 24, 0, 64, 0, out)
+    bury_by_key(left, cls, pos, n, 1 << 30, 1 << 22, 1 << 24, 0, 64, 0, length, out)
 
 
 @njit(cache=True)  # not inlined: a reference, compiled once outside the hand loops

@@ -17,9 +17,8 @@ from .common import put_unit, split_by_class
 
 
 @njit(cache=True)
-def bury_random(hand, n, s, out):
-    """``n`` cards of ``hand`` drawn uniformly into ``out``."""
-    left = hand.copy()
+def bury_random(left, n, s, out):
+    """``n`` cards of ``left`` (a copy of the hand, taken from) drawn uniformly into ``out``."""
     for _ in range(n):
         total = 0
         for c in range(NC):
