@@ -589,3 +589,25 @@ def test_override_takes_the_deal_after_the_opening_hand(vid):
             overridden += 1
             check_bids(v, res, i % 4, f"{vid} (override_takes_deal), seed 9, hand_index {i}", first_hand=False)
     assert overridden > 0
+
+
+def test_next_can_beat_single_agrees_with_the_full_scan():
+    """expert's one-card follow asks ``next_can_beat_single`` with the unseen cards' highest positions
+    found once, instead of ``next_can_beat``'s pass over the cards per candidate: the answers agree."""
+    from simsuite.engine.policies.common import next_can_beat, next_can_beat_single
+
+    P = compile_variant(load_variant("school-2016"))
+    rng = np.random.default_rng(14)
+    checked = 0
+    for _ in range(400):
+        level, trump = int(rng.integers(13)), int(rng.integers(-1, 4))
+        cls, pos = hand_tables(P, level, trump)
+        unseen = rng.integers(0, 3, 54) * (rng.random(54) < 0.3)
+        voids = (rng.random((4, 5)) < 0.3).astype(np.int64)
+        k, opp, t = int(rng.integers(5)), int(rng.integers(-1, 4)), int(rng.integers(2))
+        top = int(rng.integers(40))
+        hi = [max([int(pos[c]) for c in range(54) if unseen[c] > 0 and cls[c] == kk] or [-1]) for kk in (k, 4)]
+        full = next_can_beat(0, t, top, 1, k, opp, voids, unseen.astype(np.int64), cls, pos)
+        assert next_can_beat_single(t, top, k, opp, voids, hi[0], hi[1]) == full
+        checked += bool(full)
+    assert 40 < checked < 360  # both answers occur

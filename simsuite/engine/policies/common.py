@@ -295,6 +295,23 @@ def next_can_beat(kind, trump, top, n, k, opp, voids, unseen, cls, pos):
     return False
 
 
+@njit(cache=True, inline="always")
+def next_can_beat_single(trump, top, k, opp, voids, hi_k, hi_t):
+    """``next_can_beat`` of a one-card claim (``kind`` 0, ``n`` 1), given the highest position of an
+    unseen card of class ``k`` (``hi_k``) and of trump (``hi_t``), -1 if none: the same answer
+    without a pass over the cards for each candidate card."""
+    if opp < 0:
+        return False
+    if k != TRUMP and voids[opp, k] == 1:
+        if voids[opp, TRUMP] == 1:
+            return False
+        if trump == 0:
+            return True
+    elif trump == 1 and k != TRUMP:
+        return False
+    return (hi_t if trump == 1 else hi_k) > top
+
+
 @njit(cache=True)
 def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
@@ -421,6 +438,15 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         # a single lead: any card of the suit is legal; score each while counting them
         best_score = -(1 << 40)
         pick = -1
+        hi_k = -1  # the highest unseen card of the suit and of trump (for next_can_beat_single)
+        hi_t = -1
+        if judge:
+            for c in range(NC):
+                if unseen[c] > 0:
+                    if cls[c] == k and pos[c] > hi_k:
+                        hi_k = pos[c]
+                    if cls[c] == TRUMP and pos[c] > hi_t:
+                        hi_t = pos[c]
         for c in range(NC):
             out[c] = 0
             if hand[c] == 0 or cls[c] != k:
@@ -429,7 +455,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             # the single-card case of score_follow, without building the play
             t = 1 if cls[c] == TRUMP else 0
             wins = t > win_c[1] or (t == win_c[1] and win_c[0] == 0 and pos[c] > win_c[2])
-            futile = judge and wins and next_can_beat(as_int(0), t, pos[c], as_int(1), k, J[J_OPP], voids, unseen, cls, pos)
+            futile = judge and wins and next_can_beat_single(t, pos[c], k, J[J_OPP], voids, hi_k, hi_t)
             high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
             score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
                                 futile, high)
