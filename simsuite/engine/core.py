@@ -65,7 +65,8 @@ WORK_LAYOUT = (
     ("rec", (MAXREC, MAXD)), ("rec_n", (MAXREC,)),
     ("ints", (64,)),  # small scalar outputs
     # scratch rows, so that no decision allocates: build_units, the follow decision and
-    # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets,
+    # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets (and
+    # 8-9 expert-v1's lead: the unseen counts, their best copies per position),
     # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
     # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
     # cards' best copies per position, 15 safe_throw's order of units, then cards per class

@@ -7,7 +7,6 @@ package's dispatcher picks one of them by policy code.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import core
@@ -131,12 +130,6 @@ def unseen_into(hand, played, P, u):
     for c in range(NC):
         u[c] = P[DECKS] - hand[c] - played[c]
     return u
-
-
-@njit(cache=True)
-def unseen_counts(hand, played, P):
-    """``unseen_into`` a new array."""
-    return unseen_into(hand, played, P, np.empty(NC, np.int64))
 
 
 @njit(cache=True)
@@ -500,11 +493,10 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         for mode in range(3):
             for c in range(NC):
                 cand[c] = 0
+            need = n
             for j in range(REC_N[r]):
                 put_unit(U_card, U_w, U_len, REC[r, j], cand)
-            need = n
-            for c in range(NC):
-                need -= cand[c]
+                need -= U_size[REC[r, j]]
             fill(cand, inclass, need, cls, pos, mode)
             score = score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen,
                                  voids)

@@ -12,18 +12,17 @@ duels can measure the rebuilt ``expert`` against it. Do not change its play.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, as_int, w_units
+from ..core import NC, TRUMP, as_int, w_fs, w_units
 from ..order import class_count
 from ..params import CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, THROWS
 from ..phases import C_DECL, C_LEFT
 from ..trick import _best_at
 from ..units import build_units
 from .common import (
-    bury_by_key, follow_scored, lead_lowest, put_unit, strength, unit_is_sure, unseen_counts,
+    bury_by_key, follow_scored, lead_lowest, put_unit, strength, unit_is_sure, unseen_into,
 )
 from .expert import safe_throw
 
@@ -47,8 +46,9 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         return 0
     # 1. sure winners in side suits: the biggest unit, then the most points
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    unseen = unseen_counts(hand, played, P)
-    ubest = np.zeros(64, np.int64)
+    FS = w_fs(W)  # scratch rows 8 and 9 (core.WORK_LAYOUT): safe_throw uses 11-15
+    unseen = unseen_into(hand, played, P, FS[8][:NC])
+    ubest = FS[9]
     best_u = -1
     best_key = -1
     best_k = -1
@@ -141,8 +141,9 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     n = 0
     for c in range(NC):
         n += hand[c]
-    unseen = unseen_counts(hand, played, P)
-    ubest = np.zeros(64, np.int64)
+    FS = w_fs(W)  # scratch rows 8 and 9 (core.WORK_LAYOUT): safe_throw uses 11-15
+    unseen = unseen_into(hand, played, P, FS[8][:NC])
+    ubest = FS[9]
     hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
