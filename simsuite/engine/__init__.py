@@ -20,7 +20,8 @@ The same switch lets LLVM inline the two counting functions. numba marks ``NRT_i
 still runs first (it runs at the end of each optimisation pipeline, and the cheap one that precedes
 the full one inlines only what is marked ``alwaysinline``), and the full optimisation then inlines
 whatever counts remain: a load, an add and a store instead of a call. Alone it gave 1.47 times the
-hands per second of ``basic`` and 1.26 times of ``expert`` (docs/performance.md, "Twice the speed, continued").
+hands per second of ``basic`` and 1.26 times of ``expert`` (docs/performance.md, "Twice the speed,
+continued").
 """
 
 from numba.core.runtime import nrt as _nrt
