@@ -265,22 +265,34 @@ def is_high_trump(c, cls, level):
     return c >= 52 or (cls[c] == TRUMP and c % 13 == level)
 
 
+@njit(cache=True, inline="always")
+def _next_known(trump, k, opp, voids):
+    """What the voids alone say of ``next_can_beat``: 0 it cannot beat, 1 it can (it ruffs a side
+    suit it is void in), -1 it depends on the unseen cards of the class it must play."""
+    if opp < 0:
+        return 0
+    if k != TRUMP and voids[opp, k] == 1:
+        if voids[opp, TRUMP] == 1:
+            return 0
+        if trump == 0:
+            return 1
+    elif trump == 1 and k != TRUMP:
+        return 0  # it must follow the side suit, which cannot beat a trump
+    return -1
+
+
 @njit(cache=True)
 def next_can_beat(kind, trump, top, n, k, opp, voids, unseen, cls, pos):
     """Can seat ``opp`` (the next to play; -1: nobody left who is an opponent) beat the claim
     (``kind``, ``trump``, ``top``) of a trick of ``n`` cards led in class ``k``, given the voids seen
     and the unseen cards? It follows suit unless it is known void; a void seat with trumps ruffs a
     side-suit claim, or overruffs with an unseen higher trump."""
-    if opp < 0 or kind > 0:
+    if kind > 0:
         return False
+    known = _next_known(trump, k, opp, voids)
+    if known >= 0:
+        return known == 1
     need = 1 if n == 1 else 2
-    if k != TRUMP and voids[opp, k] == 1:
-        if voids[opp, TRUMP] == 1:
-            return False
-        if trump == 0:
-            return True
-    elif trump == 1 and k != TRUMP:
-        return False  # it must follow the side suit, which cannot beat a trump
     kk = TRUMP if trump == 1 else k
     for c in range(NC):
         if cls[c] == kk and unseen[c] >= need and pos[c] > top:
@@ -293,15 +305,9 @@ def next_can_beat_single(trump, top, k, opp, voids, hi_k, hi_t):
     """``next_can_beat`` of a one-card claim (``kind`` 0, ``n`` 1), given the highest position of an
     unseen card of class ``k`` (``hi_k``) and of trump (``hi_t``), -1 if none: the same answer
     without a pass over the cards for each candidate card."""
-    if opp < 0:
-        return False
-    if k != TRUMP and voids[opp, k] == 1:
-        if voids[opp, TRUMP] == 1:
-            return False
-        if trump == 0:
-            return True
-    elif trump == 1 and k != TRUMP:
-        return False
+    known = _next_known(trump, k, opp, voids)
+    if known >= 0:
+        return known == 1
     return (hi_t if trump == 1 else hi_k) > top
 
 
