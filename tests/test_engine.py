@@ -611,3 +611,35 @@ def test_next_can_beat_single_agrees_with_the_full_scan():
         assert next_can_beat_single(t, top, k, opp, voids, hi[0], hi[1]) == full
         checked += bool(full)
     assert 40 < checked < 360  # both answers occur
+
+
+def test_work_buffer_views_are_the_regions_work_names():
+    """The compiled accessors (``core.w_*``, built by the ``core.view`` intrinsic) and ``Work``'s
+    Python views see the same memory: a write through one shows in the other, at the same place."""
+    from numba import njit
+
+    from simsuite.engine import core
+
+    names = [name for name, _ in core.WORK_LAYOUT]
+    getters = [getattr(core, "w_" + name.lower()) for name in names]
+
+    def region_of(g):
+        @njit
+        def region(W):
+            return g(W)
+
+        return region
+
+    assert len(getters) == 13
+    work = core.Work()
+    W = work.arrays()
+    for i, (name, shape) in enumerate(core.WORK_LAYOUT):
+        region = region_of(getters[i])(W)
+        assert region.shape == shape and region.flags.c_contiguous
+        last = tuple(n - 1 for n in shape)
+        region[last] = 1000 + i
+        region[(0,) * len(shape)] = 2000 + i
+        own = getattr(work, name)
+        assert own[last] == 1000 + i and own[(0,) * len(shape)] == 2000 + i
+        assert np.shares_memory(region, own)
+    assert W.shape == (core.WORK_SIZE,)

@@ -105,7 +105,9 @@ class Work:
 def view(W, off, shape):
     """The C-contiguous region of ``W`` from ``off`` with ``shape``, as a view (no copy). Compiled,
     it is built in place (``_view_jit``): numba's ``reshape`` calls a C helper each time, and the
-    policies take these views at every decision."""
+    policies take these views at every decision. The compiled view checks no bounds: ``W`` is the
+    buffer of a ``Work`` (``WORK_SIZE`` long), and the ``w_*`` accessors name regions inside it
+    (``tests/test_engine.py`` checks each against ``Work``'s own views)."""
     return W[off:off + int(np.prod(np.array(shape)))].reshape(shape)
 
 
