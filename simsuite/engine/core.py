@@ -213,6 +213,18 @@ def w_units(W):
 
 
 @njit(cache=True, inline="always")
+def insert_sorted(a, start, n, v):
+    """Insert ``v`` into ``a[start:start + n]`` (ascending), keeping it ascending: ``a[start + n]``
+    becomes free space the larger values shift into. Equal values keep their order (``v`` goes
+    after them), so n calls sort stably, in place, without allocating."""
+    j = start + n
+    while j > start and a[j - 1] > v:
+        a[j] = a[j - 1]
+        j -= 1
+    a[j] = v
+
+
+@njit(cache=True, inline="always")
 def as_int(x):
     """``x`` as a plain int64. A constant passed straight from compiled code to a compiled function
     has a ``Literal`` type, and numba compiles a separate copy of the callee for each such constant;

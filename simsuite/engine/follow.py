@@ -11,8 +11,8 @@ from numba import njit
 
 from .core import (
     LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
-    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_int, w_fs, w_ints, w_ls, w_rec,
-    w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_int, insert_sorted, w_fs, w_ints,
+    w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .order import play_class
 from .params import (
@@ -285,7 +285,7 @@ def lead_info(play, cls, pos, P, W, LI):
         _lead_info_one_unit(play, k, n, code, top, w, P, LI)
         return 0 if w == 1 else 1
     nU = build_units(play, cls, pos, k, P, n, 2, W)
-    U_card, U_w, U_len, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_size(W)
+    U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     rec, rec_n = w_rec(W), w_rec_n(W)
     LS = w_ls(W)
     left = LS[0]
@@ -355,10 +355,10 @@ def lead_info(play, cls, pos, P, W, LI):
         cards_in += U_size[u]
         codes[i] = shape_code(U_w, U_len, U_size, u)
         pairs_cap += U_size[u] // 2
-        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and w_u_top(W)[u] > key_top))):
+        if U_size[u] > key_size or (U_size[u] == key_size and (w > key_w or (w == key_w and U_top[u] > key_top))):
             key_size = U_size[u]
             key_w = w
-            key_top = w_u_top(W)[u]
+            key_top = U_top[u]
             key_code = codes[i]
     singles = n - cards_in
     if key_size == 0:
@@ -389,12 +389,7 @@ def lead_info(play, cls, pos, P, W, LI):
     LI[LI_KEY_TOP] = key_top
     LI[LI_SINGLES] = singles
     LI[LI_KEY_SIZE] = key_size
-    for i in range(nsel):  # the codes, ascending (an insertion sort, in place)
-        v = codes[i]
-        j = i
-        while j > 0 and LI[LI_CODES + j - 1] > v:
-            LI[LI_CODES + j] = LI[LI_CODES + j - 1]
-            j -= 1
-        LI[LI_CODES + j] = v
+    for i in range(nsel):  # the codes, ascending
+        insert_sorted(LI, LI_CODES, i, codes[i])
     LI[LI_NSEL] = nsel
     return nsel

@@ -6,8 +6,8 @@ from __future__ import annotations
 from numba import njit
 
 from .core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP, w_hl,
-    w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP,
+    insert_sorted, w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .follow import _move_unit, _next_unit, lead_info
 from .order import play_class
@@ -113,13 +113,8 @@ def match_throw(play, cls, pos, P, LI, W):
         used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         if d + 1 == nsel_lead and n - used == need_singles:
-            for i in range(d + 1):  # the codes, ascending (an insertion sort, in place)
-                v = shape_code(U_w, U_len, U_size, sel[i])
-                j = i
-                while j > 0 and codes[j - 1] > v:
-                    codes[j] = codes[j - 1]
-                    j -= 1
-                codes[j] = v
+            for i in range(d + 1):  # the codes, ascending
+                insert_sorted(codes, 0, i, shape_code(U_w, U_len, U_size, sel[i]))
             same = True
             for i in range(d + 1):
                 if codes[i] != LI[LI_CODES + i]:

@@ -33,8 +33,9 @@ def _add_unit(U_card, U_w, U_len, U_top, U_size, nU, cards, widths, L, pos):
 @njit(cache=True, inline="always")
 def build_units(counts, cls, pos, k, P, room, min_w, W):
     """Every unit of at least ``min_w`` copies and at most ``room`` cards in class ``k``, into the
-    unit table (``core.w_u_card`` .. ``w_u_size``); returns the number of units. (The constants callers pass are made plain
-    ints here, so that every caller shares one compiled ``_build_units``.)"""
+    unit table (``core.w_u_card`` .. ``w_u_size``); returns the number of units. (The constants
+    callers pass are made plain ints here, so that every caller shares one compiled
+    ``_build_units``.)"""
     return _build_units(counts, cls, pos, as_int(k), P, as_int(room), as_int(min_w), W)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, as_int, w_fs, w_units
+from ..core import NC, TRUMP, as_int, insert_sorted, w_fs, w_units
 from ..order import class_count
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
@@ -299,12 +299,7 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
         order[:nU] = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
     else:
         for u in range(nU):
-            v = -(U_size[u] * 100 + U_top[u]) * 64 + u
-            j = u
-            while j > 0 and order[j - 1] > v:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = v
+            insert_sorted(order, 0, u, -(U_size[u] * 100 + U_top[u]) * 64 + u)
         for i in range(nU):
             order[i] &= 63
     for i in range(nU):
