@@ -68,7 +68,7 @@ def main() -> None:
         for name in mine:
             print(f"  {name}")
             for a in prof.args[name]:
-                print(f"    {a[:160]}")
+                print(f"    {a if len(a) <= 160 else a[:80] + ' … ' + a[-160:]}")
 
 
 if __name__ == "__main__":
