@@ -643,3 +643,39 @@ def test_work_buffer_views_are_the_regions_work_names():
         assert own[last] == 1000 + i and own[(0,) * len(shape)] == 2000 + i
         assert np.shares_memory(region, own)
     assert W.shape == (core.WORK_SIZE,)
+
+
+def test_numba_alias_analysis_runs_to_a_fixed_point():
+    # Without it numba's dead-code elimination, after the hand loop's inlined decision overloads,
+    # dropped st.voids[seat, k] = 1: the lean loop played school-2016 seed 20240601 hand 34 wrongly
+    # (engine package docstring; docs/performance.md, "Compilation"). That hand, plain Python against
+    # compiled, is also among the hands test_hands_obey_the_rules_core checks against the rules core.
+    from numba.core import ir_utils
+
+    import simsuite.engine as engine
+
+    assert engine.alias_fixed_point()
+    assert getattr(ir_utils.find_potential_aliases, "simsuite_fixed_point", False)
+    a = play_one(variant("school-2016"), 20240601, "expert", first_drawer=2, hand_index=34, keep=True)
+    assert len(a.history.plays) == 84 and a.record["trick_points"] == 85, "the hand of the lost voids"
+
+
+@pytest.mark.parametrize("vid", ["school-2016", "guangxi-2012"])
+def test_lean_and_full_loops_play_the_same_hands(vid):
+    # the loops compiled for random/basic/expert only (full=None) against those that can play every
+    # policy (policies.FULL): the same cards, hand for hand, for the three heuristics
+    from simsuite.engine.core import Work
+    from simsuite.engine.names import policy_codes
+    from simsuite.engine.policies import FULL
+    from simsuite.engine.rng import run_key
+
+    v = variant(vid)
+    n = 40
+    levels = np.full(n, v.start_level, np.int64)
+    drawers = np.arange(n, dtype=np.int64) % 4
+    for mix in ("expert,basic", "random,expert"):
+        pols = policy_codes(mix)
+        out = [np.zeros((n, H.N_RECORD), np.int64) for _ in range(2)]
+        for full, rows in zip((None, FULL), out):
+            H.play_many(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
+        assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"

@@ -94,6 +94,30 @@ def test_builtin_policies_replay_the_engine_on_changed_rules(changes):
                              f"school-2016 with {changes}, {mix!r}, seed {seed}")
 
 
+def test_full_for_compiles_the_lean_loops_only_for_the_three_heuristics():
+    # engine.policies.full_for: None keeps search and expert-v1 out of the compiled loops
+    from simsuite.engine.names import policy_codes
+    from simsuite.engine.policies import FULL, full_for
+
+    for mix in ("basic", "expert,basic", "random,expert"):
+        assert full_for(policy_codes(mix)) is None, mix
+    for mix in ("expert-v1", "expert,expert-v1", "search,basic", "search-k4-c3"):
+        assert full_for(policy_codes(mix)) == FULL, mix
+
+
+def test_expert_v1_seats_play_expert_v1_in_the_compiled_and_python_loops():
+    # The lean loops fall through to expert for any other code, so a wrong policy set would let
+    # expert-v1's seats play expert's cards without a word: both loops must play expert-v1 itself.
+    v = variant("school-2016")
+    differ = 0
+    for seed in range(6):
+        a = play_one(v, seed, "expert-v1,basic")
+        if seed < 2:
+            assert_same_hand(a, play_hand_py(v, seed, builtins("expert-v1,basic")), f"expert-v1 seed {seed}")
+        differ += not np.array_equal(a.history.plays, play_one(v, seed, "expert,basic").history.plays)
+    assert differ >= 3, f"expert-v1 played as expert in {6 - differ} of 6 hands"
+
+
 def test_level_and_keep():
     v = variant("two-deck-2011")
     a = play_one(v, 5, "expert", level=7, hand_index=2)

@@ -16,6 +16,7 @@ from ..engine import hand as H
 from ..engine.core import Work
 from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
+from ..engine.policies import full_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
@@ -46,7 +47,7 @@ def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarra
     out = np.zeros((hands, 3), np.int64)
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
-    H.bury_many(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out)
+    H.bury_many(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out, full_for(pols))
     return out
 
 

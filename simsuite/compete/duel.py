@@ -50,7 +50,7 @@ def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int
 
     from ..engine.warm import warm_up
 
-    warm_up(variant, loop="hands")  # the workers then load it from numba's cache, not compile it at once
+    warm_up(variant, policies, loop="hands")  # the workers then load it from numba's cache, not compile it at once
     starts = range(0, hands, chunk)
     parts = Parallel(n_jobs=jobs, backend="loky")(
         delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)

@@ -17,6 +17,7 @@ from ..engine.core import Work
 from ..engine.hand import N_RECORD, RECORD_FIELDS
 from ..engine.names import policy_codes
 from ..engine.params import compile_variant
+from ..engine.policies import full_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES
@@ -103,7 +104,7 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     levels = np.zeros((1, cap, 2), np.int64)
     # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
     M.play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, Work().arrays(), recs,
-                   hand_recs, np.zeros(1, np.int64), levels)
+                   hand_recs, np.zeros(1, np.int64), levels, full_for(codes))
     rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
     if rec[M.M_ERROR]:
         raise SimsuiteError(f"the engine stopped on an illegal play in match {match_index} of seed {seed}")
@@ -146,7 +147,7 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     levels = np.zeros((count, cap, 2), np.int64)
     hand_count = np.zeros(count, np.int64)
     M.play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, Work().arrays(), recs, hands,
-                   hand_count, levels)
+                   hand_count, levels, full_for(codes))
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
         raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "

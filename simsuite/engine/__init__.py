@@ -22,6 +22,17 @@ the full one inlines only what is marked ``alwaysinline``), and the full optimis
 whatever counts remain: a load, an add and a store instead of a call. Alone it gave 1.47 times the
 hands per second of ``basic`` and 1.26 times of ``expert`` (docs/performance.md, "Twice the speed,
 continued").
+
+Dead stores that are not dead. numba's dead-code elimination (``ir_utils.remove_dead``, run after
+each inlined ``overload(..., inline="always")`` and when closures are inlined) keeps a store into an
+array only if the array may alias something still live. Its alias analysis
+(``ir_utils.find_potential_aliases``) visits the blocks once, in the order of their labels, so that
+an array taken from an argument tuple by an inlined function (``st.voids`` in a phase inlined into
+the hand loop, whose ``st`` is a copy made in a block visited later) can be missed, and the store
+``st.voids[seat, k] = 1`` dropped without a word. Whether that happens depends on block labels, that
+is on everything else the function contains: the lean hand loop lost its voids this way
+(docs/performance.md, "Compilation"). Importing this package makes the analysis run to a fixed
+point, which finds every alias whatever the order; it only keeps more stores.
 """
 
 from numba.core.runtime import nrt as _nrt
@@ -53,4 +64,28 @@ def plain_refcounts() -> bool:
     return bool(_nrtdynmod._disable_atomicity)
 
 
+
+def alias_fixed_point() -> bool:
+    """Make numba's alias analysis (``ir_utils.find_potential_aliases``) run until nothing new is
+    found. Returns whether it is installed."""
+    from numba.core import ir_utils
+
+    once = ir_utils.find_potential_aliases
+    if getattr(once, "simsuite_fixed_point", False):
+        return True
+
+    def find_potential_aliases(blocks, args, typemap, func_ir, alias_map=None, arg_aliases=None):
+        while True:
+            before = (-1 if arg_aliases is None else len(arg_aliases),
+                      -1 if alias_map is None else sum(len(v) for v in alias_map.values()) + len(alias_map))
+            alias_map, arg_aliases = once(blocks, args, typemap, func_ir, alias_map, arg_aliases)
+            if before == (len(arg_aliases), sum(len(v) for v in alias_map.values()) + len(alias_map)):
+                return alias_map, arg_aliases
+
+    find_potential_aliases.simsuite_fixed_point = True
+    ir_utils.find_potential_aliases = find_potential_aliases
+    return True
+
+
 plain_refcounts()
+alias_fixed_point()

@@ -13,6 +13,7 @@ from . import phases as ph
 from .core import Work
 from .names import policy_codes
 from .params import compile_variant
+from .policies import full_for
 from .rng import hand_state, run_key
 
 
@@ -57,7 +58,7 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     h_n = np.zeros(2, np.int64)
     lvl = variant.start_level if level is None else level
     H.play_hand(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids,
-                h_bury, h_plays, h_n)
+                h_bury, h_plays, h_n, full_for(pols))
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
@@ -75,7 +76,7 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     levels = np.full(n, lvl, np.int64)
     drawers = np.arange(start, start + n, dtype=np.int64) % 4
     out = np.zeros((n, H.N_RECORD), np.int64)
-    H.play_many(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out)
+    H.play_many(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out, full_for(pols))
     if out[:, H.R_ERROR].any():
         bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])
         raise SimsuiteError(f"the engine stopped on an illegal play in hand {start + bad} of seed {seed}")

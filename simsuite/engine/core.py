@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.core import config
 from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 TRUMP = 4
@@ -133,12 +134,11 @@ def _view_jit(typingctx, W, off, shape):
     return sig, codegen
 
 
-@overload(view, inline="always")
-def _view_overload(W, off, shape):
-    def impl(W, off, shape):
-        return _view_jit(W, off, shape)
-
-    return impl
+# Compiled code calls the intrinsic itself, not an overload of ``view``: an inlined overload makes
+# numba run a dead-code elimination over the whole caller (see the engine package's docstring, "Dead
+# stores that are not dead"), which costs compile time in every function that reads a region of ``W``.
+if not config.DISABLE_JIT:
+    view = _view_jit  # noqa: F811  (the plain-Python ``view`` above runs under NUMBA_DISABLE_JIT)
 
 
 @njit(cache=True, inline="always")

@@ -258,10 +258,10 @@ def one_unit_lead(code, w, P):
 def lead_info_unit(play, cls, pos, P, LI):
     """``lead_info`` for a one-unit lead, without touching the work arrays; returns False when
     the lead is not one unit (the caller then uses ``lead_info``)."""
-    k = play_class(play, cls)
+    k = as_int(play_class(play, cls))  # plain ints: literals would compile more copies of the helpers
     if k < 0:
         return False
-    n = 0
+    n = as_int(0)
     for c in range(NC):
         n += play[c]
     code, top, w, _n = single_unit_shape(play, cls, pos, k)
@@ -276,8 +276,8 @@ def lead_info(play, cls, pos, P, W, LI):
     """Read a one-class lead: its canonical decomposition (fewest units, then most cards in wide
     units, then in tractors), the follow caps and the shapes a trump answer must match.
     Returns the number of units; the chosen units are ``W`` rec[0, :n] (singles implicit)."""
-    k = play_class(play, cls)
-    n = 0
+    k = as_int(play_class(play, cls))
+    n = as_int(0)
     for c in range(NC):
         n += play[c]
     code, top, w, _n = single_unit_shape(play, cls, pos, k)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
-from .core import NC, TRUMP, as_bool, w_hl
+from .core import NC, TRUMP, as_bool, as_int, w_hl
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
@@ -20,7 +22,7 @@ from .phases import (
     S_WINNER,
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
-from .policies import bid_wish, choose_bury, choose_follow, choose_lead
+from .policies import bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three
 from .rng import hand_state
 
 # --- the record of one hand ------------------------------------------------------------------------
@@ -37,7 +39,7 @@ MAX_PLAYS = 4 * 60 + 64
 PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw attempt), winner, counts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: called from two places, it would compile twice, for a call a few times a hand
 def _offer_bid(P, pol, st, seat, level, drawn, s, first_hand, nbids, keep, h_bids):
     """Ask ``seat``'s policy for a bid and apply it if the rules accept it; returns bids recorded."""
     card, n = bid_wish(pol, st.hands[seat], level, P, s, drawn)
@@ -59,10 +61,10 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
     deck = w_hl(W)[0][:54 * P[DECKS]]
-    nbids = 0
+    nbids = as_int(0)
     while True:
         ph.start_deal(P, s, st, deck)
-        nbids = 0
+        nbids = as_int(0)  # a plain int: a literal 0 would compile a second _offer_bid
         for i in range(4 * hs):
             seat = ph.draw(st, deck, i, first_drawer)
             if ph.bid_moment(P, deck[i], i, level):
@@ -112,8 +114,80 @@ def decide_follow(P, st, pol, W, s, out):
                       st.lead, st.win_c, st.sc[ph.S_WINNER], out)
 
 
+# --- the loops' decisions, by policy set -------------------------------------------------------------
+# The loops below take ``full``: ``None`` when every seat plays random, basic or expert, else
+# ``policies.FULL`` (``policies.full_for``). Each step is a plain function (it runs as written under
+# NUMBA_DISABLE_JIT) whose compiled form is chosen by the *type* of ``full`` when the loop compiles:
+# with ``None`` it calls the three heuristics only, so that ``search`` and ``expert-v1`` never compile
+# into that loop (about 40% of the match loop's compile; docs/performance.md, "Compilation"). They
+# are inlined overloads, which makes numba run its dead-code elimination over the loop: safe only
+# with the engine's fixed-point alias analysis (the package docstring, "Dead stores that are not dead").
+
+
+def _bury_three(P, st, pol, W, s, out, full):
+    bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
+
+
+def _bury_every(P, st, pol, W, s, out, full):
+    decide_bury(P, st, pol, W, s, out)
+
+
+def bury_step(P, st, pol, W, s, out, full):
+    """The dealer's bury, in a loop: ``decide_bury`` for the policy set ``full``."""
+    (_bury_three if full is None else _bury_every)(P, st, pol, W, s, out, full)
+
+
+@overload(bury_step, inline="always")
+def _bury_step_typed(P, st, pol, W, s, out, full):
+    return _bury_three if isinstance(full, types.NoneType) else _bury_every
+
+
+def _lead_three(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
+    lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+
+
+def _lead_every(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
+    if search.is_search(pol):
+        _search(P, st, pol, W, s, search.D_LEAD, out)
+    else:
+        choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+
+
+def lead_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
+    """The lead of ``seat``, in a loop, on its hoisted arrays: ``decide_lead`` for ``full``."""
+    (_lead_three if full is None else _lead_every)(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out,
+                                                   full)
+
+
+@overload(lead_step, inline="always")
+def _lead_step_typed(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
+    return _lead_three if isinstance(full, types.NoneType) else _lead_every
+
+
+def _follow_three(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
+    follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
+
+
+def _follow_every(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
+    if search.is_search(pol):
+        _search(P, st, pol, W, s, search.D_FOLLOW, out)
+    else:
+        choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
+
+
+def follow_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
+    """The follow of ``seat``, in a loop, on its hoisted arrays: ``decide_follow`` for ``full``."""
+    (_follow_three if full is None else _follow_every)(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI,
+                                                       lead, win_c, winner, out, full)
+
+
+@overload(follow_step, inline="always")
+def _follow_step_typed(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
+    return _follow_three if isinstance(full, types.NoneType) else _follow_every
+
+
 @njit(cache=True)
-def play_tricks(P, st, pols, W, s, keep, h_plays):
+def play_tricks(P, st, pols, W, s, keep, h_plays, full):
     """Play the hand from its current position to the end, asking each seat's policy. Returns
     the plays recorded, or -1 / -2 when a policy's lead / follow breaks the engine's checks."""
     HL = w_hl(W)
@@ -133,10 +207,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
         seat = ph.to_move(sc)
         pol = pols[seat]
         if sc[S_TURN] == 0:
-            if search.is_search(pol):
-                _search(P, st, pol, W, s, search.D_LEAD, lead)
-            else:
-                choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
+            lead_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, lead, full)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
                 return -1
@@ -150,11 +221,8 @@ def play_tricks(P, st, pols, W, s, keep, h_plays):
                 nplays += 1
             first_row = nplays - 1
         else:
-            if search.is_search(pol):
-                _search(P, st, pol, W, s, search.D_FOLLOW, play)
-            else:
-                choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c,
-                              sc[S_WINNER], play)
+            follow_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
+                        play, full)
             if not ph.apply_follow_inline(P, st, W, play):
                 return -2
             if keep and nplays < MAX_PLAYS:
@@ -203,7 +271,7 @@ def write_record(P, st, W, rec):
 
 @njit(cache=True)
 def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays,
-              h_n):
+              h_n, full):
     """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
     one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
     otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
@@ -218,13 +286,13 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         h_n[0] = nbids
     bury = w_hl(W)[4][:NC]
     ph.take_bottom(st)
-    decide_bury(P, st, pols[st.sc[S_DEALER]], W, s, bury)
+    bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
     if not ph.apply_bury(st, bury):
         rec[R_ERROR] = 3
         return
     if keep:
         h_bury[:] = bury
-    nplays = play_tricks(P, st, pols, W, s, keep, h_plays)
+    nplays = play_tricks(P, st, pols, W, s, keep, h_plays, full)
     if nplays < 0:
         rec[R_ERROR] = -nplays
         return
@@ -244,7 +312,7 @@ def _hist(h_plays, row, trick, seat, kind, cards):
 
 
 @njit(cache=True)
-def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
+def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
     """Play hands ``start .. start+len(out)-1`` of the run ``key`` (no history) into ``out``."""
     dummy4 = np.zeros((4, NC), np.int64)
     dummy1 = np.zeros(NC, np.int64)
@@ -256,11 +324,11 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out):
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
         play_hand(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
-                  dummy4, dummy1, dbids, dummy1, dplays, hn)
+                  dummy4, dummy1, dbids, dummy1, dplays, hn, full)
 
 
 @njit(cache=True)
-def bury_many(P, key, start, levels, first_drawers, pols, W, out):
+def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
     """Deal, declare and bury hands ``start ..`` of the run ``key``, without playing them: each row
     of ``out`` gets the points buried, the dealer's trumps after the bury and the dealer's seat."""
     dbids = np.zeros((1, 4), np.int64)
@@ -273,7 +341,7 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out):
         deal_and_declare(P, state, st, W, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]
-        decide_bury(P, st, pols[dealer], W, state, bury)
+        bury_step(P, st, pols[dealer], W, state, bury, full)
         ph.apply_bury(st, bury)
         trumps = 0
         for c in range(NC):

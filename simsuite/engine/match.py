@@ -47,7 +47,7 @@ def match_winner(level0, level1, tie_rule, on_stage):
 
 
 @njit(cache=True, inline="always")  # compiled once, inside play_matches (which plays single matches too)
-def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec, hand_recs, levels_after):
+def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec, hand_recs, levels_after, full):
     """Play one match. ``clock``: [match_minutes, warning_minute, hands_after_warning,
     no_new_hand_minutes, tie_rule (0 draw, 1 on stage), must_defend]. ``pols``: policy per seat.
     Writes the match record ``rec``, each hand's record to ``hand_recs[h]`` and the levels after
@@ -98,7 +98,8 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, h, state)
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn)
+        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn,
+                    full)
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1
@@ -152,9 +153,10 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
 
 
 @njit(cache=True)
-def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after):
-    """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``."""
+def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
+    """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``. ``full``:
+    ``None`` when every seat plays random, basic or expert (``policies.full_for``)."""
     for i in range(count):
         m = start + i
-        play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i])
+        play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i], full)
         hand_count[i] = recs[i, M_HANDS]

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool
+from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool, as_int
 from .follow import lead_info, lead_info_single, lead_info_unit
 from .order import hand_tables_into
 from .params import (
@@ -382,8 +382,8 @@ def apply_lead_inline(P, st, W, lead, forced):
                 sc[S_FORFEIT] = 1
                 return LEAD_FORFEIT
             sign = 1 if leader % 2 == sc[S_DECLARERS] else -1
-            lead_n = 0
-            forced_n = 0
+            lead_n = as_int(0)  # plain ints: literals would compile a second throw_penalty
+            forced_n = as_int(0)
             for c in range(NC):
                 lead_n += lead[c]
                 forced_n += forced[c]

@@ -16,12 +16,14 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterable
 
 from numba.core import event
 
 NOTICE_AFTER_S = 2.0  # a cached engine loads in about a second; a cold compile takes minutes
-# the cold compile of the match loop: 156 s on one core of the CI machine class (docs/performance.md)
-EXPECTED_COMPILE = "about 3 min on one core"
+# the cold compile of the match loop: about 95 s on one core of the CI machine class for random, basic
+# and expert, about 165 s with search and expert-v1 (docs/performance.md, "Compilation")
+EXPECTED_COMPILE = "about 1.5 min on one core, 3 with search or expert-v1"
 
 
 class CompileNotice(event.Listener):
@@ -78,27 +80,35 @@ class CompileNotice(event.Listener):
         event.unregister("numba:compile", self)
 
 
-def warm_up(variant=None, policies: str = "basic", loop: str = "matches") -> float:
-    """Compile, or load from numba's cache, one of the engine's two loops with everything it calls
-    (every built-in policy and ``search`` included: the compiled code does not depend on which
-    policies a run uses, so ``basic`` warms it fastest): ``"matches"`` (``engine.match.play_matches``:
-    simulate, sweep, calibrate) by playing one match, ``"hands"`` (``engine.hand.play_many``: duel,
-    compare-policies) by playing one hand of ``variant`` (default ``school-2016``). Returns the
-    seconds it took."""
+def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "matches") -> float:
+    """Compile, or load from numba's cache, one of the engine's two loops with everything it calls:
+    ``"matches"`` (``engine.match.play_matches``: simulate, sweep, calibrate) by playing one match,
+    ``"hands"`` (``engine.hand.play_many``: duel, compare-policies) by playing one hand of
+    ``variant`` (default ``school-2016``). ``policies``: the run's policy spec, or several. What
+    compiles depends on their policy set, not on the policies themselves (``policies.full_for``):
+    the lean loop for random, basic and expert, warmed with ``basic``; the full one, with search
+    and ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Returns the seconds
+    it took."""
     from ..rules.variant import load_variant
+    from .names import policy_codes
+    from .policies import full_for
 
+    specs = [policies] if isinstance(policies, str) else list(policies)
+    sets = {full_for(policy_codes(spec)) for spec in specs}
     v = variant if variant is not None else load_variant("school-2016")
     t0 = time.perf_counter()
-    if loop == "matches":
-        from ..compete.match import play_match_batch
+    for full in sorted(sets, key=lambda f: f is not None):
+        spec = "basic" if full is None else "expert-v1"
+        if loop == "matches":
+            from ..compete.match import play_match_batch
 
-        play_match_batch(v, 0, 0, 1, policies)
-    elif loop == "hands":
-        from .api import play_batch
+            play_match_batch(v, 0, 0, 1, spec)
+        elif loop == "hands":
+            from .api import play_batch
 
-        play_batch(v, 0, 1, policies)
-    else:
-        raise ValueError(f"warm_up: loop is 'matches' or 'hands', not {loop!r}")
+            play_batch(v, 0, 1, spec)
+        else:
+            raise ValueError(f"warm_up: loop is 'matches' or 'hands', not {loop!r}")
     return time.perf_counter() - t0
 
 

@@ -232,7 +232,7 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     try:
         if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
             try:
-                warm_up()
+                warm_up(policies=sorted({",".join(c.policies) for c in cells.values()}))
             except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
                 pass
             t0 = progress.t0 = time.perf_counter()  # the final line's rate counts the play, not the compile

@@ -23,15 +23,16 @@ from ..core import LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
-    BASIC, EXPERT, EXPERT_V1, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, put_unit, strength, try_trump,
+    BASIC, EXPERT, EXPERT_V1, FULL, POLICY_NAMES, RANDOM, full_for, bid_wish, bury_by_key, fill, put_unit, strength, try_trump,
 )
 from .expert import bury_expert, follow_expert, lead_expert
 from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
 from .random_play import bury_random, follow_random, lead_random
 
 __all__ = [
-    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "POLICY_NAMES", "RANDOM",
-    "bid_wish", "bury_by_key", "choose_bury", "choose_follow", "choose_lead", "fill", "follow_once",
+    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "FULL", "POLICY_NAMES",
+    "RANDOM", "bid_wish", "bury_by_key", "bury_three", "choose_bury", "choose_follow", "choose_lead", "fill",
+    "follow_once", "follow_three", "full_for", "lead_three",
     "lead_once", "put_unit", "strength", "try_trump",
 ]
 
@@ -40,19 +41,38 @@ __all__ = [
 def choose_bury(pol, hand, cls, pos, P, s, n, W, out):
     """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector). The policies work on a
     copy of the hand in scratch row 0 of ``W``'s ``fs`` and count cards per class in row 1."""
+    if pol == EXPERT_V1:
+        _bury_start(hand, W, out)
+        FS = w_fs(W)
+        bury_expert_v1(FS[0][:NC], cls, pos, n, FS[1][:5], out)
+    else:
+        bury_three(pol, hand, cls, pos, P, s, n, W, out)
+
+
+@njit(cache=True, inline="always")
+def _bury_start(hand, W, out):
     for c in range(NC):
         out[c] = 0
     FS = w_fs(W)
     left = FS[0][:NC]
     for c in range(NC):
         left[c] = hand[c]
+
+
+# The three heuristics alone (random, basic, expert; any other code plays expert): the loops that
+# play no search and no expert-v1 call these, so that those two are never compiled into them
+# (``common.full_for``; docs/performance.md, "Compilation").
+@njit(cache=True)
+def bury_three(pol, hand, cls, pos, P, s, n, W, out):
+    """``choose_bury`` for random, basic and expert."""
+    _bury_start(hand, W, out)
+    FS = w_fs(W)
+    left = FS[0][:NC]
     length = FS[1][:5]
     if pol == RANDOM:
         bury_random(left, n, s, out)
     elif pol == BASIC:
         bury_basic(left, cls, pos, n, length, out)
-    elif pol == EXPERT_V1:
-        bury_expert_v1(left, cls, pos, n, length, out)
     else:
         bury_expert(left, cls, pos, P, n, length, out)
 
@@ -60,6 +80,16 @@ def choose_bury(pol, hand, cls, pos, P, s, n, W, out):
 @njit(cache=True, inline="always")
 def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
     """Fill ``out`` with the lead of ``seat``. Returns 1 if it is a throw (several units), else 0."""
+    if pol == EXPERT_V1:
+        for c in range(NC):
+            out[c] = 0
+        return lead_expert_v1(seat, hands[seat], played, voids, cls, pos, P, ctx, W, out)
+    return lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+
+
+@njit(cache=True, inline="always")
+def lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
+    """``choose_lead`` for random, basic and expert."""
     for c in range(NC):
         out[c] = 0
     hand = hands[seat]
@@ -67,8 +97,6 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
         return lead_random(hand, cls, pos, P, W, s, out)
     if pol == BASIC:
         return lead_basic(hand, played, cls, pos, P, out)
-    if pol == EXPERT_V1:
-        return lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out)
     return lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out)
 
 
@@ -76,6 +104,16 @@ def choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
 def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
     """Fill ``out`` with a legal follow of ``seat`` to the lead ``LI`` (the trick's current best
     claim is ``win_c``, held by seat ``winner``)."""
+    if pol == EXPERT_V1:
+        follow_expert_v1(seat, hands[seat], played, voids, cls, pos, P, ctx, W, LI, lead, win_c,
+                         winner % 2 == seat % 2, ctx[C_LEFT] == 1, out)
+    else:
+        follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
+
+
+@njit(cache=True, inline="always")
+def follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
+    """``choose_follow`` for random, basic and expert."""
     hand = hands[seat]
     if pol == RANDOM:
         follow_random(hand, cls, pos, P, W, s, LI, out)
@@ -84,9 +122,6 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
     if pol == BASIC:
         follow_basic(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, ctx[C_LEFT] == 1,
                      out)
-    elif pol == EXPERT_V1:
-        follow_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
-                         ctx[C_LEFT] == 1, out)
     else:
         # the last trick: every hand holds exactly the lead's cards
         follow_expert(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,

@@ -26,6 +26,19 @@ RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
 # before issue 11, kept as a named reference for duels
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1")
 
+# What a compiled loop can play. The hand and match loops take an argument ``full`` whose type picks
+# their decisions when they compile (``engine.hand.lead_step``): ``None`` the three heuristics only
+# (random, basic, expert: ``search`` and ``expert-v1`` are never compiled into that loop), any int
+# every built-in policy. The lean loop is what most runs play, and compiles in about 55% of the time
+# (docs/performance.md, "Compilation"). ``full_for`` picks the argument.
+FULL = 1
+
+
+def full_for(codes) -> int | None:
+    """The ``full`` argument of a loop whose seats play ``codes``: ``None`` when all of them are
+    random, basic or expert, else ``FULL``."""
+    return None if all(int(c) in (RANDOM, BASIC, EXPERT) for c in codes) else FULL
+
 
 
 @njit(cache=True, inline="always")

@@ -170,7 +170,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     ubest = FS[14]
     best_u = -1
     best_key = -1
-    best_k = -1
+    best_k = as_int(-1)  # a literal would compile a second safe_throw
     for k in range(4):
         if class_count(hand, cls, k) == 0:
             continue
