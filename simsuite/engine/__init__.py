@@ -74,12 +74,15 @@ def alias_fixed_point() -> bool:
     if getattr(once, "simsuite_fixed_point", False):
         return True
 
+    def found(alias_map, arg_aliases):
+        return len(arg_aliases), len(alias_map), sum(len(v) for v in alias_map.values())
+
     def find_potential_aliases(blocks, args, typemap, func_ir, alias_map=None, arg_aliases=None):
-        while True:
-            before = (-1 if arg_aliases is None else len(arg_aliases),
-                      -1 if alias_map is None else sum(len(v) for v in alias_map.values()) + len(alias_map))
+        alias_map, arg_aliases = once(blocks, args, typemap, func_ir, alias_map, arg_aliases)
+        while True:  # the sets only grow, so this ends
+            before = found(alias_map, arg_aliases)
             alias_map, arg_aliases = once(blocks, args, typemap, func_ir, alias_map, arg_aliases)
-            if before == (len(arg_aliases), sum(len(v) for v in alias_map.values()) + len(alias_map)):
+            if found(alias_map, arg_aliases) == before:
                 return alias_map, arg_aliases
 
     find_potential_aliases.simsuite_fixed_point = True

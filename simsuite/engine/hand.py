@@ -22,7 +22,7 @@ from .phases import (
     S_WINNER,
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
-from .policies import bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three
+from .policies import FULL, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three
 from .rng import hand_state
 
 # --- the record of one hand ------------------------------------------------------------------------
@@ -97,21 +97,16 @@ def decide_bury(P, st, pol, W, s, out):
 
 @njit(cache=True)
 def decide_lead(P, st, pol, W, s, out):
-    """The leader's policy chooses a lead."""
-    if search.is_search(pol):
-        _search(P, st, pol, W, s, search.D_LEAD, out)
-    else:
-        choose_lead(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+    """The leader's policy chooses a lead (any built-in policy: ``lead_step`` with ``FULL``)."""
+    lead_step(P, st, pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, W, s, out,
+              as_int(FULL))
 
 
 @njit(cache=True)
 def decide_follow(P, st, pol, W, s, out):
-    """The seat to move chooses a follow."""
-    if search.is_search(pol):
-        _search(P, st, pol, W, s, search.D_FOLLOW, out)
-    else:
-        choose_follow(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                      st.lead, st.win_c, st.sc[ph.S_WINNER], out)
+    """The seat to move chooses a follow (any built-in policy: ``follow_step`` with ``FULL``)."""
+    follow_step(P, st, pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, W, s, st.LI,
+                st.lead, st.win_c, st.sc[ph.S_WINNER], out, as_int(FULL))
 
 
 # --- the loops' decisions, by policy set -------------------------------------------------------------

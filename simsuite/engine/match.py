@@ -98,8 +98,8 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, h, state)
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1, dplays, hn,
-                    full)
+        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1,
+                    dplays, hn, full)
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1

@@ -23,7 +23,8 @@ from ..core import LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
-    BASIC, EXPERT, EXPERT_V1, FULL, POLICY_NAMES, RANDOM, full_for, bid_wish, bury_by_key, fill, put_unit, strength, try_trump,
+    BASIC, EXPERT, EXPERT_V1, FULL, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, full_for, put_unit, strength,
+    try_trump,
 )
 from .expert import bury_expert, follow_expert, lead_expert
 from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
