@@ -30,8 +30,11 @@ demo: $(STAMP)
 		--matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 --out results/demo-$(DEMO_MATCHES)
 	$(BIN)/simsuite summary results/demo-$(DEMO_MATCHES)
 
+# two pytest-xdist workers; each compiles one of the engine's two loop sets (tests/conftest.py)
+TEST_JOBS ?= 2
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadgroup
 
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files); the sweeps run
 # with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused); then

@@ -660,6 +660,7 @@ def test_numba_alias_analysis_runs_to_a_fixed_point():
     assert len(a.history.plays) == 84 and a.record["trick_points"] == 85, "the hand of the lost voids"
 
 
+@pytest.mark.full_loop
 @pytest.mark.parametrize("vid", ["school-2016", "guangxi-2012"])
 def test_lean_and_full_loops_play_the_same_hands(vid):
     # the loops compiled for random/basic/expert only (full=None) against those that can play every

@@ -15,6 +15,9 @@ from simsuite.rules.variant import load_variant
 
 from positions import position
 
+# these tests run code compiled for every policy (search, expert-v1, engine.hand.decide_*): tests/conftest.py
+pytestmark = pytest.mark.full_loop
+
 TWO = load_variant("two-deck-2011")
 
 # two-deck-2011, spades trump at level 2, NS declaring. N leads the last heart ace (the other was

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simsuite.cli import main
@@ -349,6 +349,7 @@ def fuzzed_copy(small_run, tmp_path_factory) -> Path:
 
 
 @settings(max_examples=80, deadline=None)
+@example(where="chunk", key="id", value="\r")  # a line break in a chunk id once reached the message, via its path
 @given(where=st.sampled_from(["chunk", "cell", "top"]), key=st.sampled_from(
     ["id", "cell", "start", "stop", "status", "hands", "seed", "identity_hash", "duplicate", "chunks", "cells",
      "format", "identity", "given", "overrides"]), value=JSON_WILD)

@@ -67,6 +67,7 @@ def assert_same_hand(a, b, where: str) -> None:
 # --- 1. built-ins at the Python table = the compiled engine ----------------------------------------
 
 
+@pytest.mark.full_loop
 @pytest.mark.parametrize("mix", MIXES)
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_builtin_policies_replay_the_engine_exactly(vid, mix):
@@ -85,6 +86,7 @@ def test_builtin_policies_replay_the_engine_exactly(vid, mix):
     dict(fallback="redeal", min_declare=3, min_override=3),
     dict(throw_failure="forfeit"),
 ])
+@pytest.mark.full_loop
 def test_builtin_policies_replay_the_engine_on_changed_rules(changes):
     v = replace(variant("school-2016"), **changes)
     for seed in range(6):
@@ -105,6 +107,7 @@ def test_full_for_compiles_the_lean_loops_only_for_the_three_heuristics():
         assert full_for(policy_codes(mix)) == FULL, mix
 
 
+@pytest.mark.full_loop
 def test_expert_v1_seats_play_expert_v1_in_the_compiled_and_python_loops():
     # The lean loops fall through to expert for any other code, so a wrong policy set would let
     # expert-v1's seats play expert's cards without a word: both loops must play expert-v1 itself.
@@ -118,6 +121,7 @@ def test_expert_v1_seats_play_expert_v1_in_the_compiled_and_python_loops():
     assert differ >= 3, f"expert-v1 played as expert in {6 - differ} of 6 hands"
 
 
+@pytest.mark.full_loop
 def test_level_and_keep():
     v = variant("two-deck-2011")
     a = play_one(v, 5, "expert", level=7, hand_index=2)
@@ -127,12 +131,14 @@ def test_level_and_keep():
     assert c.history is None and c.record == a.record
 
 
+@pytest.mark.full_loop
 def test_specs_and_variant_ids_are_accepted():
     a = play_one(variant("huizhou"), 3, "basic,expert")
     b = play_hand_py("huizhou", 3, ["basic", "expert", "basic", "expert"])
     assert_same_hand(a, b, "huizhou by id and spec")
 
 
+@pytest.mark.full_loop
 def test_one_builtin_object_can_take_every_seat():
     p = BuiltinPolicy("expert")
     assert_same_hand(play_one(variant("baiyun-2016"), 9, "expert"), play_hand_py("baiyun-2016", 9, [p] * 4),
@@ -172,6 +178,7 @@ def greedy():
     return load_policy(GREEDY_SPEC)
 
 
+@pytest.mark.full_loop
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_greedy_plays_whole_hands(vid, greedy):
     """Basic invariants, then the whole hand replayed through the rules core as the engine's
@@ -247,6 +254,7 @@ def test_views_show_only_the_players_own_cards(greedy):
             assert view.check(view.legal_follows()[0]).legal
 
 
+@pytest.mark.full_loop
 def test_a_python_policy_can_delegate_to_a_builtin():
     class Wrapped:
         """Expert in everything, but buries like greedy."""
@@ -384,6 +392,7 @@ def test_revoking_is_stopped_with_the_follow_suit_rule():
     assert isinstance(e, ValueError) and "\n" not in msg
 
 
+@pytest.mark.full_loop
 def test_breaking_the_lead_shape_is_stopped_with_the_follow_priority_rule():
     class BreakPairs(Breaker):
         def follow(self, view):

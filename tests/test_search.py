@@ -27,6 +27,9 @@ from simsuite.rules.variant import load_variant
 
 from positions import position
 
+# these tests run code compiled for every policy (search, expert-v1, engine.hand.decide_*): tests/conftest.py
+pytestmark = pytest.mark.full_loop
+
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 FAST = "search-k2-c3"  # small enough for tests

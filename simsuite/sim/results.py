@@ -367,8 +367,8 @@ def _is_count(x: Any) -> bool:
 def _chunk_problem(c: Any, cells: set[str]) -> str | None:
     if not isinstance(c, dict) or not {"id", "cell", "start", "stop", "status"} <= set(c):
         return "lacks id, cell, start, stop or status"
-    if not isinstance(c["id"], str) or not c["id"] or "/" in c["id"]:
-        return f"has id {c['id']!r}"
+    if not isinstance(c["id"], str) or not c["id"] or "/" in c["id"] or not c["id"].isprintable():
+        return f"has id {c['id']!r}"  # the id names a file: no folders, no line breaks in its messages
     if not isinstance(c["cell"], str) or c["cell"] not in cells:
         return f"names cell {c['cell']!r}, which the manifest does not list"
     if not (_is_count(c["start"]) and _is_count(c["stop"]) and c["start"] < c["stop"]):
