@@ -34,7 +34,7 @@ demo: $(STAMP)
 TEST_JOBS ?= 2
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadgroup
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files); the sweeps run
 # with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused); then
