@@ -53,33 +53,32 @@ warm.NOTICE_AFTER_S = 24 * 3600.0
 # --- make test: two pytest-xdist workers, each loop set compiled once ---------------------------------------------
 # `make test` runs the suite on two workers (`pytest -n 2`). Left alone, each worker compiles
 # whatever engine loop its next test needs, and on a fresh checkout both compile the same loops at
-# once (a minute and a half each for the lean set, more for the full one). Instead the tests that
-# need the full set (search, expert-v1, and the decisions the Python path calls, all compiled with
-# every policy) are marked `full_loop`, and the scheduler below hands them all, first, to one
-# worker: that worker compiles the full set while the other compiles the lean set, each holding a
-# file lock, and a worker that needs a set the other holds waits for the lock and then loads numba's
-# cache. A plain `pytest` run compiles lazily, as before. Only the time depends on this: a missing
-# mark costs a second compile, never a result.
-#
-# (xdist's own `--dist loadgroup` would do the grouping, but with pytest 9 its group suffix no longer
-# reaches the scheduler, so the group is passed on through a file named by the run's id.)
+# once (a minute and a half each for the lean set, three minutes for the full one). Instead:
+# - the tests that need the full set (search, expert-v1, and the decisions the Python path calls,
+#   all compiled with every policy) are marked `full_loop`;
+# - the scheduler below sends the tests one at a time, in the order the workers collected them, and
+#   the workers order them so: one `full_loop` test, then every other test, then the other
+#   `full_loop` tests. The worker that gets the first test compiles the full set while the other
+#   compiles the lean set and runs the lean tests; both share the full tests at the end;
+# - each set compiles at a worker's first test that needs it, under a file lock per set: a worker
+#   that needs a set the other is compiling waits for the lock, then loads numba's cache.
+# A plain `pytest` run compiles lazily, as before. Only the time depends on this: a missing mark
+# costs a second compile, never a result.
 
 import fcntl  # noqa: E402
-import json  # noqa: E402
 import os  # noqa: E402
 import tempfile  # noqa: E402
 
-FULL_GROUP = "full-loop"
 _warmed: set[str] = set()
-
-
-def _run_file(run: str, what: str) -> str:
-    return os.path.join(tempfile.gettempdir(), f"simsuite-pytest-{run}-{what}")
 
 
 def _xdist_run() -> str | None:
     """The id that the workers of one xdist run share, or None outside xdist."""
     return os.environ.get("PYTEST_XDIST_TESTRUNUID") if os.environ.get("PYTEST_XDIST_WORKER") else None
+
+
+def _lock_path(run: str, kind: str) -> str:
+    return os.path.join(tempfile.gettempdir(), f"simsuite-pytest-{run}-{kind}.lock")
 
 
 def _warm_set(kind: str) -> None:
@@ -104,63 +103,37 @@ def _warm_set(kind: str) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Under xdist: the `full_loop` tests come first, and their ids go to the scheduler."""
-    run = _xdist_run()
-    if run is None:
+    """Under xdist: one `full_loop` test, then the others, then the remaining `full_loop` tests."""
+    if _xdist_run() is None:
         return
     full = [it for it in items if it.get_closest_marker("full_loop")]
-    items[:] = full + [it for it in items if not it.get_closest_marker("full_loop")]
-    if os.environ.get("PYTEST_XDIST_WORKER") == "gw0":
-        tmp = _run_file(run, f"full.json.{os.getpid()}")
-        with open(tmp, "w") as f:
-            json.dump([it.nodeid for it in full], f)
-        os.replace(tmp, _run_file(run, "full.json"))
-
-
-def pytest_configure(config):
-    """The controller names the run (xdist's `--testrunuid`) so that its scheduler and the workers
-    share the files above."""
-    if getattr(config.option, "numprocesses", None) and not getattr(config.option, "testrunuid", "x"):
-        import uuid
-
-        config.option.testrunuid = uuid.uuid4().hex
-
-
-def pytest_sessionfinish(session):
-    """The controller removes the run's lock files once every worker is done."""
-    run = getattr(session.config.option, "testrunuid", None)
-    if run and not os.environ.get("PYTEST_XDIST_WORKER"):
-        for what in ("lean.lock", "full.lock", "full.json"):
-            try:
-                os.remove(_run_file(run, what))
-            except OSError:
-                pass
+    items[:] = full[:1] + [it for it in items if not it.get_closest_marker("full_loop")] + full[1:]
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`-n N` (xdist's default `--dist load`): one test at a time, except the `full_loop` tests,
-    which go to one worker as one unit, before any other."""
+    """`-n N` (xdist's default `--dist load`): the tests one at a time, in collection order (xdist's
+    `load` sends each worker a quarter of the suite at the start, which would queue lean tests
+    behind the full set's compile)."""
     if config.getvalue("dist") != "load":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class FullLoopFirst(LoadScopeScheduling):
-        def schedule(self):
-            if self.collection is None:
-                path = _run_file(config.getoption("testrunuid"), "full.json")
-                try:
-                    with open(path) as f:
-                        self.full = set(json.load(f))
-                    os.remove(path)
-                except OSError:
-                    self.full = set()
-            super().schedule()
-
+    class OneAtATime(LoadScopeScheduling):
         def _split_scope(self, nodeid):
-            return FULL_GROUP if nodeid in getattr(self, "full", ()) else nodeid
+            return nodeid
 
-    return FullLoopFirst(config, log)
+    return OneAtATime(config, log)
+
+
+def pytest_sessionfinish(session):
+    """A worker removes the lock files of the sets it compiled or loaded once it is done."""
+    run = _xdist_run()
+    for kind in _warmed if run else ():
+        try:
+            os.remove(_lock_path(run, kind))
+        except OSError:
+            pass
 
 
 @pytest.fixture(autouse=True)
@@ -171,7 +144,7 @@ def _engine_compiled_once(request):
     kind = "full" if request.node.get_closest_marker("full_loop") else "lean"
     if kind in _warmed:
         return
-    with open(_run_file(run, f"{kind}.lock"), "w") as lock:
+    with open(_lock_path(run, kind), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when the worker dies
         _warm_set(kind)
     _warmed.add(kind)
