@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import tempfile
+
 import pytest
 
 from simsuite.engine import warm
@@ -64,10 +68,6 @@ warm.NOTICE_AFTER_S = 24 * 3600.0
 #   that needs a set the other is compiling waits for the lock, then loads numba's cache.
 # A plain `pytest` run compiles lazily, as before. Only the time depends on this: a missing mark
 # costs a second compile, never a result.
-
-import fcntl  # noqa: E402
-import os  # noqa: E402
-import tempfile  # noqa: E402
 
 _warmed: set[str] = set()
 
