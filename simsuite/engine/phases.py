@@ -336,6 +336,14 @@ def _take(hands, played, shown, seat, cards):
 
 
 @njit(cache=True, inline="always")
+def _take_one(hands, played, shown, seat, c):
+    """``_take`` of one card ``c``."""
+    hands[seat, c] -= 1
+    played[c] += 1
+    shown[seat, c] = max(0, shown[seat, c] - 1)
+
+
+@njit(cache=True, inline="always")
 def apply_lead_inline(P, st, W, lead, forced):
     """The leader leads ``lead``. A throw is tested: on failure the forced play (or a forfeit)
     follows the variant. ``st.lead`` gets what is actually played; ``lead`` is left as attempted.
@@ -353,6 +361,7 @@ def apply_lead_inline(P, st, W, lead, forced):
     n_lead = 0
     only = -1
     bad = False
+    points = 0
     for c in range(NC):
         m = lead[c]
         if m != 0:
@@ -364,6 +373,7 @@ def apply_lead_inline(P, st, W, lead, forced):
                 bad = True
             n_lead += m
             only = c
+            points += core.POINTS[c] * m
     if bad or n_lead == 0:
         return LEAD_ILLEGAL
     for c in range(NC):
@@ -388,15 +398,17 @@ def apply_lead_inline(P, st, W, lead, forced):
                 lead_n += lead[c]
                 forced_n += forced[c]
             sc[S_PENALTIES] += sign * throw_penalty(P, beaten, lead_n, forced_n)
+            points = 0
             for c in range(NC):
                 the_lead[c] = forced[c]
+                points += core.POINTS[c] * forced[c]
             lead_info(st.lead, cls, pos, P, W, LI)
             status = LEAD_FORCED
-    _take(hands, st.played, st.shown, leader, the_lead)
+    if n_lead == 1:
+        _take_one(hands, st.played, st.shown, leader, only)
+    else:
+        _take(hands, st.played, st.shown, leader, the_lead)
     contender_unit(st.lead, cls, pos, P, LI, True, st.win_c)
-    points = 0
-    for c in range(NC):
-        points += core.POINTS[c] * the_lead[c]
     sc[S_WINNER] = leader
     sc[S_WIN_TRUMP] = 1 if k == TRUMP else 0
     sc[S_TRICK_POINTS] = points
@@ -437,7 +449,10 @@ def apply_follow_inline(P, st, W, play):
                 in_k += m
     if total != n:
         return False
-    _take(hands, st.played, st.shown, seat, play)
+    if n == 1:
+        _take_one(hands, st.played, st.shown, seat, only)
+    else:
+        _take(hands, st.played, st.shown, seat, play)
     sc[S_TRICK_POINTS] += points
     st.ctx[C_TRICK_POINTS] = sc[S_TRICK_POINTS]
     if in_k < n:

@@ -10,7 +10,7 @@ from .core import (
     insert_sorted, w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .follow import _move_unit, _next_unit, lead_info
-from .order import play_class
+from .order import class_span, play_class
 from .params import BOMBS, FORCED_PLAY, THROW_FAILURE, THROW_PENALTY, THROW_TEST, WIDE_BEATS
 from .units import build_units, shape_code, single_unit_shape, unit_uniform
 
@@ -154,7 +154,8 @@ def _best_at(hand, cls, pos, k, out):
     for i in range(out.shape[0]):
         out[i] = 0
     top = -1
-    for c in range(NC):
+    lo, hi = class_span(k)
+    for c in range(lo, hi):
         if hand[c] > 0 and cls[c] == k:
             if hand[c] > out[pos[c]]:
                 out[pos[c]] = hand[c]

@@ -14,7 +14,7 @@ from ..core import (
     LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool, as_int, w_fs, w_units,
 )
 from ..follow import best_sets
-from ..order import class_count
+from ..order import class_count, class_span
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
 from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
@@ -307,7 +307,8 @@ def next_can_beat(kind, trump, top, n, k, opp, voids, unseen, cls, pos):
         return known == 1
     need = 1 if n == 1 else 2
     kk = TRUMP if trump == 1 else k
-    for c in range(NC):
+    lo, hi = class_span(kk)
+    for c in range(lo, hi):
         if cls[c] == kk and unseen[c] >= need and pos[c] > top:
             return True
     return False
@@ -329,20 +330,11 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     """A void follower's cheapest trump play that wins the trick, if any (in ``cand``)."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     n = LI[LI_CARDS]
-    FS = w_fs(W)
-    trumps = FS[11][:NC]
-    for c in range(NC):
-        trumps[c] = hand[c] if cls[c] == TRUMP else 0
-    if class_count(trumps, cls, TRUMP) < n:
-        return False
-    found = False
-    best_cost = 1 << 40
-    best_u = -1
     if n == 1:
         # a single: the lowest trump that beats the current winner
         pick = -1
         for c in range(NC):
-            if trumps[c] > 0:
+            if hand[c] > 0 and cls[c] == TRUMP:
                 cur[0] = 0
                 cur[1] = 1
                 cur[2] = pos[c]
@@ -354,6 +346,15 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             cand[c] = 0
         cand[pick] = 1
         return True
+    FS = w_fs(W)
+    trumps = FS[11][:NC]
+    for c in range(NC):
+        trumps[c] = hand[c] if cls[c] == TRUMP else 0
+    if class_count(trumps, cls, TRUMP) < n:
+        return False
+    found = False
+    best_cost = 1 << 40
+    best_u = -1
     if LI[LI_UNITS] == 1:
         # one unit: a trump unit of the same shape (or of the stronger kind)
         nU = build_units(trumps, cls, pos, TRUMP, P, n, 1, W)
@@ -461,6 +462,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
                         hi_t = pos[c]
         for c in range(NC):
             out[c] = 0
+        lo, hi = class_span(k)
+        for c in range(lo, hi):
             if hand[c] == 0 or cls[c] != k:
                 continue
             have += hand[c]

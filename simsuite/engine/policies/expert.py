@@ -171,6 +171,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     best_u = -1
     best_key = -1
     best_k = as_int(-1)  # a literal would compile a second safe_throw
+    built_k = -1  # the suit whose units the table holds
     for k in range(4):
         if class_count(hand, cls, k) == 0:
             continue
@@ -182,24 +183,26 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         if risky:
             continue
         nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+        built_k = k
         hi = _best_at(unseen, cls, pos, k, ubest)
         for u in range(nU):
-            if unit_is_sure(W, u, ubest, hi):
-                pts = 0
-                for st in range(U_len[u]):
-                    pts += core.POINTS[U_card[u, st]] * U_w[u, st]
-                key = U_size[u] * 1000 + pts * 4 + U_top[u]
-                if key > best_key:
-                    best_key = key
-                    best_u = u
-                    best_k = k
+            pts = 0
+            for st in range(U_len[u]):
+                pts += core.POINTS[U_card[u, st]] * U_w[u, st]
+            key = U_size[u] * 1000 + pts * 4 + U_top[u]
+            if key > best_key and unit_is_sure(W, u, ubest, hi):
+                best_key = key
+                best_u = u
+                best_k = k
     if best_u >= 0:
         # throw every sure unit of that suit at once when the throw test is safe
         if P[THROWS] == 1:
             thrown = safe_throw(hand, unseen, cls, pos, P, best_k, W, out)
             if thrown:
                 return 1
-        build_units(hand, cls, pos, best_k, P, 64, 1, W)
+            built_k = best_k  # safe_throw built the same table
+        if built_k != best_k:
+            build_units(hand, cls, pos, best_k, P, 64, 1, W)
         put_unit(U_card, U_w, U_len, best_u, out)
         return 0
     n_trump = class_count(hand, cls, TRUMP)
