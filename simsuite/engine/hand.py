@@ -22,7 +22,7 @@ from .phases import (
     S_WINNER,
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
-from .policies import FULL, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three
+from .policies import FULL, bid_wish, bury_three, may_bid, choose_bury, choose_follow, choose_lead, follow_three, lead_three
 from .rng import hand_state
 
 # --- the record of one hand ------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
         nbids = as_int(0)  # a plain int: a literal 0 would compile a second _offer_bid
         for i in range(4 * hs):
             seat = ph.draw(st, deck, i, first_drawer)
-            if ph.bid_moment(P, deck[i], i, level):
+            if ph.bid_moment(P, deck[i], i, level) and may_bid(st.hands[seat], level, P):
                 nbids = _offer_bid(P, pols[seat], st, seat, level, i // 4 + 1, s, first_hand, nbids, keep, h_bids)
         ph.form_bottom(P, st, deck)
         if P[BIDDING] == 1:

@@ -51,6 +51,17 @@ def strength(c, cls, pos):
 
 
 @njit(cache=True, inline="always")
+def may_bid(hand, level, P):
+    """Whether ``bid_wish`` can wish anything for ``hand``: it holds a level card, or a pair of one
+    joker where the variant lets jokers bid. Without either, ``bid_wish`` returns (-1, 0) and
+    draws nothing from the generator, so the hand loop skips the call (most bid moments)."""
+    for su in range(4):
+        if hand[su * 13 + level] > 0:
+            return True
+    return P[JOKER_BIDS] != 0 and P[NO_TRUMP_OK] == 1 and (hand[52] >= 2 or hand[53] >= 2)
+
+
+@njit(cache=True, inline="always")
 def bid_wish(pol, hand, level, P, s, drawn):
     """The bid a policy would like to show now: (card, count) or (-1, 0). The hand loop decides
     whether the rules accept it; a policy only asks for what it holds."""
@@ -178,15 +189,27 @@ def put_unit(U_card, U_w, U_len, u, out):
         out[U_card[u, s]] += U_w[u, s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill(play, pool, need, cls, pos, mode):
     """Add ``need`` cards from ``pool`` (minus ``play``) to ``play``: mode 0 lowest non-point first,
     mode 1 most points first, mode 2 highest first. The best card is taken as many times as it is
     available (it stays the best until then), so each pass over the cards takes a card, not a copy."""
+    _fill(play, pool, need, cls, pos, mode, as_int(0), as_int(NC))
+
+
+@njit(cache=True, inline="always")
+def fill_class(play, pool, need, cls, pos, mode, k):
+    """``fill`` from a ``pool`` that holds cards of class ``k`` only (it visits that class's ids)."""
+    lo, hi = class_span(k)
+    _fill(play, pool, need, cls, pos, mode, lo, hi)
+
+
+@njit(cache=True)
+def _fill(play, pool, need, cls, pos, mode, lo, hi):
     while need > 0:
         best = -1
         best_key = 0
-        for c in range(NC):
+        for c in range(lo, hi):
             if pool[c] - play[c] <= 0:
                 continue
             st = strength(c, cls, pos)
@@ -216,7 +239,8 @@ def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_
     pts = 0
     cost = 0
     high = 0
-    for c in range(NC):
+    lo, hi = class_span(LI[LI_CLASS])  # the candidate is of the led class (follow_scored's units and fill)
+    for c in range(lo, hi):
         if cand[c] > 0:
             pts += core.POINTS[c] * cand[c]
             cost += strength(c, cls, pos) * cand[c]
@@ -519,7 +543,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             for j in range(REC_N[r]):
                 put_unit(U_card, U_w, U_len, REC[r, j], cand)
                 need -= U_size[REC[r, j]]
-            fill(cand, inclass, need, cls, pos, mode)
+            fill_class(cand, inclass, need, cls, pos, mode, k)
             score = score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen,
                                  voids)
             if score > best_score:
