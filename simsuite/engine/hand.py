@@ -39,13 +39,15 @@ MAX_PLAYS = 4 * 60 + 64
 PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw attempt), winner, counts
 
 
-@njit(cache=True)  # not inlined: called from two places, it would compile twice, for a call a few times a hand
-def _offer_bid(P, pol, st, seat, level, drawn, s, first_hand, nbids, keep, h_bids):
-    """Ask ``seat``'s policy for a bid and apply it if the rules accept it; returns bids recorded."""
-    card, n = bid_wish(pol, st.hands[seat], level, P, s, drawn)
+@njit(cache=True)  # not inlined: called from two places, it would compile twice
+def _offer_bid(P, pol, hands, sc, shown, seat, level, drawn, s, first_hand, nbids, keep, h_bids):
+    """Ask ``seat``'s policy for a bid and apply it if the rules accept it; returns bids recorded.
+    (The state's three arrays it uses, not the state: passing its thirteen arrays cost more than
+    the bid, at the dozens of bid moments of an open draw.)"""
+    card, n = bid_wish(pol, hands[seat], level, P, s, drawn)
     if card < 0:
         return nbids
-    kind = ph.apply_bid(P, st, seat, card, n, first_hand)
+    kind = ph.apply_bid_to(P, hands, sc, shown, seat, card, n, first_hand)
     if kind != 0 and keep and nbids < MAX_BIDS:
         h_bids[nbids, 0] = seat
         h_bids[nbids, 1] = card
@@ -61,6 +63,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
     deck = w_hl(W)[0][:54 * P[DECKS]]
+    hands, sc, shown = st.hands, st.sc, st.shown
     nbids = as_int(0)
     while True:
         ph.start_deal(P, s, st, deck)
@@ -68,13 +71,14 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
         for i in range(4 * hs):
             seat = ph.draw(st, deck, i, first_drawer)
             if ph.bid_moment(P, deck[i], i, level) and may_bid(st.hands[seat], level, P):
-                nbids = _offer_bid(P, pols[seat], st, seat, level, i // 4 + 1, s, first_hand, nbids, keep, h_bids)
+                nbids = _offer_bid(P, pols[seat], hands, sc, shown, seat, level, i // 4 + 1, s, first_hand, nbids, keep,
+                                   h_bids)
         ph.form_bottom(P, st, deck)
         if P[BIDDING] == 1:
             # concealed bids, shown after the draw in drawing order [default]
             for i in range(4):
                 seat = (first_drawer + i) % 4
-                nbids = _offer_bid(P, pols[seat], st, seat, level, hs, s, first_hand, nbids, keep, h_bids)
+                nbids = _offer_bid(P, pols[seat], hands, sc, shown, seat, level, hs, s, first_hand, nbids, keep, h_bids)
         if ph.settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
             return nbids
 

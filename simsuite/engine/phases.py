@@ -193,8 +193,13 @@ def bid_moment(P, card_in, i, level):
 @njit(cache=True, inline="always")
 def apply_bid(P, st, seat, card, n, first_hand):
     """``seat`` shows ``n`` x ``card``: apply it if the rules accept it; returns ``bid_ok``'s kind."""
-    sc = st.sc
-    kind = bid_ok(P, seat, card, n, st.hands[seat], sc[S_CUR_SEAT], sc[S_CUR_CARD], sc[S_CUR_N], first_hand)
+    return apply_bid_to(P, st.hands, st.sc, st.shown, seat, card, n, first_hand)
+
+
+@njit(cache=True, inline="always")
+def apply_bid_to(P, hands, sc, shown, seat, card, n, first_hand):
+    """``apply_bid`` on the state's arrays ``hands``, ``sc`` and ``shown``."""
+    kind = bid_ok(P, seat, card, n, hands[seat], sc[S_CUR_SEAT], sc[S_CUR_CARD], sc[S_CUR_N], first_hand)
     if kind == 0:
         return 0
     if kind == 2 and seat != sc[S_CUR_SEAT]:
@@ -203,8 +208,8 @@ def apply_bid(P, st, seat, card, n, first_hand):
         sc[S_CUR_SEAT] = seat  # a reinforcement never moves the declaration (a partner's adds to it)
     sc[S_CUR_CARD] = card
     sc[S_CUR_N] = n
-    if n > st.shown[seat, card]:
-        st.shown[seat, card] = n
+    if n > shown[seat, card]:
+        shown[seat, card] = n
     return kind
 
 

@@ -43,7 +43,13 @@ def contender_unit(play, cls, pos, P, LI, is_lead, out):
         out[1] = 1 if LI[LI_CLASS] == TRUMP else 0
         out[2] = LI[LI_KEY_TOP]
         return True
-    k = play_class(play, cls)
+    return contender_unit_of(play, play_class(play, cls), cls, pos, P, LI, out)
+
+
+@njit(cache=True, inline="always")
+def contender_unit_of(play, k, cls, pos, P, LI, out):
+    """``contender_unit`` of a follow whose one class is known to be ``k`` (-1: it mixes classes),
+    without the pass over the cards that finds it."""
     if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
         return False
     trump = 1 if k == TRUMP else 0

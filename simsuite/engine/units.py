@@ -11,7 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from .core import MAXS, MAXU, NC, as_int, w_bu, w_cb, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
-from .order import class_cards
+from .order import class_cards, class_span
 from .params import MAX_UNIT, TRIPLE_PAIR_UNIT, WIDE_TRACTORS
 
 
@@ -149,7 +149,10 @@ def shape_code(U_w, U_len, U_size, u):
 def single_unit_shape(play, cls, pos, k):
     """If ``play`` (all of class ``k``) is exactly one unit, return (code, top, width, n); else code -1.
     Codes as ``shape_code``: uniform w*100+L, mixed 3+2 units 9005. No allocation: positions are
-    collected in a bit mask (every position is below 64)."""
+    collected in a bit mask (every position is below 64). It visits class ``k``'s ids only."""
+    if k < 0:
+        return -1, -1, 0, 0
+    first, end = class_span(k)
     mask = 0
     n = 0
     L = 0
@@ -158,7 +161,7 @@ def single_unit_shape(play, cls, pos, k):
     w0 = -1
     uniform = True
     wmax = 0
-    for c in range(NC):
+    for c in range(first, end):
         m = play[c]
         if m > 0:
             p = pos[c]

@@ -18,7 +18,7 @@ from ..order import class_count, class_span
 from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
 from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
-from ..trick import beats, contender, contender_unit
+from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
 
 RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
@@ -233,7 +233,7 @@ def _fill(play, pool, need, cls, pos, mode, lo, hi):
 def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen, voids):
     """How much a policy likes a candidate follow (``J``: the judgement of ``follow_scored``)."""
     if LI[LI_UNITS] == 1:
-        wins = contender_unit(cand, cls, pos, P, LI, False, cur) and beats(cur, win_c)
+        wins = contender_unit_of(cand, LI[LI_CLASS], cls, pos, P, LI, cur) and beats(cur, win_c)
     else:
         wins = contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c)
     pts = 0
@@ -501,8 +501,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             if score > best_score:
                 best_score = score
                 pick = c
-        if have > 1:
-            out[pick] = 1
+        if have >= 1:
+            out[pick] = 1  # with one card of the suit, that card
             return
     else:
         for c in range(NC):
@@ -510,11 +510,21 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             if cls[c] == k:
                 have += hand[c]
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
+    cand = FS[2]
+    feed = J[J_SURE_PARTNER] == 1
+    if have == 0:
+        # void in the suit: any cards (the whole hand is of other classes); it may trump
+        if not partner_wins and k != TRUMP:
+            if try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur) and (
+                    not judge or ruff_pays(cand, cls, J, n, k, voids, unseen, pos)):
+                for c in range(NC):
+                    out[c] = cand[c]
+                return
+        fill(out, hand, n, cls, pos, 1 if feed else 0)
+        return
     inclass = FS[0]
     others = FS[1]
     split_by_class(hand, cls, k, inclass, others)
-    cand = FS[2]
-    feed = J[J_SURE_PARTNER] == 1
     if have <= n:
         # all of the suit, then anything; a void player may trump
         for c in range(NC):
@@ -522,12 +532,6 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         need = n - have
         if need == 0:
             return
-        if have == 0 and not partner_wins and k != TRUMP:
-            if try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur) and (
-                    not judge or ruff_pays(cand, cls, J, n, k, voids, unseen, pos)):
-                for c in range(NC):
-                    out[c] = cand[c]
-                return
         fill(out, others, need, cls, pos, 1 if feed else 0)
         return
     best = FS[4]

@@ -16,7 +16,7 @@ from numba import njit
 
 from .. import core
 from ..core import NC, TRUMP, as_int, insert_sorted, w_fs, w_units
-from ..order import class_count
+from ..order import class_count, class_span
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
 )
@@ -182,9 +182,21 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 risky = True
         if risky:
             continue
+        hi = _best_at(unseen, cls, pos, k, ubest)
+        # single cards below the highest unseen card of the suit: no sure unit (skip the table)
+        top = -1
+        multi = False
+        lo, hi_id = class_span(k)
+        for c in range(lo, hi_id):
+            if hand[c] > 0 and cls[c] == k:
+                if hand[c] >= 2:
+                    multi = True
+                if pos[c] > top:
+                    top = pos[c]
+        if not multi and top < hi:
+            continue
         nU = build_units(hand, cls, pos, k, P, 64, 1, W)
         built_k = k
-        hi = _best_at(unseen, cls, pos, k, ubest)
         for u in range(nU):
             pts = 0
             for st in range(U_len[u]):
