@@ -362,24 +362,24 @@ def apply_lead_inline(P, st, W, lead, forced):
     hands = st.hands
     the_lead = st.lead
     # one pass over the lead: held, one class, how many cards
-    k = -1
+    # (without a branch per card, as apply_follow_inline)
     n_lead = 0
     only = -1
     bad = False
     points = 0
+    kmin = TRUMP + 1
+    kmax = -1
+    hand = hands[leader]
     for c in range(NC):
         m = lead[c]
-        if m != 0:
-            if m < 0 or hands[leader, c] < m:
-                bad = True
-            if k == -1:
-                k = cls[c]
-            elif cls[c] != k:
-                bad = True
-            n_lead += m
-            only = c
-            points += core.POINTS[c] * m
-    if bad or n_lead == 0:
+        bad |= (m < 0) | (hand[c] < m)
+        n_lead += m
+        only = c if m != 0 else only
+        points += core.POINTS[c] * m
+        kmin = min(kmin, cls[c] if m != 0 else TRUMP + 1)
+        kmax = max(kmax, cls[c] if m != 0 else -1)
+    k = kmin
+    if bad or n_lead == 0 or kmin != kmax:
         return LEAD_ILLEGAL
     for c in range(NC):
         the_lead[c] = lead[c]
@@ -437,22 +437,22 @@ def apply_follow_inline(P, st, W, play):
     hands = st.hands
     k = sc[S_K]
     n = sc[S_N]
-    # one pass: check the cards, count points and the led class, remember a one-card play
+    # one pass: check the cards, count points and the led class, remember a one-card play (without
+    # a branch per card: the few cards played would make each test a mispredicted jump)
     in_k = 0
     total = 0
     only = -1
     points = 0
+    bad = False
+    hand = hands[seat]
     for c in range(NC):
         m = play[c]
-        if m != 0:
-            if m < 0 or hands[seat, c] < m:
-                return False
-            total += m
-            only = c
-            points += core.POINTS[c] * m
-            if cls[c] == k:
-                in_k += m
-    if total != n:
+        bad |= (m < 0) | (hand[c] < m)
+        total += m
+        only = c if m != 0 else only
+        points += core.POINTS[c] * m
+        in_k += m if cls[c] == k else 0
+    if bad or total != n:
         return False
     if n == 1:
         _take_one(hands, st.played, st.shown, seat, only)

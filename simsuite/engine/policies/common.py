@@ -194,32 +194,33 @@ def fill(play, pool, need, cls, pos, mode):
     """Add ``need`` cards from ``pool`` (minus ``play``) to ``play``: mode 0 lowest non-point first,
     mode 1 most points first, mode 2 highest first. The best card is taken as many times as it is
     available (it stays the best until then), so each pass over the cards takes a card, not a copy."""
-    _fill(play, pool, need, cls, pos, mode, as_int(0), as_int(NC))
+    _fill(play, pool, need, cls, pos, mode, as_int(-1))
 
 
 @njit(cache=True, inline="always")
 def fill_class(play, pool, need, cls, pos, mode, k):
     """``fill`` from a ``pool`` that holds cards of class ``k`` only (it visits that class's ids)."""
-    lo, hi = class_span(k)
-    _fill(play, pool, need, cls, pos, mode, lo, hi)
+    _fill(play, pool, need, cls, pos, mode, k)
 
 
 @njit(cache=True)
-def _fill(play, pool, need, cls, pos, mode, lo, hi):
+def _fill(play, pool, need, cls, pos, mode, k):
+    if k < 0:
+        lo = 0
+        hi = NC
+    else:
+        lo, hi = class_span(k)
+    # the mode's key, a * points * 1000 + b * strength, without a branch per card
+    a = -1 if mode == 0 else (1 if mode == 1 else 0)
+    b = 1 if mode == 2 else -1
     while need > 0:
         best = -1
-        best_key = 0
+        best_key = -(1 << 62)
         for c in range(lo, hi):
             if pool[c] - play[c] <= 0:
                 continue
-            st = strength(c, cls, pos)
-            if mode == 0:
-                key = -(core.POINTS[c] * 1000 + st)
-            elif mode == 1:
-                key = core.POINTS[c] * 1000 - st
-            else:
-                key = st
-            if best < 0 or key > best_key:
+            key = a * core.POINTS[c] * 1000 + b * strength(c, cls, pos)
+            if key > best_key:
                 best = c
                 best_key = key
         if best < 0:
