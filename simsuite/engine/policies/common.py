@@ -356,15 +356,19 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     n = LI[LI_CARDS]
     if n == 1:
-        # a single: the lowest trump that beats the current winner
+        # a single: the lowest trump that beats the current winner (``beats`` of a one-card trump
+        # claim: none if the winner is of a stronger kind, any over a side-suit winner, else a
+        # higher one), in one pass without a branch per card
+        if win_c[0] > 0:
+            return False
+        above = win_c[2] if win_c[1] == 1 else -1
         pick = -1
+        low = 1 << 30
         for c in range(NC):
-            if hand[c] > 0 and cls[c] == TRUMP:
-                cur[0] = 0
-                cur[1] = 1
-                cur[2] = pos[c]
-                if beats(cur, win_c) and (pick < 0 or pos[c] < pos[pick]):
-                    pick = c
+            p = pos[c]
+            better = (hand[c] > 0) & (cls[c] == TRUMP) & (p > above) & (p < low)
+            pick = c if better else pick
+            low = p if better else low
         if pick < 0:
             return False
         for c in range(NC):
