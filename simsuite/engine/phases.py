@@ -362,13 +362,11 @@ def apply_lead_inline(P, st, W, lead, forced):
     hands = st.hands
     the_lead = st.lead
     # one pass over the lead: held, one class, how many cards
-    # (without a branch per card, as apply_follow_inline)
+    # (without a branch per card, as apply_follow_inline; then one class: that of the last card)
     n_lead = 0
     only = -1
     bad = False
     points = 0
-    kmin = TRUMP + 1
-    kmax = -1
     hand = hands[leader]
     for c in range(NC):
         m = lead[c]
@@ -376,10 +374,12 @@ def apply_lead_inline(P, st, W, lead, forced):
         n_lead += m
         only = c if m != 0 else only
         points += core.POINTS[c] * m
-        kmin = min(kmin, cls[c] if m != 0 else TRUMP + 1)
-        kmax = max(kmax, cls[c] if m != 0 else -1)
-    k = kmin
-    if bad or n_lead == 0 or kmin != kmax:
+    if bad or n_lead == 0:
+        return LEAD_ILLEGAL
+    k = cls[only]
+    for c in range(NC):
+        bad |= (lead[c] != 0) & (cls[c] != k)
+    if bad:
         return LEAD_ILLEGAL
     for c in range(NC):
         the_lead[c] = lead[c]

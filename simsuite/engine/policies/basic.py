@@ -46,13 +46,14 @@ def lead_basic(hand, played, cls, pos, P, out):
                 continue
             h = hand[c]
             if h > 0:
-                for w in range(1 if is_top else 2, h + 1):
-                    if above < w:
-                        key = w * 1000 + core.POINTS[c] * w * 4 + pos[c]
-                        if key > best_key:
-                            best_key = key
-                            pick_c = c
-                            pick_w = w
+                # a unit of w copies is sure when above < w; its key grows with w, so of this
+                # card's sure units the widest (all h copies) is the one that can win the pick
+                if h > above and h >= (1 if is_top else 2):
+                    key = h * 1000 + core.POINTS[c] * h * 4 + pos[c]
+                    if key > best_key:
+                        best_key = key
+                        pick_c = c
+                        pick_w = h
                 is_top = False
                 key = core.POINTS[c] * 1000 + pos[c] * 4
                 if key < low_key:
