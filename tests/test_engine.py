@@ -21,8 +21,9 @@ import pytest
 
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch, play_one
-from simsuite.engine.order import hand_tables
+from simsuite.engine.order import class_span, hand_tables
 from simsuite.engine.params import compile_variant
+from simsuite.engine.policies import bid_wish, may_bid
 from simsuite.errors import IllegalPlayError
 from simsuite.rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
 from simsuite.rules.declare import rule_bids
@@ -88,6 +89,48 @@ def test_side_suit_positions_rise_with_rank(vid):
             for k in range(4):
                 side = [int(pos[k * 13 + r]) for r in range(13) if cls[k * 13 + r] == k]
                 assert side == sorted(set(side)), f"suit {k}, level {level}, trump {trump}: {side}"
+
+
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_class_span_holds_every_card_of_its_class(vid):
+    """``order.class_span`` lets the compiled loops over one class visit 13 ids instead of 54: every
+    card of a side class ``k`` must be one of the ids ``13k .. 13k+12``, at every level and trump."""
+    v = variant(vid)
+    P = compile_variant(v)
+    for level in range(v.start_level, v.end_level + 1):
+        for trump in [0, 1, 2, 3] + ([NO_TRUMP] if v.no_trump else []):
+            cls, _pos = hand_tables(P, level, trump)
+            for c in range(N_CARDS):
+                lo, hi = class_span(int(cls[c]))
+                assert lo <= c < hi, f"card {c} of class {cls[c]} outside {lo}..{hi - 1} (level {level}, trump {trump})"
+    assert class_span(4) == (0, N_CARDS)
+
+
+@pytest.mark.parametrize("vid", VARIANTS)
+def test_a_hand_that_may_not_bid_wishes_nothing_and_draws_nothing(vid):
+    """The draw asks a seat for a bid only when ``may_bid`` says its hand could wish one: where it
+    says no, ``bid_wish`` must return (-1, 0) and leave the generator's state as it was, for every
+    policy, or skipping the call would change the deal."""
+    v = variant(vid)
+    P = compile_variant(v)
+    rng = np.random.default_rng(14)
+    asked = skipped = 0
+    for _ in range(400):
+        hand = np.zeros(N_CARDS, np.int64)
+        for c in rng.integers(0, N_CARDS, size=int(rng.integers(1, 40))):
+            hand[c] = min(hand[c] + 1, v.decks)
+        level = int(rng.integers(v.start_level, v.end_level + 1))
+        for pol in range(3):  # random, basic, expert
+            s = np.array([1, 2, 3, 4], np.int64)
+            card, n = bid_wish(pol, hand, level, P, s, int(rng.integers(1, 40)))
+            if may_bid(hand, level, P):
+                asked += 1
+            else:
+                skipped += 1
+                assert (card, n) == (-1, 0) and s.tolist() == [1, 2, 3, 4], (pol, level, hand.tolist())
+    assert asked > 0 and skipped > 0
+
 
 # --- 2. whole hands replayed through the rules core -----------------------------------------------
 

@@ -22,7 +22,9 @@ from .phases import (
     S_WINNER,
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
-from .policies import FULL, bid_wish, bury_three, may_bid, choose_bury, choose_follow, choose_lead, follow_three, lead_three
+from .policies import (
+    FULL, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three, may_bid,
+)
 from .rng import hand_state
 
 # --- the record of one hand ------------------------------------------------------------------------
