@@ -72,7 +72,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
         nbids = as_int(0)  # a plain int: a literal 0 would compile a second _offer_bid
         for i in range(4 * hs):
             seat = ph.draw(st, deck, i, first_drawer)
-            if ph.bid_moment(P, deck[i], i, level) and may_bid(st.hands[seat], level, P):
+            if ph.bid_moment(P, deck[i], i, level) and may_bid(hands[seat], level, P):
                 nbids = _offer_bid(P, pols[seat], hands, sc, shown, seat, level, i // 4 + 1, s, first_hand, nbids, keep,
                                    h_bids)
         ph.form_bottom(P, st, deck)
