@@ -10,8 +10,8 @@ outermost compiles (a function's callees compile inside it); it also prints the 
 than a second of compiling. Subprocesses and notebook kernels are not counted.
 
 With ``SIMSUITE_PROBE_FULL=1`` the report also lists the tests that run code compiled for every
-policy (a loop called with ``full_for(...)`` not ``None``, or an ``engine.hand.decide_*``
-function): the tests that tests/conftest.py marks ``full_loop``.
+policy (a loop called with ``full_for(...)`` not ``None``, or an ``engine.hand.decide``
+(``decide_*``)): the tests that tests/conftest.py marks ``full_loop``.
 
 Figures in the README ("Two commands") and docs/performance.md ("The test suite on two workers").
 """
@@ -72,11 +72,11 @@ def _probe_full() -> None:
 
     for module in (api, match, bury):
         module.full_for = noting_full_for
-    for name in ("decide_lead", "decide_follow", "decide_bury"):
-        def noting(*args, _decide=getattr(H, name)):
-            _full_users.add(_test[0])
-            return _decide(*args)
-        setattr(H, name, noting)
+    def noting(*args, _decide=H.decide):
+        _full_users.add(_test[0])
+        return _decide(*args)
+
+    H.decide = noting  # decide_lead, decide_follow and decide_bury call it
 
 
 def pytest_configure(config):

@@ -721,5 +721,6 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
         pols = policy_codes(mix)
         out = [np.zeros((n, H.N_RECORD), np.int64) for _ in range(2)]
         for full, rows in zip((None, FULL), out):
-            H.play_many(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
+            loop = H.play_many if full is None else H.play_many_full
+            loop(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
         assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"

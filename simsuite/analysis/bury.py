@@ -47,7 +47,9 @@ def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarra
     out = np.zeros((hands, 3), np.int64)
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
-    H.bury_many(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out, full_for(pols))
+    full = full_for(pols)
+    H.loop_for(H.bury_many, H.bury_many_full, full)(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out,
+                                                    full)
     return out
 
 

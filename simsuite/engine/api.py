@@ -57,8 +57,9 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     h_plays = np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64)
     h_n = np.zeros(2, np.int64)
     lvl = variant.start_level if level is None else level
-    H.play_hand(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids,
-                h_bury, h_plays, h_n, full_for(pols))
+    full = full_for(pols)
+    H.loop_for(H.play_hand, H.play_hand_full, full)(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W,
+                                                    rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full)
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
@@ -76,7 +77,9 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     levels = np.full(n, lvl, np.int64)
     drawers = np.arange(start, start + n, dtype=np.int64) % 4
     out = np.zeros((n, H.N_RECORD), np.int64)
-    H.play_many(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out, full_for(pols))
+    full = full_for(pols)
+    H.loop_for(H.play_many, H.play_many_full, full)(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out,
+                                                    full)
     if out[:, H.R_ERROR].any():
         bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])
         raise SimsuiteError(f"the engine stopped on an illegal play in hand {start + bad} of seed {seed}")

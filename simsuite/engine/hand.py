@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.core import types
-from numba.extending import overload
 
 from ..columns import RECORD_FIELDS
 from . import phases as ph
@@ -85,106 +83,50 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
             return nbids
 
 
-@njit(cache=True, inline="always")
-def _search(P, st, pol, W, s, kind, out):
-    cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
-    stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
-    search.decide(P, st, pol, W, s, kind, out, cand, stats)
-
-
-@njit(cache=True, inline="always")
-def decide_bury(P, st, pol, W, s, out):
-    """The dealer's policy chooses the bury (the bottom is already in its hand)."""
-    if search.is_search(pol) and P[BOTTOM] > 0:
-        _search(P, st, pol, W, s, search.D_BURY, out)
-    else:
+@njit(cache=True)
+def decide(P, st, pol, W, s, kind, out):
+    """The policy ``pol`` of the seat to move decides on the hand's state ``st``: the bury
+    (``kind`` is ``search.D_BURY``; the bottom is already in the dealer's hand), the lead
+    (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy: the entry point of
+    the Python path (``play.policy``, ``play.advise``) and of the loops that play ``search`` or
+    ``expert-v1`` (``full``, below)."""
+    if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
+        cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
+        stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
+        search.decide(P, st, pol, W, s, kind, out, cand, stats)
+    elif kind == search.D_BURY:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    elif kind == search.D_LEAD:
+        choose_lead(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+    else:
+        choose_follow(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
+                      st.lead, st.win_c, st.sc[S_WINNER], out)
 
 
-@njit(cache=True)
+def decide_bury(P, st, pol, W, s, out):
+    """The dealer's policy chooses the bury (the bottom is already in its hand): ``decide``."""
+    decide(P, st, pol, W, s, search.D_BURY, out)
+
+
 def decide_lead(P, st, pol, W, s, out):
-    """The leader's policy chooses a lead (any built-in policy: ``lead_step`` with ``FULL``)."""
-    lead_step(P, st, pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, W, s, out,
-              as_int(FULL))
+    """The leader's policy chooses a lead: ``decide``."""
+    decide(P, st, pol, W, s, search.D_LEAD, out)
 
 
-@njit(cache=True)
 def decide_follow(P, st, pol, W, s, out):
-    """The seat to move chooses a follow (any built-in policy: ``follow_step`` with ``FULL``)."""
-    follow_step(P, st, pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, W, s, st.LI,
-                st.lead, st.win_c, st.sc[ph.S_WINNER], out, as_int(FULL))
+    """The seat to move chooses a follow: ``decide``."""
+    decide(P, st, pol, W, s, search.D_FOLLOW, out)
 
 
 # --- the loops' decisions, by policy set -------------------------------------------------------------
 # The loops below take ``full``: ``None`` when every seat plays random, basic or expert, else
-# ``policies.FULL`` (``policies.full_for``). Each step is a plain function (it runs as written under
-# NUMBA_DISABLE_JIT) whose compiled form is chosen by the *type* of ``full`` when the loop compiles:
-# with ``None`` it calls the three heuristics only, so that ``search`` and ``expert-v1`` never compile
-# into that loop (about 40% of the match loop's compile; docs/performance.md, "Compilation"). They
-# are inlined overloads, which makes numba run its dead-code elimination over the loop: safe only
-# with the engine's fixed-point alias analysis (the package docstring, "Dead stores that are not dead").
-
-
-def _bury_three(P, st, pol, W, s, out, full):
-    bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
-
-
-def _bury_every(P, st, pol, W, s, out, full):
-    decide_bury(P, st, pol, W, s, out)
-
-
-def bury_step(P, st, pol, W, s, out, full):
-    """The dealer's bury, in a loop: ``decide_bury`` for the policy set ``full``."""
-    (_bury_three if full is None else _bury_every)(P, st, pol, W, s, out, full)
-
-
-@overload(bury_step, inline="always")
-def _bury_step_typed(P, st, pol, W, s, out, full):
-    return _bury_three if isinstance(full, types.NoneType) else _bury_every
-
-
-def _lead_three(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
-    lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
-
-
-def _lead_every(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
-    if search.is_search(pol):
-        _search(P, st, pol, W, s, search.D_LEAD, out)
-    else:
-        choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
-
-
-def lead_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
-    """The lead of ``seat``, in a loop, on its hoisted arrays: ``decide_lead`` for ``full``."""
-    (_lead_three if full is None else _lead_every)(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out,
-                                                   full)
-
-
-@overload(lead_step, inline="always")
-def _lead_step_typed(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, out, full):
-    return _lead_three if isinstance(full, types.NoneType) else _lead_every
-
-
-def _follow_three(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
-    follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
-
-
-def _follow_every(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
-    if search.is_search(pol):
-        _search(P, st, pol, W, s, search.D_FOLLOW, out)
-    else:
-        choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
-
-
-def follow_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
-    """The follow of ``seat``, in a loop, on its hoisted arrays: ``decide_follow`` for ``full``."""
-    (_follow_three if full is None else _follow_every)(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI,
-                                                       lead, win_c, winner, out, full)
-
-
-@overload(follow_step, inline="always")
-def _follow_step_typed(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, lead, win_c, winner, out, full):
-    return _follow_three if isinstance(full, types.NoneType) else _follow_every
+# ``policies.FULL`` (``policies.full_for``). Each loop branches on ``full is None``, and numba prunes
+# the branch that ``full`` rules out before it inlines or types anything (its ``DeadBranchPrune``
+# pass): with ``None`` the loop inlines the three heuristics (``policies.lead_three``,
+# ``follow_three``, ``bury_three``), and ``search`` and ``expert-v1`` never compile into it; with
+# the constant ``FULL`` (the ``*_full`` twins at the end of this module) it calls ``decide``,
+# compiled once for every policy, instead of inlining every policy into each loop
+# (docs/performance.md, "Compilation"). Under NUMBA_DISABLE_JIT the same branches run as written.
 
 
 @njit(cache=True)
@@ -208,7 +150,10 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
         seat = ph.to_move(sc)
         pol = pols[seat]
         if sc[S_TURN] == 0:
-            lead_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, lead, full)
+            if full is None:
+                lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
+            else:
+                decide(P, st, pol, W, s, as_int(search.D_LEAD), lead)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
                 return -1
@@ -222,8 +167,11 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
                 nplays += 1
             first_row = nplays - 1
         else:
-            follow_step(P, st, pol, seat, hands, played, voids, cls, pos, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
-                        play, full)
+            if full is None:
+                follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
+                             play)
+            else:
+                decide(P, st, pol, W, s, as_int(search.D_FOLLOW), play)
             if not ph.apply_follow_inline(P, st, W, play):
                 return -2
             if keep and nplays < MAX_PLAYS:
@@ -287,13 +235,19 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         h_n[0] = nbids
     bury = w_hl(W)[4][:NC]
     ph.take_bottom(st)
-    bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
+    if full is None:
+        bury_three(pols[st.sc[S_DEALER]], st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, bury)
+    else:
+        decide(P, st, pols[st.sc[S_DEALER]], W, s, as_int(search.D_BURY), bury)
     if not ph.apply_bury(st, bury):
         rec[R_ERROR] = 3
         return
     if keep:
         h_bury[:] = bury
-    nplays = play_tricks(P, st, pols, W, s, keep, h_plays, full)
+    if full is None:
+        nplays = play_tricks(P, st, pols, W, s, keep, h_plays, full)
+    else:
+        nplays = _play_tricks_inlined(P, st, pols, W, s, keep, h_plays, full)
     if nplays < 0:
         rec[R_ERROR] = -nplays
         return
@@ -324,8 +278,12 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
     st = ph.new_state()
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
-        play_hand(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
-                  dummy4, dummy1, dbids, dummy1, dplays, hn, full)
+        if full is None:
+            play_hand(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
+                      dummy4, dummy1, dbids, dummy1, dplays, hn, full)
+        else:
+            play_hand_full(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
+                           dummy4, dummy1, dbids, dummy1, dplays, hn, as_int(full))  # the int Python passes
 
 
 @njit(cache=True)
@@ -342,7 +300,10 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         deal_and_declare(P, state, st, W, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]
-        bury_step(P, st, pols[dealer], W, state, bury, full)
+        if full is None:
+            bury_three(pols[dealer], st.hands[dealer], st.cls, st.pos, P, state, P[BOTTOM], W, bury)
+        else:
+            decide(P, st, pols[dealer], W, state, as_int(search.D_BURY), bury)
         ph.apply_bury(st, bury)
         trumps = 0
         for c in range(NC):
@@ -351,3 +312,50 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         out[i, 0] = st.sc[S_BOTTOM_POINTS]
         out[i, 1] = trumps
         out[i, 2] = dealer
+
+
+# --- the loops that play search or expert-v1 ---------------------------------------------------------
+# numba prunes a branch on ``full is None`` when ``full`` is None or a constant, not when it is an
+# int passed from Python. So the loops for ``full`` an int are twins of the loops above, compiled
+# from the same code with ``full`` the constant ``FULL``: ``play_hand_full``, ``play_many_full``,
+# ``bury_many_full``, and ``engine.match.play_matches_full``; Python picks the twin by ``full``
+# (``loop_for``). Each twin inlines its loop, and ``play_hand_full`` the tricks too: every compiled
+# function that calls ``decide`` optimises and generates its whole closure again (every policy and
+# the search), so each function fewer is seconds fewer on a fresh checkout (docs/performance.md,
+# "Compilation"). A twin takes ``full`` like its lean loop, and ignores it.
+
+
+def _py(f):
+    return getattr(f, "py_func", f)  # under NUMBA_DISABLE_JIT ``njit`` returns the function itself
+
+
+_play_tricks_inlined = njit(cache=True, inline="always")(_py(play_tricks))
+_play_hand_inlined = njit(cache=True, inline="always")(_py(play_hand))
+_play_many_inlined = njit(cache=True, inline="always")(_py(play_many))
+_bury_many_inlined = njit(cache=True, inline="always")(_py(bury_many))
+
+
+@njit(cache=True)
+def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
+                   h_plays, h_n, full):
+    """``play_hand`` with every built-in policy."""
+    _play_hand_inlined(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
+                       h_plays, h_n, FULL)
+
+
+@njit(cache=True)
+def play_many_full(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
+    """``play_many`` with every built-in policy."""
+    _play_many_inlined(P, key, start, levels, first_drawers, first_hand, pols, W, out, FULL)
+
+
+@njit(cache=True)
+def bury_many_full(P, key, start, levels, first_drawers, pols, W, out, full):
+    """``bury_many`` with every built-in policy."""
+    _bury_many_inlined(P, key, start, levels, first_drawers, pols, W, out, FULL)
+
+
+def loop_for(lean, full_twin, full):
+    """The compiled loop to call from Python for the policy set ``full`` (``policies.full_for``):
+    ``lean`` when it is None, else its twin."""
+    return lean if full is None else full_twin

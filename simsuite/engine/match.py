@@ -21,7 +21,7 @@ from numba import njit
 from ..columns import MATCH_FIELDS
 from . import hand as H
 from . import phases as ph
-from .core import NC, as_bool
+from .core import NC, as_bool, as_int
 from .params import END_LEVEL, START_LEVEL
 from .rng import hand_state
 
@@ -98,8 +98,12 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, h, state)
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1,
-                    dplays, hn, full)
+        if full is None:
+            H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1,
+                        dplays, hn, full)
+        else:
+            H.play_hand_full(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids,
+                             dummy1, dplays, hn, as_int(full))  # the int Python passes: one compiled copy
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1
@@ -155,8 +159,21 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
 @njit(cache=True)
 def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
     """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``. ``full``:
-    ``None`` when every seat plays random, basic or expert (``policies.full_for``)."""
+    ``None`` when every seat plays random, basic or expert (``policies.full_for``; otherwise call
+    ``play_matches_full``, ``engine.hand.loop_for``)."""
     for i in range(count):
         m = start + i
         play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i], full)
         hand_count[i] = recs[i, M_HANDS]
+
+
+_play_matches_inlined = njit(cache=True, inline="always")(H._py(play_matches))
+
+
+@njit(cache=True)
+def play_matches_full(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
+                      full):
+    """``play_matches`` with every built-in policy (``engine.hand``, "the loops that play search or
+    expert-v1")."""
+    _play_matches_inlined(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
+                          H.FULL)

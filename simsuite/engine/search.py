@@ -36,7 +36,7 @@ from .phases import (
     S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
 )
 from .policies import (
-    EXPERT, bury_by_key, choose_bury, fill, follow_once, lead_once, put_unit, strength, try_trump,
+    EXPERT, bury_by_key, bury_three, fill, follow_once, lead_once, put_unit, strength, try_trump,
 )
 from .rng import randint
 from .trick import beats
@@ -380,7 +380,7 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     pos = st.pos
     nb = P[BOTTOM]
     tmp = np.zeros(NC, np.int64)
-    choose_bury(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
+    bury_three(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
     length = np.zeros(5, np.int64)
     n = _add(cand, 0, tmp, cap)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)

@@ -129,13 +129,15 @@ def follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, le
                       ctx[C_LEFT] == LI[LI_CARDS], out)
 
 
-# Called once per decision (the search's candidate lists, advise): one compiled copy each, where
-# the hand loops inline ``choose_lead`` and ``choose_follow`` for speed.
+# One decision of random, basic or expert (any other code plays expert), called rather than
+# inlined: the search's roll-outs and candidate lists, which play ``search.ROLLOUT_POLICY``. One
+# compiled copy each, without ``expert-v1``, where the lean hand loop inlines ``lead_three`` and
+# ``follow_three`` for speed.
 @njit(cache=True)
 def lead_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out):
-    return choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+    return lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
 
 
 @njit(cache=True)
 def follow_once(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out):
-    choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
+    follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
