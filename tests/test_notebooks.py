@@ -5,10 +5,17 @@ notebooks folder, so the committed notebooks and their full-run outputs are neve
 sweeps go to a temporary results folder. A notebook fails the test on any error; it must give at
 least one image (image/png) per figure it promises (``metadata.simsuite.figures``, at least 2),
 one in every cell tagged ``figure``, and end with the quick-mode conclusion.
+
+The notebooks a test process runs share one kernel, emptied before each (``RESET``): its names
+are gone and the notebooks' own helpers (``_common``) are imported afresh, so a notebook that
+leans on another's names or helpers still fails; only the third-party modules stay imported.
+Starting a kernel and importing simsuite, polars, pandas and matplotlib into it took about a third
+of each notebook's time in quick mode.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -42,20 +49,54 @@ def workdir(tmp_path_factory):
     return d
 
 
+# run in the shared kernel before each notebook: close its figures, forget its helpers, drop every name
+RESET = """\
+import sys
+import matplotlib.pyplot
+matplotlib.pyplot.close("all")
+sys.modules.pop("_common", None)
+%reset -f
+"""
+
+
+@pytest.fixture(scope="module")
+def kernel(workdir):
+    """One Jupyter kernel for the notebooks of this test process, started in ``workdir`` with the
+    quick-mode environment every notebook runs under."""
+    env = {**os.environ,
+           "SIMSUITE_QUICK": "1",
+           "SIMSUITE_ROOT": str(ROOT),
+           "SIMSUITE_RESULTS": str(workdir / "results"),
+           # one process per sweep: `make test` already keeps both cores busy with its two workers, and two
+           # more processes per sweep only add their start-up (tests/test_harness.py checks that --jobs
+           # does not change a row); the six notebooks took 63 s this way against 85 s with 2, in one process
+           "SIMSUITE_JOBS": "1",
+           "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    starter = nbclient.NotebookClient(nbformat.v4.new_notebook(), timeout=TIMEOUT_S, kernel_name="python3",
+                                      resources={"metadata": {"path": str(workdir)}})
+    km = starter.create_kernel_manager()
+    starter.start_new_kernel(env=env)
+    yield km
+    nbclient.util.run_sync(km.shutdown_kernel)(now=True)
+
+
+def _execute(nb, km, workdir) -> None:
+    """Run every cell of ``nb`` in the kernel of ``km``; raises CellExecutionError on any error."""
+    client = nbclient.NotebookClient(nb, km=km, timeout=TIMEOUT_S, kernel_name="python3",
+                                     resources={"metadata": {"path": str(workdir)}})
+    try:
+        client.execute()
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
+
+
 def _images(cell) -> int:
     return sum(1 for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
-def test_notebook_runs_in_quick_mode(path, workdir, monkeypatch):
-    monkeypatch.setenv("SIMSUITE_QUICK", "1")
-    monkeypatch.setenv("SIMSUITE_ROOT", str(ROOT))
-    monkeypatch.setenv("SIMSUITE_RESULTS", str(workdir / "results"))
-    # one process per sweep: `make test` already keeps both cores busy with its two workers, and two
-    # more processes per sweep only add their start-up (tests/test_harness.py checks that --jobs
-    # does not change a row); the six notebooks took 63 s this way against 85 s with 2, in one process
-    monkeypatch.setenv("SIMSUITE_JOBS", "1")
-    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+def test_notebook_runs_in_quick_mode(path, workdir, kernel):
     committed = path.read_bytes()
     copy = workdir / path.name
     nb = nbformat.read(copy, as_version=4)
@@ -64,9 +105,8 @@ def test_notebook_runs_in_quick_mode(path, workdir, monkeypatch):
     first_code = next(c for c in nb.cells if c.cell_type == "code")
     assert 'QUICK = os.environ.get("SIMSUITE_QUICK") == "1"' in first_code.source
 
-    client = nbclient.NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3",
-                                     resources={"metadata": {"path": str(workdir)}})
-    client.execute()  # raises CellExecutionError on any error
+    _execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(RESET)]), kernel, workdir)
+    _execute(nb, kernel, workdir)  # raises CellExecutionError on any error
     nbformat.write(nb, copy)
 
     code = [c for c in nb.cells if c.cell_type == "code"]
