@@ -186,8 +186,13 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None =
             keys.append(ck)
     if need_exact and tasks:
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
-        exacts = joblib.Parallel(n_jobs=n_jobs, backend="loky")(tasks) if n_jobs > 1 else [t[0](*t[1], **t[2])
-                                                                                                for t in tasks]
+        if n_jobs > 1:
+            from ..sim.executor import local_processes
+
+            with local_processes():  # the pool that played the rounds, reused
+                exacts = joblib.Parallel(n_jobs=n_jobs)(tasks)
+        else:
+            exacts = [t[0](*t[1], **t[2]) for t in tasks]
     else:
         exacts = [None] * len(keys)
     for ck, ex in zip(keys, exacts):

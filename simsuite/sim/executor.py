@@ -106,13 +106,24 @@ def _connect(opts: ExecOptions):
                             "`dask worker ADDRESS`") from None
 
 
+def local_processes():
+    """joblib's configuration for local worker processes (``loky``): every worker, replacements
+    included, watches the driver from its start. Every local pool of simsuite is configured so (the
+    chunks here, the exact models of ``simsuite design``), so that loky's one reusable pool serves
+    them all: a pool configured otherwise would be shut down and its workers started again, each
+    importing simsuite and loading the engine from numba's cache anew."""
+    import joblib
+
+    return joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),))
+
+
 def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
     import joblib
 
     if opts.backend == "dask":  # under the caller's parallel_config(backend="dask")
         par = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-    else:  # every loky worker, replacements included, watches the driver from its start
-        with joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),)):
+    else:
+        with local_processes():
             par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
     return par(joblib.delayed(play_chunk)(t) for t in tasks)
 
