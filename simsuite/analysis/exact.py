@@ -294,16 +294,27 @@ def _ended(codes, rules, h):
     return ended
 
 
+KEYS = (("first",), (True, False), (True, True), (False, False), (False, True))  # the tables' conditions
+
+
+def _offsets(tables) -> dict[tuple, int]:
+    """Where each condition's outcomes start when the tables' outcomes are laid end to end (``KEYS`` order)."""
+    sizes = np.cumsum([0] + [tables[k].prob.size for k in KEYS])
+    return {k: int(o) for k, o in zip(KEYS, sizes)}
+
+
 def _expand(codes, tables, rules, h):
     """For every state entering hand ``h``: the pre-hand end check, then every outcome.
 
-    Returns (ended_pre: bool per state), and for the transitions arrays (src, prob, new state
-    fields, ended_level flag, lead change flag)."""
+    Returns (ended_pre: bool per state), and for the transitions arrays (src, outcome, new state
+    fields, ended_level flag, lead change flag, duration); a transition's outcome is its index
+    among the tables' outcomes laid end to end (``_offsets``)."""
+    offsets = _offsets(tables)
     la, lb, d, ld, w, t = _decode(codes)
     ended = _ended(codes, rules, h)
     live = np.nonzero(~ended)[0]
     if h == 0:
-        groups = [(live, tables[("first",)], None)]
+        groups = [(live, ("first",), None)]
     else:
         lvl = np.where(d[live] == 0, la[live], lb[live])
         sp = np.isin(lvl, np.array(rules.special, int)) if rules.special else np.zeros(live.size, bool)
@@ -312,18 +323,18 @@ def _expand(codes, tables, rules, h):
             for s in (False, True):
                 sel = live[(d[live] == (0 if a else 1)) & (sp == s)]
                 if sel.size:
-                    groups.append((sel, tables[(a, s)], 0 if a else 1))
+                    groups.append((sel, (a, s), 0 if a else 1))
     # The transitions of a group are its states times its table's outcomes, state by state: each is
     # computed on a (states, outcomes) grid, from a column per state and a row per outcome, and
     # written, flattened in that order, into its place in the arrays of all the groups.
-    sizes = [sel.size * tb.prob.size for sel, tb, _ in groups]
+    sizes = [sel.size * tables[key].prob.size for sel, key, _ in groups]
     n_all = sum(sizes)
-    src, du, na, nb, nd, nld, nw, nt = (np.empty(n_all, np.int64) for _ in range(8))
-    prob = np.empty(n_all)
+    src, oid, du, na, nb, nd, nld, nw, nt = (np.empty(n_all, np.int64) for _ in range(9))
     end_lvl, change = np.empty(n_all, bool), np.empty(n_all, bool)
     stop = 0
-    for (sel, tb, team), size in zip(groups, sizes):
+    for (sel, key, team), size in zip(groups, sizes):
         start, stop = stop, stop + size
+        tb = tables[key]
         k = tb.prob.size
 
         def put(out, value):
@@ -346,7 +357,7 @@ def _expand(codes, tables, rules, h):
             gw = np.where(dec, gw - 1, gw)
             gw = np.where(~dec & (gw < 0) & (rules.x100(gt, h + 1) >= rules.warn_x100), rules.after_warn, gw)
         put(src, sel[:, None])
-        put(prob, tb.prob)
+        put(oid, offsets[key] + np.arange(k))
         put(na, ga)
         put(nb, gb)
         put(nd, np.where(tb.switch, 1 - dd, dd))
@@ -356,7 +367,7 @@ def _expand(codes, tables, rules, h):
         put(end_lvl, (ga > rules.end) | (gb > rules.end))
         put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
         put(du, tb.dur)
-    cat = [src, prob, na, nb, nd, nld, nw, nt, end_lvl, change, du]
+    cat = [src, oid, na, nb, nd, nld, nw, nt, end_lvl, change, du]
     return ended, cat, (la, lb, d)
 
 
@@ -374,12 +385,95 @@ def _winner_probs(la, lb, on_stage_team, rules):
     return a, dr, b
 
 
-def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> Solution:
+@dataclass
+class _Hand:
+    """One hand of a chain, whatever the outcomes' probabilities: the states entering it (sorted
+    codes), those the cap or the clock ends before it (with their winners and time coordinates),
+    and its transitions (source state, outcome, lead change, duration; for those that end the
+    match on levels their winners and time coordinates, for the others the index of the state
+    they lead to among the next hand's states)."""
+
+    codes: np.ndarray
+    ended: np.ndarray
+    ended_win: tuple
+    ended_t: tuple  # (distinct time coordinates, index of each ended state's among them): _distinct
+    src: np.ndarray
+    oid: np.ndarray
+    change: np.ndarray
+    du: np.ndarray
+    end_lvl: np.ndarray
+    end_win: tuple
+    end_t: tuple
+    go: np.ndarray
+    nxt: np.ndarray
+
+
+class _Chain:
+    """The states and transitions of the chain of ``tables`` under ``rules``, hand by hand, found
+    once and shared by every solve on the same outcomes (``solve(..., chain=)``): a bootstrap
+    resample's tables keep some of the outcomes, each with its own probability, and so move through
+    the same states (those it cannot reach keep probability 0). Hands are found as a solve needs them."""
+
+    def __init__(self, tables: Mapping[tuple, Table], rules: Rules):
+        self.tables, self.rules = tables, rules
+        start = _encode(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
+                        np.array([-1]), np.array([0]))
+        self.codes = [start]  # the states entering each hand found so far (one more than self.hands)
+        self.hands: list[_Hand] = []
+        self._rows = {k: {row: i for i, row in enumerate(zip(*self._columns(tables[k])))} for k in KEYS}
+
+    @staticmethod
+    def _columns(tb: Table):
+        return (tb.gain_d.tolist(), tb.gain_f.tolist(), tb.switch.tolist(), tb.dur.tolist(), tb.a_decl.tolist())
+
+    def probabilities(self, tables: Mapping[tuple, Table]) -> np.ndarray | None:
+        """Every outcome's probability under ``tables``, laid out as this chain's outcomes; None
+        when ``tables`` has an outcome this chain lacks."""
+        parts = []
+        for k in KEYS:
+            mine, theirs = self.tables[k], tables[k]
+            if theirs is mine:
+                parts.append(mine.prob)
+                continue
+            p = np.zeros(mine.prob.size)
+            for row, q in zip(zip(*self._columns(theirs)), theirs.prob):
+                i = self._rows[k].get(row)
+                if i is None:
+                    return None
+                p[i] = q
+            parts.append(p)
+        return np.concatenate(parts)
+
+    def hand(self, h: int) -> _Hand:
+        while len(self.hands) <= h:
+            self._find(len(self.hands))
+        return self.hands[h]
+
+    def _find(self, h: int) -> None:
+        rules, codes = self.rules, self.codes[h]
+        ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
+        src, oid, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
+        go = ~end_lvl
+        nxt_codes, nxt = _distinct(_encode(na[go], nb[go], nd[go], nld[go], nw[go], nt[go]))
+        self.hands.append(_Hand(codes, ended, _winner_probs(la[ended], lb[ended], d[ended], rules),
+                                _distinct(_decode(codes[ended])[5]), src, oid, change, du, end_lvl,
+                                _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules),
+                                _distinct(nt[end_lvl]), go, nxt))
+        self.codes.append(nxt_codes)
+
+
+def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chain: _Chain | None = None) -> Solution:
     """Propagate the start state's probability hand by hand until every match has ended (to
-    ``TOL``), then (``values``) solve P(win | state) backwards for drama and decisiveness."""
-    start = _encode(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
-                    np.array([-1]), np.array([0]))
-    codes, mass = start, np.array([1.0])
+    ``TOL``), then (``values``) solve P(win | state) backwards for drama and decisiveness.
+
+    ``chain``: the states and transitions found by an earlier solve under ``rules`` (``_Chain``),
+    to reuse when ``tables`` keep only outcomes of its tables (a bootstrap resample): the figures
+    are then the same up to float rounding (the states this solve cannot reach add zeros)."""
+    prob_all = chain.probabilities(tables) if chain is not None else None
+    if prob_all is None:
+        chain = _Chain(tables, rules)
+        prob_all = chain.probabilities(tables)
+    mass = np.array([1.0])
     p_a = p_d = p_b = 0.0
     hands_dist = []
     minutes_dist: dict[float, float] = {}
@@ -389,13 +483,15 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> S
     steps = []
     h = 0
     limit = rules.cap if rules.cap else 10_000
+    codes = chain.codes[0]
     while codes.size and mass.sum() > TOL and h <= limit:
-        ended, tr, (la, lb, d) = _expand(codes, tables, rules, h)
+        hand = chain.hand(h)
+        ended = hand.ended
         layers.append((codes, mass))
         hd = np.zeros(1)
         if ended.any():
             em = mass[ended]
-            a, dr, b = _winner_probs(la[ended], lb[ended], d[ended], rules)
+            a, dr, b = hand.ended_win
             p_a += float((em * a).sum()); p_d += float((em * dr).sum()); p_b += float((em * b).sum())
             if rules.cap and h >= rules.cap:
                 cap += float(em.sum())
@@ -403,37 +499,36 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True) -> S
                 clock += float(em.sum())
             hd[0] = em.sum()
             if rules.timed:
-                tt = _decode(codes[ended])[5]
-                for k, v in zip(*_sum_by(tt, em)):
+                tu, ti = hand.ended_t
+                for k, v in zip(tu, np.bincount(ti, weights=em, minlength=tu.size)):
                     mk = float(rules.x100(k, h)) / 100
                     minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
-        src, prob, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
+        src, du, end_lvl = hand.src, hand.du, hand.end_lvl
+        prob = prob_all[hand.oid]
         flow = mass[src] * prob
-        end_a = end_b = None
-        lead += float(flow[change].sum())
+        lead += float(flow[hand.change].sum())
         if rules.step == 0:
             minutes_mean += float((flow * (rules.overhead_x100 + du * rules.spt_x100 / 60)).sum()) / 100.0
         else:
             minutes_mean += float((flow * du).sum()) * rules.step / 100.0
         if end_lvl.any():
             fm = flow[end_lvl]
-            a, dr, b = _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules)
+            a, dr, b = hand.end_win
             p_a += float((fm * a).sum()); p_d += float((fm * dr).sum()); p_b += float((fm * b).sum())
-            end_a, end_b = a, b
             hands_next = fm.sum()
             if rules.timed:
-                for k, v in zip(*_sum_by(nt[end_lvl], fm)):
+                tu, ti = hand.end_t
+                for k, v in zip(tu, np.bincount(ti, weights=fm, minlength=tu.size)):
                     mk = float(rules.x100(k, h + 1)) / 100
                     minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
         else:
             hands_next = 0.0
         _add(hands_dist, h, hd[0])
         _add(hands_dist, h + 1, hands_next)
-        go = ~end_lvl
-        new = _encode(na[go], nb[go], nd[go], nld[go], nw[go], nt[go])
-        codes, mass, nxt = _sum_by(new, flow[go], inverse=True)
-        if values:  # what the backward pass needs of this hand's transitions (_values)
-            steps.append(_Step(src, prob, end_lvl, end_a, end_b, nxt))
+        codes = chain.codes[h + 1]
+        mass = np.bincount(hand.nxt, weights=flow[hand.go], minlength=codes.size)
+        if values:  # what the backward pass needs of this hand (_values)
+            steps.append((hand, prob))
         h += 1
     unresolved = float(mass.sum()) if codes.size else 0.0
     dist = np.array(hands_dist)
@@ -450,11 +545,12 @@ def _add(lst, i, v):
     lst[i] += v
 
 
-def _sum_by(keys, w, inverse=False):
-    """The distinct ``keys`` (sorted) and the sum of ``w`` over each; with ``inverse``, also the
-    index of each key among the distinct ones."""
+def _distinct(keys):
+    """The distinct ``keys``, sorted, and the index of each key among them (``np.unique``'s
+    ``return_inverse``); the sum of weights ``w`` per distinct key is then
+    ``np.bincount(index, weights=w, minlength=len(distinct))``."""
     if keys.size == 0:
-        return (keys, w, np.zeros(0, np.intp)) if inverse else (keys, w)
+        return keys, np.zeros(0, np.intp)
     # np.unique's work, with a stable sort: the keys of a layer's transitions come in sorted runs (a
     # source state's outcomes, in the tables' order), which a stable sort (timsort) merges about three
     # times faster than np.unique's quicksort sorts them; the distinct keys and the index of each are
@@ -464,55 +560,37 @@ def _sum_by(keys, w, inverse=False):
     first = np.empty(keys.size, bool)
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    u = ordered[first]
     inv = np.empty(keys.size, np.intp)
     inv[order] = np.cumsum(first) - 1
-    sums = np.bincount(inv, weights=w, minlength=u.size)
-    return (u, sums, inv) if inverse else (u, sums)
+    return ordered[first], inv
 
 
-@dataclass
-class _Step:
-    """One hand's transitions as the backward pass needs them, kept by the forward pass (which
-    found them already): each transition's source state and probability; for those that end the
-    match on levels, its winner (P(A), P(B) of ``_winner_probs``); for the others, the index of
-    the state it leads to in the next layer (``_sum_by``'s inverse)."""
-
-    src: np.ndarray
-    prob: np.ndarray
-    end_lvl: np.ndarray
-    end_a: np.ndarray | None
-    end_b: np.ndarray | None
-    nxt: np.ndarray
-
-
-def _values(sol: Solution, steps: Sequence[_Step], rules) -> None:
+def _values(sol: Solution, steps: Sequence[tuple[_Hand, np.ndarray]], rules) -> None:
     """Backward pass: P(A wins | state) and P(B wins | state) on every layer; then drama and the
-    decisive share, weighting each state by its forward probability. ``steps[h]``: the transitions
-    out of layer ``h``, as the forward pass found them; a transition out of the last layer into a
-    state no layer holds (its mass fell below ``TOL``) is worth 0."""
+    decisive share, weighting each state by its forward probability. ``steps[h]``: hand ``h`` of
+    the chain and its transitions' probabilities, as the forward pass used them; a transition out
+    of the last layer into a state no layer holds (its mass fell below ``TOL``) is worth 0."""
     layers = sol.layers
     va_next = vb_next = None
     vals = [None] * len(layers)
     for h in range(len(layers) - 1, -1, -1):
         codes = layers[h][0]
-        ended = _ended(codes, rules, h)
+        hand, prob = steps[h]
+        ended, src, end_lvl = hand.ended, hand.src, hand.end_lvl
         va = np.zeros(codes.size)
         vb = np.zeros(codes.size)
         if ended.any():
-            la, lb, d, _, _, _ = _decode(codes[ended])
-            a, dr, b = _winner_probs(la, lb, d, rules)
+            a, dr, b = hand.ended_win
             va[ended], vb[ended] = a, b
-        step = steps[h]
-        src, prob, end_lvl = step.src, step.prob, step.end_lvl
         ta = np.zeros(src.size)
         tb_ = np.zeros(src.size)
-        if step.end_a is not None:
-            ta[end_lvl], tb_[end_lvl] = step.end_a, step.end_b
-        go = ~end_lvl
+        if end_lvl.any():
+            a, dr, b = hand.end_win
+            ta[end_lvl], tb_[end_lvl] = a, b
+        go = hand.go
         if go.any() and h + 1 < len(layers):
-            ta[go] = va_next[step.nxt]
-            tb_[go] = vb_next[step.nxt]
+            ta[go] = va_next[hand.nxt]
+            tb_[go] = vb_next[hand.nxt]
         va += np.bincount(src, weights=prob * ta, minlength=codes.size)
         vb += np.bincount(src, weights=prob * tb_, minlength=codes.size)
         vals[h] = (va, vb)
@@ -520,7 +598,7 @@ def _values(sol: Solution, steps: Sequence[_Step], rules) -> None:
     # each state weighted by its forward probability: drama and decisive share per hand played
     drama = decisive = played = 0.0
     for h, (codes, mass) in enumerate(layers):
-        ended = _ended(codes, rules, h)
+        ended = steps[h][0].ended
         va, vb = vals[h]
         live = ~ended
         m = mass[live]
@@ -571,14 +649,15 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     if overrides:
         data = rescore(data, target)
     rules = Rules.of(target)
-    sol = solve(_tables(data, rules), rules)
+    chain = _Chain(_tables(data, rules), rules)
+    sol = solve(chain.tables, rules, chain=chain)
     point = _figures(sol)
     rng = np.random.default_rng(seed)
     boots = {k: [] for k in point}
     for _ in range(reps if data.n_deals >= 2 else 0):
         wts = np.bincount(rng.integers(0, data.n_deals, data.n_deals), minlength=data.n_deals).astype(float)
         try:
-            b = _figures(solve(_tables(data, rules, wts), rules, values=values))
+            b = _figures(solve(_tables(data, rules, wts), rules, values=values, chain=chain))
             if not values:
                 b["drama"] = b["decisive_share"] = None
         except SimsuiteError:
