@@ -49,12 +49,17 @@ _T_BITS, _W_BITS, _LD_BITS, _D_BITS, _L_BITS = 26, 5, 2, 1, 7
 
 
 def _encode(la, lb, d, ld, w, t):
-    c = la.astype(np.int64)
-    c = (c << _L_BITS) | lb
-    c = (c << _D_BITS) | d
-    c = (c << _LD_BITS) | (ld + 1)
-    c = (c << _W_BITS) | (w + 1)
-    c = (c << _T_BITS) | t
+    c = la.astype(np.int64)  # a copy, shifted and filled in place
+    c <<= _L_BITS
+    c |= lb
+    c <<= _D_BITS
+    c |= d
+    c <<= _LD_BITS
+    c |= ld + 1
+    c <<= _W_BITS
+    c |= w + 1
+    c <<= _T_BITS
+    c |= t
     return c
 
 
@@ -454,7 +459,7 @@ class _Chain:
         ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
         src, oid, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
         go = ~end_lvl
-        nxt_codes, nxt = _distinct(_encode(na[go], nb[go], nd[go], nld[go], nw[go], nt[go]))
+        nxt_codes, nxt = _distinct(_encode(na, nb, nd, nld, nw, nt)[go])
         self.hands.append(_Hand(codes, ended, _winner_probs(la[ended], lb[ended], d[ended], rules),
                                 _distinct(_decode(codes[ended])[5]), src, oid, change, du, end_lvl,
                                 _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules),
