@@ -311,9 +311,10 @@ def _offsets(tables) -> dict[tuple, int]:
 def _expand(codes, tables, rules, h):
     """For every state entering hand ``h``: the pre-hand end check, then every outcome.
 
-    Returns (ended_pre: bool per state), and for the transitions arrays (src, outcome, new state
-    fields, ended_level flag, lead change flag, duration); a transition's outcome is its index
-    among the tables' outcomes laid end to end (``_offsets``)."""
+    Returns (ended_pre: bool per state), and for the transitions arrays (src, outcome, the next
+    state's code, ended_level flag, lead change flag, duration), then for the transitions that end
+    the match on levels (in the same order) the levels, declaring team and time coordinate they end
+    at; a transition's outcome is its index among the tables' outcomes laid end to end (``_offsets``)."""
     offsets = _offsets(tables)
     la, lb, d, ld, w, t = _decode(codes)
     ended = _ended(codes, rules, h)
@@ -334,8 +335,9 @@ def _expand(codes, tables, rules, h):
     # written, flattened in that order, into its place in the arrays of all the groups.
     sizes = [sel.size * tables[key].prob.size for sel, key, _ in groups]
     n_all = sum(sizes)
-    src, oid, du, na, nb, nd, nld, nw, nt = (np.empty(n_all, np.int64) for _ in range(9))
+    src, oid, du, code = (np.empty(n_all, np.int64) for _ in range(4))
     end_lvl, change = np.empty(n_all, bool), np.empty(n_all, bool)
+    ends = []  # per group: the levels, declaring team and time coordinate of the transitions that end on levels
     stop = 0
     for (sel, key, team), size in zip(groups, sizes):
         start, stop = stop, stop + size
@@ -361,18 +363,17 @@ def _expand(codes, tables, rules, h):
             dec = gw > 0
             gw = np.where(dec, gw - 1, gw)
             gw = np.where(~dec & (gw < 0) & (rules.x100(gt, h + 1) >= rules.warn_x100), rules.after_warn, gw)
+        gd = np.where(tb.switch, 1 - dd, dd)
+        gend = (ga > rules.end) | (gb > rules.end)
         put(src, sel[:, None])
         put(oid, offsets[key] + np.arange(k))
-        put(na, ga)
-        put(nb, gb)
-        put(nd, np.where(tb.switch, 1 - dd, dd))
-        put(nld, np.where(ahead >= 0, ahead, old))
-        put(nw, gw)
-        put(nt, gt)
-        put(end_lvl, (ga > rules.end) | (gb > rules.end))
+        put(code, _encode(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, gt))
+        put(end_lvl, gend)
         put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
         put(du, tb.dur)
-    cat = [src, oid, na, nb, nd, nld, nw, nt, end_lvl, change, du]
+        ends.append([np.broadcast_to(x, gend.shape)[gend] for x in (ga, gb, gd, gt)])
+    cat = [src, oid, code, end_lvl, change, du]
+    cat += [np.concatenate([e[i] for e in ends]) if ends else np.zeros(0, np.int64) for i in range(4)]
     return ended, cat, (la, lb, d)
 
 
@@ -457,13 +458,12 @@ class _Chain:
     def _find(self, h: int) -> None:
         rules, codes = self.rules, self.codes[h]
         ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
-        src, oid, na, nb, nd, nld, nw, nt, end_lvl, change, du = tr
+        src, oid, code, end_lvl, change, du, end_a, end_b, end_d, end_t = tr
         go = ~end_lvl
-        nxt_codes, nxt = _distinct(_encode(na, nb, nd, nld, nw, nt)[go])
+        nxt_codes, nxt = _distinct(code[go])
         self.hands.append(_Hand(codes, ended, _winner_probs(la[ended], lb[ended], d[ended], rules),
                                 _distinct(_decode(codes[ended])[5]), src, oid, change, du, end_lvl,
-                                _winner_probs(na[end_lvl], nb[end_lvl], nd[end_lvl], rules),
-                                _distinct(nt[end_lvl]), go, nxt))
+                                _winner_probs(end_a, end_b, end_d, rules), _distinct(end_t), go, nxt))
         self.codes.append(nxt_codes)
 
 
