@@ -124,8 +124,9 @@ def decide_follow(P, st, pol, W, s, out):
 # the branch that ``full`` rules out before it inlines or types anything (its ``DeadBranchPrune``
 # pass): with ``None`` the loop inlines the three heuristics (``policies.lead_three``,
 # ``follow_three``, ``bury_three``), and ``search`` and ``expert-v1`` never compile into it; with
-# the constant ``FULL`` (the ``*_full`` twins at the end of this module) it calls ``decide``,
-# compiled once for every policy, instead of inlining every policy into each loop
+# the constant ``FULL`` (the ``*_full`` twins at the end of this module) it inlines the dispatch
+# over every heuristic (``choose_lead``, ``choose_follow``) and calls ``decide``, compiled once, for
+# a search's decisions and for the bury, instead of inlining the search into each loop
 # (docs/performance.md, "Compilation"). Under NUMBA_DISABLE_JIT the same branches run as written.
 
 
@@ -152,8 +153,10 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
         if sc[S_TURN] == 0:
             if full is None:
                 lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
-            else:
+            elif search.is_search(pol):
                 decide(P, st, pol, W, s, as_int(search.D_LEAD), lead)
+            else:  # the heuristics' dispatch inlined, as in the lean loop: a call to decide per play cost 17%
+                choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
                 return -1
@@ -170,8 +173,11 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
             if full is None:
                 follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
                              play)
-            else:
+            elif search.is_search(pol):
                 decide(P, st, pol, W, s, as_int(search.D_FOLLOW), play)
+            else:
+                choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
+                              play)
             if not ph.apply_follow_inline(P, st, W, play):
                 return -2
             if keep and nplays < MAX_PLAYS:
