@@ -84,14 +84,14 @@ def _lock_path(run: str, kind: str) -> str:
 def _warm_set(kind: str) -> None:
     """Compile (or load from the cache) the compiled entry points of one policy set that the suite
     calls: for the lean set (random, basic, expert) the match, hand and bury loops; for the full one
-    the hand and bury loops and the decisions that the Python path's built-in seats call."""
+    the same three loops' twins (``play_matches_full``: the notebooks' search pairing, in their
+    kernels) and the decisions that the Python path's built-in seats call."""
     from simsuite.analysis.bury import bury_rows
     from simsuite.engine.warm import warm_up
 
     v = load_variant("school-2016")
-    if kind == "lean":
-        warm_up(v, "basic", "matches")
     spec = "basic" if kind == "lean" else "expert-v1"
+    warm_up(v, spec, "matches")
     warm_up(v, spec, "hands")
     bury_rows(v, spec, 4, 0)
     if kind == "full":

@@ -26,11 +26,12 @@ RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
 # before issue 11, kept as a named reference for duels
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1")
 
-# What a compiled loop can play. The hand and match loops take an argument ``full`` whose type picks
-# their decisions when they compile (``engine.hand.lead_step``): ``None`` the three heuristics only
-# (random, basic, expert: ``search`` and ``expert-v1`` are never compiled into that loop), any int
-# every built-in policy. The lean loop is what most runs play, and compiles in about 55% of the time
-# (docs/performance.md, "Compilation"). ``full_for`` picks the argument.
+# What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
+# the three heuristics only (random, basic, expert: ``search`` and ``expert-v1`` are never compiled
+# into that loop), and the ``*_full`` twins of the loops, compiled with the constant ``FULL``, play
+# every built-in policy (``engine.hand``, "the loops' decisions, by policy set"). The lean loop is
+# what most runs play, and compiles in about half the time (docs/performance.md, "Compilation").
+# ``full_for`` picks the argument, ``engine.hand.loop_for`` the loop.
 FULL = 1
 
 
