@@ -130,6 +130,16 @@ def decide_follow(P, st, pol, W, s, out):
 # (docs/performance.md, "Compilation"). Under NUMBA_DISABLE_JIT the same branches run as written.
 
 
+@njit(cache=True, inline="always")
+def bury_step(P, st, pol, W, s, out, full):
+    """The dealer's bury, in a loop (the bottom already in its hand): the three heuristics' when
+    ``full`` is None, else ``decide``'s (the branch is pruned as above, through the inlining)."""
+    if full is None:
+        bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    else:
+        decide(P, st, pol, W, s, as_int(search.D_BURY), out)
+
+
 @njit(cache=True)
 def play_tricks(P, st, pols, W, s, keep, h_plays, full):
     """Play the hand from its current position to the end, asking each seat's policy. Returns
@@ -241,10 +251,7 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         h_n[0] = nbids
     bury = w_hl(W)[4][:NC]
     ph.take_bottom(st)
-    if full is None:
-        bury_three(pols[st.sc[S_DEALER]], st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, bury)
-    else:
-        decide(P, st, pols[st.sc[S_DEALER]], W, s, as_int(search.D_BURY), bury)
+    bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
     if not ph.apply_bury(st, bury):
         rec[R_ERROR] = 3
         return
@@ -306,10 +313,7 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         deal_and_declare(P, state, st, W, levels[i], first_drawers[i], as_bool(True), pols, as_bool(False), dbids)
         ph.take_bottom(st)
         dealer = st.sc[S_DEALER]
-        if full is None:
-            bury_three(pols[dealer], st.hands[dealer], st.cls, st.pos, P, state, P[BOTTOM], W, bury)
-        else:
-            decide(P, st, pols[dealer], W, state, as_int(search.D_BURY), bury)
+        bury_step(P, st, pols[dealer], W, state, bury, full)
         ph.apply_bury(st, bury)
         trumps = 0
         for c in range(NC):

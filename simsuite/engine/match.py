@@ -23,6 +23,7 @@ from . import hand as H
 from . import phases as ph
 from .core import NC, as_bool, as_int
 from .params import END_LEVEL, START_LEVEL
+from .policies import FULL
 from .rng import hand_state
 
 # match record layout
@@ -175,5 +176,7 @@ def play_matches_full(P, clock, key, start, count, pols, max_hands, W, recs, han
                       full):
     """``play_matches`` with every built-in policy (``engine.hand``, "the loops that play search or
     expert-v1")."""
+    # FULL, a global name: numba reads it as a constant and prunes the lean branches (``H.FULL``, an
+    # attribute, is not, and compiled the lean hand loop into this one as well)
     _play_matches_inlined(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
-                          H.FULL)
+                          FULL)
