@@ -10,7 +10,7 @@ outermost compiles (a function's callees compile inside it); it also prints the 
 than a second of compiling. Subprocesses and notebook kernels are not counted.
 
 With ``SIMSUITE_PROBE_FULL=1`` the report also lists the tests that run code compiled for every
-policy (a loop called with ``full_for(...)`` not ``None``, or an ``engine.hand.decide``
+policy (a loop called with ``full_for(...)`` not ``None``, or an ``engine.full.decide``
 (``decide_*``)): the tests that tests/conftest.py marks ``full_loop``.
 
 Figures in the README ("Two commands") and docs/performance.md ("The test suite on two workers").
@@ -61,7 +61,7 @@ def _probe_full() -> None:
     import simsuite.analysis.bury as bury
     import simsuite.compete.match as match
     import simsuite.engine.api as api
-    import simsuite.engine.hand as H
+    import simsuite.engine.full as F
     from simsuite.engine.policies import full_for
 
     def noting_full_for(codes):
@@ -72,11 +72,11 @@ def _probe_full() -> None:
 
     for module in (api, match, bury):
         module.full_for = noting_full_for
-    def noting(*args, _decide=H.decide):
+    def noting(*args, _decide=F.decide):
         _full_users.add(_test[0])
         return _decide(*args)
 
-    H.decide = noting  # decide_lead, decide_follow and decide_bury call it
+    F.decide = noting  # decide_lead, decide_follow and decide_bury call it
 
 
 def pytest_configure(config):

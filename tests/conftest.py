@@ -84,8 +84,9 @@ def _lock_path(run: str, kind: str) -> str:
 def _warm_set(kind: str) -> None:
     """Compile (or load from the cache) the compiled entry points of one policy set that the suite
     calls: for the lean set (random, basic, expert) the match, hand and bury loops; for the full one
-    the same three loops' twins (``play_matches_full``: the notebooks' search pairing, in their
-    kernels) and the decisions that the Python path's built-in seats call."""
+    ``engine.full.run`` (the same three loops' twins, among them the notebooks' search pairing, which
+    plays in their kernels, and the decisions that the Python path's built-in seats call), reached
+    here through each of its callers."""
     from simsuite.analysis.bury import bury_rows
     from simsuite.engine.warm import warm_up
 

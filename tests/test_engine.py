@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simsuite.engine import full as F
 from simsuite.engine import hand as H
 from simsuite.engine.api import play_batch, play_one
 from simsuite.engine.order import class_span, hand_tables
@@ -721,6 +722,28 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
         pols = policy_codes(mix)
         out = [np.zeros((n, H.N_RECORD), np.int64) for _ in range(2)]
         for full, rows in zip((None, FULL), out):
-            loop = H.play_many if full is None else H.play_many_full
+            loop = H.play_many if full is None else F.play_many_full
             loop(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
         assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"
+
+
+@pytest.mark.full_loop
+def test_the_full_set_compiles_once_whoever_calls_it():
+    # engine.full: the match, hand and bury loops with every policy and the Python path's decision
+    # are one compiled function, run; each caller fills the other operations' arguments with
+    # placeholders of the same types, so that it compiles once (a second copy would cost a minute)
+    from simsuite.analysis.bury import bury_rows
+    from simsuite.compete.match import play_match_batch
+    from simsuite.play.policy import BuiltinPolicy
+    from simsuite.play.pyhand import play_hand_py
+
+    if not hasattr(F.run, "signatures"):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
+    v = variant("school-2016")
+    play_match_batch(v, 3, 0, 1, "expert-v1,search-k1-c2", max_hands=2)
+    play_batch(v, 3, 2, "expert-v1,basic")
+    bury_rows(v, "search-k1-c2", 2, 3)
+    play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)])
+    play_one(v, 3, "expert-v1")  # play_hand_full from Python, for a trace
+    assert len(F.run.signatures) == 1, F.run.signatures
+    assert len(H.play_hand_full.signatures) == 1, H.play_hand_full.signatures

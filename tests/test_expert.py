@@ -15,7 +15,7 @@ from simsuite.rules.variant import load_variant
 
 from positions import position
 
-# these tests run code compiled for every policy (search, expert-v1, engine.hand.decide_*): tests/conftest.py
+# these tests run code compiled for every policy (search, expert-v1, engine.full.decide_*): tests/conftest.py
 pytestmark = pytest.mark.full_loop
 
 TWO = load_variant("two-deck-2011")

@@ -27,7 +27,7 @@ from simsuite.rules.variant import load_variant
 
 from positions import position
 
-# these tests run code compiled for every policy (search, expert-v1, engine.hand.decide_*): tests/conftest.py
+# these tests run code compiled for every policy (search, expert-v1, engine.full.decide_*): tests/conftest.py
 pytestmark = pytest.mark.full_loop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,6 +90,7 @@ def test_search_changes_play():
 
 def _midhand_state(vid="two-deck-2011", seed=4, tricks=6):
     """The state of an expert hand after ``tricks`` tricks (via the phases)."""
+    from simsuite.engine import full as F
     from simsuite.engine import hand as H
     from simsuite.engine.api import hand_states
     from simsuite.engine.core import Work
@@ -104,15 +105,15 @@ def _midhand_state(vid="two-deck-2011", seed=4, tricks=6):
     H.deal_and_declare(P, s, st, W, v.start_level, 0, True, pols, False, np.zeros((1, 4), np.int64))
     bury = np.zeros(NC, np.int64)
     ph.take_bottom(st)
-    H.decide_bury(P, st, 2, W, s, bury)
+    F.decide_bury(P, st, 2, W, s, bury)
     ph.apply_bury(st, bury)
     lead, play, forced = (np.zeros(NC, np.int64) for _ in range(3))
     while st.sc[ph.S_TRICKS] < tricks:
         if st.sc[ph.S_TURN] == 0:
-            H.decide_lead(P, st, 2, W, s, lead)
+            F.decide_lead(P, st, 2, W, s, lead)
             ph.apply_lead(P, st, W, lead, forced)
         else:
-            H.decide_follow(P, st, 2, W, s, play)
+            F.decide_follow(P, st, 2, W, s, play)
             ph.apply_follow(P, st, W, play)
             if st.sc[ph.S_TURN] == 4:
                 ph.finish_trick(st)

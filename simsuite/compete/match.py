@@ -14,6 +14,7 @@ import numpy as np
 
 from ..engine import match as M
 from ..engine.core import Work
+from ..engine.full import play_matches_full
 from ..engine.hand import N_RECORD, RECORD_FIELDS, loop_for
 from ..engine.names import policy_codes
 from ..engine.params import compile_variant
@@ -104,7 +105,7 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     levels = np.zeros((1, cap, 2), np.int64)
     # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
     full = full_for(codes)
-    loop_for(M.play_matches, M.play_matches_full, full)(P, clock_array(variant), run_key(seed), match_index, 1, codes,
+    loop_for(M.play_matches, play_matches_full, full)(P, clock_array(variant), run_key(seed), match_index, 1, codes,
                                                          cap, Work().arrays(), recs, hand_recs, np.zeros(1, np.int64),
                                                          levels, full)
     rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
@@ -149,7 +150,7 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     levels = np.zeros((count, cap, 2), np.int64)
     hand_count = np.zeros(count, np.int64)
     full = full_for(codes)
-    loop_for(M.play_matches, M.play_matches_full, full)(P, clock_array(variant), run_key(seed), start, count, codes,
+    loop_for(M.play_matches, play_matches_full, full)(P, clock_array(variant), run_key(seed), start, count, codes,
                                                          cap, Work().arrays(), recs, hands, hand_count, levels, full)
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start

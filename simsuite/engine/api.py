@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
+from . import full as F
 from . import hand as H
 from . import phases as ph
 from .core import Work
@@ -78,7 +79,7 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     drawers = np.arange(start, start + n, dtype=np.int64) % 4
     out = np.zeros((n, H.N_RECORD), np.int64)
     full = full_for(pols)
-    H.loop_for(H.play_many, H.play_many_full, full)(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out,
+    H.loop_for(H.play_many, F.play_many_full, full)(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out,
                                                     full)
     if out[:, H.R_ERROR].any():
         bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])

@@ -83,17 +83,23 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
             return nbids
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def search_step(P, st, pol, W, s, kind, out):
+    """A search's decision (``kind``: ``search.D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``."""
+    cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
+    stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
+    search.decide(P, st, pol, W, s, kind, out, cand, stats)
+
+
+@njit(cache=True, inline="always")
 def decide(P, st, pol, W, s, kind, out):
     """The policy ``pol`` of the seat to move decides on the hand's state ``st``: the bury
     (``kind`` is ``search.D_BURY``; the bottom is already in the dealer's hand), the lead
-    (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy: the entry point of
-    the Python path (``play.policy``, ``play.advise``) and of the loops that play ``search`` or
-    ``expert-v1`` (``full``, below)."""
+    (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy. Inlined into its
+    one compiled caller, ``engine.full.run``, whose ``decide`` is the Python path's entry
+    (``play.policy``, ``play.advise``)."""
     if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
-        cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
-        stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
-        search.decide(P, st, pol, W, s, kind, out, cand, stats)
+        search_step(P, st, pol, W, s, kind, out)
     elif kind == search.D_BURY:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
     elif kind == search.D_LEAD:
@@ -103,41 +109,28 @@ def decide(P, st, pol, W, s, kind, out):
                       st.lead, st.win_c, st.sc[S_WINNER], out)
 
 
-def decide_bury(P, st, pol, W, s, out):
-    """The dealer's policy chooses the bury (the bottom is already in its hand): ``decide``."""
-    decide(P, st, pol, W, s, search.D_BURY, out)
-
-
-def decide_lead(P, st, pol, W, s, out):
-    """The leader's policy chooses a lead: ``decide``."""
-    decide(P, st, pol, W, s, search.D_LEAD, out)
-
-
-def decide_follow(P, st, pol, W, s, out):
-    """The seat to move chooses a follow: ``decide``."""
-    decide(P, st, pol, W, s, search.D_FOLLOW, out)
-
-
 # --- the loops' decisions, by policy set -------------------------------------------------------------
 # The loops below take ``full``: ``None`` when every seat plays random, basic or expert, else
 # ``policies.FULL`` (``policies.full_for``). Each loop branches on ``full is None``, and numba prunes
 # the branch that ``full`` rules out before it inlines or types anything (its ``DeadBranchPrune``
 # pass): with ``None`` the loop inlines the three heuristics (``policies.lead_three``,
 # ``follow_three``, ``bury_three``), and ``search`` and ``expert-v1`` never compile into it; with
-# the constant ``FULL`` (the ``*_full`` twins at the end of this module) it inlines the dispatch
-# over every heuristic (``choose_lead``, ``choose_follow``) and calls ``decide``, compiled once, for
-# a search's decisions and for the bury, instead of inlining the search into each loop
-# (docs/performance.md, "Compilation"). Under NUMBA_DISABLE_JIT the same branches run as written.
+# the constant ``FULL`` (the twins: ``play_hand_full`` below, the loops of ``engine.full``) it
+# inlines the dispatch over every heuristic (``choose_lead``, ``choose_follow``, ``choose_bury``)
+# and calls ``search.decide`` for a search's decisions (docs/performance.md, "Compilation"). Under
+# NUMBA_DISABLE_JIT the same branches run as written.
 
 
 @njit(cache=True, inline="always")
 def bury_step(P, st, pol, W, s, out, full):
     """The dealer's bury, in a loop (the bottom already in its hand): the three heuristics' when
-    ``full`` is None, else ``decide``'s (the branch is pruned as above, through the inlining)."""
+    ``full`` is None, else every policy's (the branch is pruned as above, through the inlining)."""
     if full is None:
         bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    elif search.is_search(pol) and P[BOTTOM] > 0:
+        search_step(P, st, pol, W, s, as_int(search.D_BURY), out)
     else:
-        decide(P, st, pol, W, s, as_int(search.D_BURY), out)
+        choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
 
 
 @njit(cache=True)
@@ -164,7 +157,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
             if full is None:
                 lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
             elif search.is_search(pol):
-                decide(P, st, pol, W, s, as_int(search.D_LEAD), lead)
+                search_step(P, st, pol, W, s, as_int(search.D_LEAD), lead)
             else:  # the heuristics' dispatch inlined, as in the lean loop: a call to decide per play cost 17%
                 choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
@@ -184,7 +177,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
                 follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
                              play)
             elif search.is_search(pol):
-                decide(P, st, pol, W, s, as_int(search.D_FOLLOW), play)
+                search_step(P, st, pol, W, s, as_int(search.D_FOLLOW), play)
             else:
                 choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
                               play)
@@ -324,15 +317,16 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         out[i, 2] = dealer
 
 
-# --- the loops that play search or expert-v1 ---------------------------------------------------------
+# --- the hand that plays search or expert-v1 ----------------------------------------------------------
 # numba prunes a branch on ``full is None`` when ``full`` is None or a constant, not when it is an
 # int passed from Python. So the loops for ``full`` an int are twins of the loops above, compiled
-# from the same code with ``full`` the constant ``FULL``: ``play_hand_full``, ``play_many_full``,
-# ``bury_many_full``, and ``engine.match.play_matches_full``; Python picks the twin by ``full``
-# (``loop_for``). Each twin inlines its loop, and ``play_hand_full`` the tricks too: every compiled
-# function that calls ``decide`` optimises and generates its whole closure again (every policy and
-# the search), so each function fewer is seconds fewer on a fresh checkout (docs/performance.md,
-# "Compilation"). A twin takes ``full`` like its lean loop, and ignores it.
+# from the same code with ``full`` the constant ``FULL``: ``play_hand_full`` here, and the match,
+# hand and bury loops in ``engine.full``, all three inside one compiled function (``full.run``),
+# with the Python path's ``decide``. Python picks the twin by ``full`` (``loop_for``).
+# ``play_hand_full`` inlines the tricks: every compiled function that reaches the search optimises
+# and generates its whole closure again (every policy and the search), so each function fewer is
+# seconds fewer on a fresh checkout (docs/performance.md, "Compilation"). A twin takes ``full`` like
+# its lean loop, and ignores it.
 
 
 def _py(f):
@@ -341,8 +335,6 @@ def _py(f):
 
 _play_tricks_inlined = njit(cache=True, inline="always")(_py(play_tricks))
 _play_hand_inlined = njit(cache=True, inline="always")(_py(play_hand))
-_play_many_inlined = njit(cache=True, inline="always")(_py(play_many))
-_bury_many_inlined = njit(cache=True, inline="always")(_py(bury_many))
 
 
 @njit(cache=True)
@@ -351,18 +343,6 @@ def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep
     """``play_hand`` with every built-in policy."""
     _play_hand_inlined(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
                        h_plays, h_n, FULL)
-
-
-@njit(cache=True)
-def play_many_full(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
-    """``play_many`` with every built-in policy."""
-    _play_many_inlined(P, key, start, levels, first_drawers, first_hand, pols, W, out, FULL)
-
-
-@njit(cache=True)
-def bury_many_full(P, key, start, levels, first_drawers, pols, W, out, full):
-    """``bury_many`` with every built-in policy."""
-    _bury_many_inlined(P, key, start, levels, first_drawers, pols, W, out, FULL)
 
 
 def loop_for(lean, full_twin, full):

@@ -23,7 +23,6 @@ from . import hand as H
 from . import phases as ph
 from .core import NC, as_bool, as_int
 from .params import END_LEVEL, START_LEVEL
-from .policies import FULL
 from .rng import hand_state
 
 # match record layout
@@ -161,22 +160,8 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
 def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
     """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``. ``full``:
     ``None`` when every seat plays random, basic or expert (``policies.full_for``; otherwise call
-    ``play_matches_full``, ``engine.hand.loop_for``)."""
+    ``engine.full.play_matches_full``, ``engine.hand.loop_for``)."""
     for i in range(count):
         m = start + i
         play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i], full)
         hand_count[i] = recs[i, M_HANDS]
-
-
-_play_matches_inlined = njit(cache=True, inline="always")(H._py(play_matches))
-
-
-@njit(cache=True)
-def play_matches_full(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
-                      full):
-    """``play_matches`` with every built-in policy (``engine.hand``, "the loops that play search or
-    expert-v1")."""
-    # FULL, a global name: numba reads it as a constant and prunes the lean branches (``H.FULL``, an
-    # attribute, is not, and compiled the lean hand loop into this one as well)
-    _play_matches_inlined(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
-                          FULL)

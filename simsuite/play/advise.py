@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import core, search
-from ..engine import hand as H
+from ..engine import full as F
 from ..engine import phases as ph
 from ..engine.api import hand_states
 from ..engine.core import NC, Work
@@ -194,9 +194,9 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
             candidates.append((_cards(cand[i]), mean / search.LEVEL_VALUE, half / search.LEVEL_VALUE, k))
         candidates.sort(key=lambda t: -t[1] if t[3] else float("inf"))
     elif kind == search.D_LEAD:
-        H.decide_lead(P, st, code, W, rng, out)
+        F.decide_lead(P, st, code, W, rng, out)
     else:
-        H.decide_follow(P, st, code, W, rng, out)
+        F.decide_follow(P, st, code, W, rng, out)
     return Advice(v.id, policy_name(code), s.to_move, _cards(out), candidates)
 
 

@@ -485,10 +485,10 @@ class BuiltinPolicy:
 
     def _decide(self, what: str, out: np.ndarray) -> None:
         """Seated at ``play_hand_py``: the compiled loop's own dispatcher on the hand's state."""
-        from ..engine import hand as H
+        from ..engine import full as F
 
         t = self._table
-        decide = {"bury": H.decide_bury, "lead": H.decide_lead, "follow": H.decide_follow}[what]
+        decide = {"bury": F.decide_bury, "lead": F.decide_lead, "follow": F.decide_follow}[what]
         decide(t.P, t.state, self.code, t.W, t.s, out)
 
     def follow(self, view: FollowView) -> list[int]:
