@@ -1,12 +1,20 @@
 """Where numba's first compile of the match loop spends its time, per compiled function.
 
     NUMBA_CACHE_DIR=$(mktemp -d) python examples/compile_profile.py [--policies basic,basic] [--variant school-2016]
+    NUMBA_CACHE_DIR=$(mktemp -d) python examples/compile_profile.py --sets lean,full
 
 With an empty cache folder (``NUMBA_CACHE_DIR``) everything compiles, as on a fresh checkout,
 without touching the checkout's own cache. Prints the time of the first match, then the functions
 by their own compile time (a function's compile includes its callees' first compiles; "own"
-subtracts them), then every function numba compiled more than once, with the argument types of
-each copy: a copy per ``Literal`` constant is the usual cause (``engine.core.as_int``).
+subtracts them) with the part of it that LLVM took ("llvm": numba's ``finalize`` of the function's
+library, which optimises and generates the machine code of the function and of every callee linked
+into it), then every function numba compiled more than once, with the argument types of each copy:
+a copy per ``Literal`` constant is the usual cause (``engine.core.as_int``).
+
+``--sets`` compiles policy sets instead, as ``make test`` does (``tests/conftest.py``): ``lean``
+(the match, hand and bury loops with random, basic and expert) and ``full`` (``engine.full.run``
+and ``hand.play_hand_full``, reached through each of their callers), one after the other, and
+profiles the last one named: ``--sets lean,full`` is the full set once the lean set is compiled.
 Figures recorded in docs/performance.md ("Compilation").
 """
 
@@ -16,7 +24,7 @@ import argparse
 import collections
 import time
 
-from numba.core import event
+from numba.core import codegen, event
 
 
 class Profile(event.Listener):
@@ -43,25 +51,74 @@ class Profile(event.Listener):
             self.stack[-1][2] += secs
 
 
+class Llvm:
+    """LLVM's time per library (numba's ``CPUCodeLibrary.finalize``), by the library's name."""
+
+    def __init__(self):
+        self.secs = collections.Counter()
+        self._finalize = codegen.CPUCodeLibrary.finalize
+        llvm = self
+
+        def finalize(lib):
+            t0 = time.perf_counter()
+            try:
+                return llvm._finalize(lib)
+            finally:
+                llvm.secs[lib.name] += time.perf_counter() - t0
+
+        codegen.CPUCodeLibrary.finalize = finalize
+
+
+def compile_set(kind: str, variant) -> None:
+    """Compile one policy set's entry points as tests/conftest.py's ``_warm_set`` does."""
+    from simsuite.analysis.bury import bury_rows
+    from simsuite.engine.warm import warm_up
+    from simsuite.play.policy import BuiltinPolicy
+    from simsuite.play.pyhand import play_hand_py
+
+    spec = "basic" if kind == "lean" else "expert-v1"
+    warm_up(variant, spec, "matches")
+    warm_up(variant, spec, "hands")
+    bury_rows(variant, spec, 4, 0)
+    if kind == "full":
+        play_hand_py(variant, 0, [BuiltinPolicy("expert-v1") for _ in range(4)])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="basic,basic")
     ap.add_argument("--variant", default="school-2016")
+    ap.add_argument("--sets", default="", help="lean, full or lean,full: compile policy sets, as make test does")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    prof = Profile()
-    event.register("numba:compile", prof)
     from simsuite.compete.match import play_match_batch
     from simsuite.rules.variant import load_variant
 
+    variant = load_variant(args.variant)
+    sets = [k for k in args.sets.split(",") if k]
+    if any(k not in ("lean", "full") for k in sets):
+        ap.error(f"--sets: lean, full or lean,full, not {args.sets!r}")
+    for kind in sets[:-1]:
+        t0 = time.perf_counter()
+        compile_set(kind, variant)
+        print(f"{kind} set first: {time.perf_counter() - t0:.1f} s")
+    prof = Profile()
+    llvm = Llvm()
+    event.register("numba:compile", prof)
     t0 = time.perf_counter()
-    play_match_batch(load_variant(args.variant), 1, 0, 1, args.policies)
+    if sets:
+        compile_set(sets[-1], variant)
+        what = f"{sets[-1]} set"
+    else:
+        play_match_batch(variant, 1, 0, 1, args.policies)
+        what = "first match"
     first = time.perf_counter() - t0
-    print(f"first match: {first:.1f} s; compiling: {sum(prof.own.values()):.1f} s in "
-          f"{sum(prof.count.values())} compiles of {len(prof.count)} functions")
-    print(f"{'own s':>7} {'total s':>8} {'copies':>6}  function")
+    print(f"{what}: {first:.1f} s; compiling: {sum(prof.own.values()):.1f} s in "
+          f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(llvm.secs.values()):.1f} s")
+    print(f"{'own s':>7} {'llvm s':>7} {'total s':>8} {'copies':>6}  function")
     for name, secs in prof.own.most_common(args.top):
-        print(f"{secs:7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")
+        lib = name.rsplit(".", 1)[-1]
+        print(f"{secs:7.1f} {llvm.secs.get(lib, 0.0):7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")
     mine = [n for n in prof.count if prof.count[n] > 1 and n.split(".")[0] in {"engine", "compete"}]
     if mine:
         print("\ncompiled more than once (argument types of each copy):")
