@@ -34,6 +34,7 @@ class Profile(event.Listener):
         self.total = collections.Counter()
         self.count = collections.Counter()
         self.args: dict[str, list[str]] = collections.defaultdict(list)
+        self.llvm = collections.Counter()
 
     def on_start(self, ev):
         f = ev.data["dispatcher"].py_func
@@ -51,22 +52,19 @@ class Profile(event.Listener):
             self.stack[-1][2] += secs
 
 
-class Llvm:
-    """LLVM's time per library (numba's ``CPUCodeLibrary.finalize``), by the library's name."""
+def time_llvm(prof: Profile) -> None:
+    """Add LLVM's time (numba's ``CPUCodeLibrary.finalize``) to ``prof.llvm``, under the function
+    being compiled: a function's library is finalised inside its own compile, after its callees'."""
+    finalize = codegen.CPUCodeLibrary.finalize
 
-    def __init__(self):
-        self.secs = collections.Counter()
-        self._finalize = codegen.CPUCodeLibrary.finalize
-        llvm = self
+    def timed(lib):
+        t0 = time.perf_counter()
+        try:
+            return finalize(lib)
+        finally:
+            prof.llvm[prof.stack[-1][0] if prof.stack else "(outside a compile)"] += time.perf_counter() - t0
 
-        def finalize(lib):
-            t0 = time.perf_counter()
-            try:
-                return llvm._finalize(lib)
-            finally:
-                llvm.secs[lib.name] += time.perf_counter() - t0
-
-        codegen.CPUCodeLibrary.finalize = finalize
+    codegen.CPUCodeLibrary.finalize = timed
 
 
 def compile_set(kind: str, variant) -> None:
@@ -103,7 +101,7 @@ def main() -> None:
         compile_set(kind, variant)
         print(f"{kind} set first: {time.perf_counter() - t0:.1f} s")
     prof = Profile()
-    llvm = Llvm()
+    time_llvm(prof)
     event.register("numba:compile", prof)
     t0 = time.perf_counter()
     if sets:
@@ -114,11 +112,10 @@ def main() -> None:
         what = "first match"
     first = time.perf_counter() - t0
     print(f"{what}: {first:.1f} s; compiling: {sum(prof.own.values()):.1f} s in "
-          f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(llvm.secs.values()):.1f} s")
+          f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(prof.llvm.values()):.1f} s")
     print(f"{'own s':>7} {'llvm s':>7} {'total s':>8} {'copies':>6}  function")
     for name, secs in prof.own.most_common(args.top):
-        lib = name.rsplit(".", 1)[-1]
-        print(f"{secs:7.1f} {llvm.secs.get(lib, 0.0):7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")
+        print(f"{secs:7.1f} {prof.llvm[name]:7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")
     mine = [n for n in prof.count if prof.count[n] > 1 and n.split(".")[0] in {"engine", "compete"}]
     if mine:
         print("\ncompiled more than once (argument types of each copy):")

@@ -5,8 +5,8 @@ The lean loops (``match.play_matches``, ``hand.play_many``, ``hand.bury_many``) 
 heuristics only (``full`` None, ``policies.full_for``); their twins here play every policy. numba
 links each compiled function's callees into its own module, then optimises and generates the
 machine code of that whole closure again: every compiled function that reaches the search costs
-every policy and the search once more, 11 to 16 s on these machines (docs/performance.md, "One
-compiled entry for the full set"). So the three loops and the decision are one compiled function,
+LLVM every policy and the search once more, 10 to 15 s on these machines (docs/performance.md,
+"One compiled entry for the full set"). So the three loops and the decision are one compiled function,
 ``run``, steered by ``op``. The Python functions below keep the loops' signatures and fill the
 arguments of the other operations with small placeholders of the same types, so that ``run``
 compiles once whoever calls it (``tests/test_engine.py`` checks its signatures).
