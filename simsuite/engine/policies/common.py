@@ -449,8 +449,12 @@ def lead_lowest(hand, cls, pos, out):
     return 0
 
 
-@njit(cache=True, inline="always")
-def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
+# Not inlined: basic, expert and expert-v1 call one compiled copy (with ``as_bool`` / ``as_int``, so that their
+# constants do not compile a copy each). Inlined, it was typed once per policy: 8 to 13 s each on a fresh checkout
+# (docs/performance.md, "One compiled follow for three policies").
+@njit(cache=True)
+def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
+                  last_trick, out):
     """A legal follow to the lead ``LI`` chosen by ``score_follow``: for a single lead each card of
     the suit, else each unit set of the best follow profile filled three ways (cheap, points,
     high). A void follower trumps when it can win and its partner does not (with ``judge``,

@@ -122,10 +122,10 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     return lead_lowest(hand, cls, pos, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a wrapper: the loops call follow_scored directly
 def follow_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
-    follow_scored(False, OVERTAKE, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
-                  last_trick, out)
+    follow_scored(core.as_bool(False), as_int(OVERTAKE), seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead,
+                  win_c, partner_wins, last_trick, out)
 
 
 @njit(cache=True)
