@@ -68,18 +68,10 @@ def time_llvm(prof: Profile) -> None:
 
 
 def compile_set(kind: str, variant) -> None:
-    """Compile one policy set's entry points as tests/conftest.py's ``_warm_set`` does."""
-    from simsuite.analysis.bury import bury_rows
+    """Compile one policy set's entry points as ``make test`` does (``tests/conftest.py``)."""
     from simsuite.engine.warm import warm_up
-    from simsuite.play.policy import BuiltinPolicy
-    from simsuite.play.pyhand import play_hand_py
 
-    spec = "basic" if kind == "lean" else "expert-v1"
-    warm_up(variant, spec, "matches")
-    warm_up(variant, spec, "hands")
-    bury_rows(variant, spec, 4, 0)
-    if kind == "full":
-        play_hand_py(variant, 0, [BuiltinPolicy("expert-v1") for _ in range(4)])
+    warm_up(variant, "basic" if kind == "lean" else "expert-v1", "every")
 
 
 def main() -> None:

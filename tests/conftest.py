@@ -87,19 +87,9 @@ def _warm_set(kind: str) -> None:
     ``engine.full.run`` (the same three loops' twins, among them the notebooks' search pairing, which
     plays in their kernels, and the decisions that the Python path's built-in seats call), reached
     here through each of its callers."""
-    from simsuite.analysis.bury import bury_rows
     from simsuite.engine.warm import warm_up
 
-    v = load_variant("school-2016")
-    spec = "basic" if kind == "lean" else "expert-v1"
-    warm_up(v, spec, "matches")
-    warm_up(v, spec, "hands")
-    bury_rows(v, spec, 4, 0)
-    if kind == "full":
-        from simsuite.play.policy import BuiltinPolicy
-        from simsuite.play.pyhand import play_hand_py
-
-        play_hand_py(v, 0, [BuiltinPolicy("expert-v1") for _ in range(4)])
+    warm_up(load_variant("school-2016"), "basic" if kind == "lean" else "expert-v1", "every")
 
 
 @pytest.hookimpl(tryfirst=True)

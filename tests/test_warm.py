@@ -10,6 +10,7 @@ from numba import njit
 
 from simsuite.cli import ENGINE_COMMANDS, _compile_notice, main
 from simsuite.engine.warm import CompileNotice
+from simsuite.rules.variant import load_variant
 from simsuite.sim import executor
 from simsuite.sim.run import simulate
 
@@ -117,9 +118,10 @@ def test_a_parallel_duel_warms_the_hand_loop_in_the_driver(monkeypatch):
     assert (rows == play_hands(v, 5, 4, "basic,basic", jobs=1)).all()  # the warm-up changes no row
 
 
-def test_warm_up_names_its_two_loops():
+def test_warm_up_names_its_loops():
     from simsuite.engine.warm import warm_up
 
     assert warm_up(loop="hands") >= 0.0
-    with pytest.raises(ValueError, match="'matches' or 'hands'"):
+    assert warm_up(load_variant("guangxi-2012"), loop="bury") >= 0.0  # no bottom there: buries school-2016's
+    with pytest.raises(ValueError, match="loop is one of 'matches', 'hands', 'bury', 'every', not 'tricks'"):
         warm_up(loop="tricks")

@@ -80,11 +80,16 @@ class CompileNotice(event.Listener):
         event.unregister("numba:compile", self)
 
 
+LOOPS = ("matches", "hands", "bury", "every")
+
+
 def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "matches") -> float:
-    """Compile, or load from numba's cache, one of the engine's two loops with everything it calls:
-    ``"matches"`` (``engine.match.play_matches``: simulate, sweep, calibrate) by playing one match,
-    ``"hands"`` (``engine.hand.play_many``: duel, compare-policies) by playing one hand of
-    ``variant`` (default ``school-2016``). ``policies``: the run's policy spec, or several. What
+    """Compile, or load from numba's cache, one of the engine's loops with everything it calls:
+    ``"matches"`` (the match loop: simulate, sweep, calibrate) by playing one match, ``"hands"``
+    (the hand loop: duel, compare-policies) by playing one hand, ``"bury"`` (the bury loop:
+    ``simsuite bury``) by burying four hands, all of ``variant`` (default ``school-2016``), or
+    ``"every"``: the three, and for the full set the Python path's decision too (what the test
+    suite calls; ``tests/conftest.py``). ``policies``: the run's policy spec, or several. What
     compiles depends on their policy set, not on the policies themselves (``policies.full_for``):
     the lean loop for random, basic and expert, warmed with ``basic``; the full one, with search
     and ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Returns the seconds
@@ -93,22 +98,31 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
     from .names import policy_codes
     from .policies import full_for
 
+    if loop not in LOOPS:
+        raise ValueError(f"warm_up: loop is one of {', '.join(map(repr, LOOPS))}, not {loop!r}")
     specs = [policies] if isinstance(policies, str) else list(policies)
     sets = {full_for(policy_codes(spec)) for spec in specs}
     v = variant if variant is not None else load_variant("school-2016")
     t0 = time.perf_counter()
     for full in sorted(sets, key=lambda f: f is not None):
         spec = "basic" if full is None else "expert-v1"
-        if loop == "matches":
+        if loop in ("matches", "every"):
             from ..compete.match import play_match_batch
 
             play_match_batch(v, 0, 0, 1, spec)
-        elif loop == "hands":
+        if loop in ("hands", "every"):
             from .api import play_batch
 
             play_batch(v, 0, 1, spec)
-        else:
-            raise ValueError(f"warm_up: loop is 'matches' or 'hands', not {loop!r}")
+        if loop in ("bury", "every"):
+            from ..analysis.bury import bury_rows
+
+            bury_rows(v if v.bottom_size else load_variant("school-2016"), spec, 4, 0)
+        if loop == "every" and full is not None:
+            from ..play.policy import BuiltinPolicy
+            from ..play.pyhand import play_hand_py
+
+            play_hand_py(v, 0, [BuiltinPolicy(spec) for _ in range(4)])
     return time.perf_counter() - t0
 
 
