@@ -16,6 +16,8 @@ own, called by ``run``'s loops and from Python.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -60,13 +62,9 @@ class _Spare:
         self.st = ph.new_state()
 
 
-_spare: list[_Spare] = []
-
-
+@functools.cache
 def _x() -> _Spare:
-    if not _spare:
-        _spare.append(_Spare())
-    return _spare[0]
+    return _Spare()
 
 
 def play_matches_full(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
