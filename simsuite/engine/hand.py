@@ -21,7 +21,8 @@ from .phases import (
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 from .policies import (
-    FULL, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three, may_bid,
+    BASIC, EXPERT, RANDOM, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three,
+    may_bid,
 )
 from .rng import hand_state
 
@@ -113,11 +114,11 @@ def decide(P, st, pol, W, s, kind, out):
 # The loops below take ``full``: ``None`` when every seat plays random, basic or expert, else
 # ``policies.FULL`` (``policies.full_for``). Each loop branches on ``full is None``, and numba prunes
 # the branch that ``full`` rules out before it inlines or types anything (its ``DeadBranchPrune``
-# pass): with ``None`` the loop inlines the three heuristics (``policies.lead_three``,
+# pass): with ``None`` the loop plays the three heuristics (``policies.lead_three``,
 # ``follow_three``, ``bury_three``), and ``search`` and ``expert-v1`` never compile into it; with
 # the constant ``FULL`` (the twins: ``play_hand_full`` below, the loops of ``engine.full``) it
-# inlines the dispatch over every heuristic (``choose_lead``, ``choose_follow``, ``choose_bury``)
-# and calls ``search.decide`` for a search's decisions (docs/performance.md, "Compilation"). Under
+# inlines ``decide``, the dispatch over every policy (docs/performance.md, "Compilation"). The
+# tricks loop, ``play_tricks``, plays the three heuristics only, in both sets. Under
 # NUMBA_DISABLE_JIT the same branches run as written.
 
 
@@ -133,19 +134,33 @@ def bury_step(P, st, pol, W, s, out, full):
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
 
 
+# ``play_tricks``' status when the seat to move plays a policy outside the three heuristics
+NEED_DECISION = -9
+
+
+@njit(cache=True, inline="always")
+def lean_policy(pol):
+    """Whether the lean loop plays ``pol`` itself: random, basic or expert (``policies.full_for``)."""
+    return pol == RANDOM or pol == BASIC or pol == EXPERT
+
+
 @njit(cache=True)
-def play_tricks(P, st, pols, W, s, keep, h_plays, full):
-    """Play the hand from its current position to the end, asking each seat's policy. Returns
-    the plays recorded, or -1 / -2 when a policy's lead / follow breaks the engine's checks."""
+def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
+    """Play the hand from its current position, asking each seat's policy, until the hand ends or
+    the seat to move plays a policy other than the three heuristics (search, expert-v1). Returns
+    ``(status, nplays, first_row)``: status 0 when the hand is over, -1 / -2 when a policy's lead /
+    follow breaks the engine's checks, or ``NEED_DECISION``. Then the caller (``play_hand_full``)
+    writes that seat's play into the lead buffer (``w_hl(W)[1]``, the trick's first play) or the
+    follow buffer (``[2]``) and calls again with ``given`` and the two counts it got: the plays
+    recorded in ``h_plays`` and the row of the trick's first play."""
     HL = w_hl(W)
     lead = HL[1][:NC]
     play = HL[2][:NC]
     forced = HL[3][:NC]
-    lead[:] = 0
-    play[:] = 0
-    forced[:] = 0
-    nplays = 0
-    first_row = 0
+    if not given:  # a hand's first call; a later call brings the decision in ``lead`` or ``play``
+        lead[:] = 0
+        play[:] = 0
+        forced[:] = 0
     sc = st.sc
     # the state's arrays bound once: binding the state tuple to an inlined function counts a
     # reference per array, which the hand loop would otherwise pay at every play
@@ -153,16 +168,16 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
     while not ph.hand_over(sc):
         seat = ph.to_move(sc)
         pol = pols[seat]
+        if not given and not lean_policy(pol):
+            return NEED_DECISION, nplays, first_row
         if sc[S_TURN] == 0:
-            if full is None:
+            if given:
+                given = False
+            else:
                 lead_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
-            elif search.is_search(pol):
-                search_step(P, st, pol, W, s, as_int(search.D_LEAD), lead)
-            else:  # the heuristics' dispatch inlined, as in the lean loop: a call to decide per play cost 17%
-                choose_lead(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, lead)
             status = ph.apply_lead_inline(P, st, W, lead, forced)
             if status == LEAD_ILLEGAL:
-                return -1
+                return -1, nplays, first_row
             if status != 0 and keep and nplays < MAX_PLAYS:
                 _hist(h_plays, nplays, sc[S_TRICKS], seat, 1, lead)  # the failed throw as attempted
                 nplays += 1
@@ -173,16 +188,13 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
                 nplays += 1
             first_row = nplays - 1
         else:
-            if full is None:
+            if given:
+                given = False
+            else:
                 follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
                              play)
-            elif search.is_search(pol):
-                search_step(P, st, pol, W, s, as_int(search.D_FOLLOW), play)
-            else:
-                choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
-                              play)
             if not ph.apply_follow_inline(P, st, W, play):
-                return -2
+                return -2, nplays, first_row
             if keep and nplays < MAX_PLAYS:
                 _hist(h_plays, nplays, sc[S_TRICKS], seat, 0, play)
                 nplays += 1
@@ -191,7 +203,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, full):
                     for r in range(first_row, nplays):
                         h_plays[r, 3] = sc[S_WINNER]
                 ph.finish_trick_inline(st)
-    return nplays
+    return 0, nplays, first_row
 
 
 @njit(cache=True)
@@ -227,13 +239,10 @@ def write_record(P, st, W, rec):
     rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (sc[S_TRICKS] * P[SECONDS_PER_TRICK_X100]) // 60
 
 
-@njit(cache=True)
-def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays,
-              h_n, full):
-    """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
-    one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
-    otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
-    to ``h_n`` ([0] bids, [1] plays)."""
+@njit(cache=True, inline="always")
+def _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n):
+    """A hand's start: clears ``rec`` and the state, deals and declares (with ``keep``, into the
+    history), and puts the bottom in the dealer's hand."""
     for i in range(N_RECORD):
         rec[i] = 0
     ph.clear_state(st)
@@ -242,24 +251,46 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
         h_deal[:, :] = st.hands
         h_bottom[:] = st.bottom
         h_n[0] = nbids
-    bury = w_hl(W)[4][:NC]
     ph.take_bottom(st)
-    bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
+
+
+@njit(cache=True, inline="always")
+def _buried(st, bury, rec, keep, h_bury):
+    """Applies the dealer's bury; False (and the error in ``rec``) if the engine refuses it."""
     if not ph.apply_bury(st, bury):
         rec[R_ERROR] = 3
-        return
+        return False
     if keep:
         h_bury[:] = bury
-    if full is None:
-        nplays = play_tricks(P, st, pols, W, s, keep, h_plays, full)
-    else:
-        nplays = _play_tricks_inlined(P, st, pols, W, s, keep, h_plays, full)
-    if nplays < 0:
-        rec[R_ERROR] = -nplays
+    return True
+
+
+@njit(cache=True, inline="always")
+def _finish(P, st, W, rec, status, nplays, keep, h_n):
+    """The hand's end: the error ``play_tricks`` returned, or the record (and the plays' count)."""
+    if status < 0:
+        rec[R_ERROR] = -status
         return
     if keep:
         h_n[1] = nplays
     write_record(P, st, W, rec)
+
+
+@njit(cache=True)
+def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays,
+              h_n, full):
+    """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
+    one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
+    otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
+    to ``h_n`` ([0] bids, [1] plays). Every seat plays random, basic or expert (``full`` None;
+    else ``play_hand_full``)."""
+    _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
+    bury = w_hl(W)[4][:NC]
+    bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
+    if not _buried(st, bury, rec, keep, h_bury):
+        return
+    status, nplays, _ = play_tricks(P, st, pols, W, s, keep, h_plays, as_int(0), as_int(0), as_bool(False))
+    _finish(P, st, W, rec, status, nplays, keep, h_n)
 
 
 @njit(cache=True, inline="always")
@@ -320,29 +351,40 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
 # --- the hand that plays search or expert-v1 ----------------------------------------------------------
 # numba prunes a branch on ``full is None`` when ``full`` is None or a constant, not when it is an
 # int passed from Python. So the loops for ``full`` an int are twins of the loops above, compiled
-# from the same code with ``full`` the constant ``FULL``: ``play_hand_full`` here, and the match,
-# hand and bury loops in ``engine.full``, all three inside one compiled function (``full.run``),
-# with the Python path's ``decide``. Python picks the twin by ``full`` (``loop_for``).
-# ``play_hand_full`` inlines the tricks: every compiled function that reaches the search optimises
-# and generates its whole closure again (every policy and the search), so each function fewer is
-# seconds fewer on a fresh checkout (docs/performance.md, "Compilation"). A twin takes ``full`` like
-# its lean loop, and ignores it.
+# with ``full`` the constant ``FULL``: the match, hand and bury loops in ``engine.full``, all three
+# inside one compiled function (``full.run``), with the Python path's ``decide``. Python picks the
+# twin by ``full`` (``loop_for``). Their hand, ``play_hand_full``, plays the tricks with the lean
+# ``play_tricks`` (one compiled copy for both sets), which stops at each play of a search or
+# expert-v1 seat; ``decide`` makes that play and every bury. Typing the tricks loop again with every
+# policy's dispatch took about 20 s of every fresh compile of the full set (docs/performance.md,
+# "Compilation"). A twin takes ``full`` like its lean loop, and ignores it.
 
 
 def _py(f):
     return getattr(f, "py_func", f)  # under NUMBA_DISABLE_JIT ``njit`` returns the function itself
 
 
-_play_tricks_inlined = njit(cache=True, inline="always")(_py(play_tricks))
-_play_hand_inlined = njit(cache=True, inline="always")(_py(play_hand))
-
-
 @njit(cache=True)
 def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
                    h_plays, h_n, full):
     """``play_hand`` with every built-in policy."""
-    _play_hand_inlined(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
-                       h_plays, h_n, FULL)
+    _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
+    HL = w_hl(W)
+    bury = HL[4][:NC]
+    kind = as_int(search.D_BURY)
+    seat = st.sc[S_DEALER]
+    out = bury
+    status, nplays, first_row = as_int(NEED_DECISION), as_int(0), as_int(0)
+    while status == NEED_DECISION:
+        decide(P, st, pols[seat], W, s, kind, out)  # its one call site: ``decide`` is inlined
+        if kind == search.D_BURY and not _buried(st, bury, rec, keep, h_bury):
+            return
+        status, nplays, first_row = play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row,
+                                                kind != search.D_BURY)
+        seat = ph.to_move(st.sc)
+        kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
+        out = HL[1][:NC] if kind == search.D_LEAD else HL[2][:NC]
+    _finish(P, st, W, rec, status, nplays, keep, h_n)
 
 
 def loop_for(lean, full_twin, full):
