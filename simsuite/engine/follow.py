@@ -11,7 +11,7 @@ from numba import njit
 
 from .core import (
     LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
-    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_int, insert_sorted, w_fs, w_ints,
+    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_bool, as_int, insert_sorted, w_fs, w_ints,
     w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .order import play_class
@@ -379,7 +379,7 @@ def lead_info(play, cls, pos, P, W, LI):
             LI[LI_FIELDS + i] = P[FOLLOW0 + i]
     LI[LI_NF] = nf
     f = LS[7]
-    _features(U_w, U_len, U_size, rec[0], nsel, P, has_wide, has_lone_wide, f)
+    _features(U_w, U_len, U_size, rec[0], nsel, P, as_bool(has_wide), as_bool(has_lone_wide), f)
     f[F_PAIRS] = pairs_cap
     f[F_WIDTH] = 99
     for i in range(nf):

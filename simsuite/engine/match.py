@@ -55,7 +55,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
     for i in range(N_MATCH):
         rec[i] = 0
     mkey = np.zeros(4, np.int64)
-    hand_state(key, match_index, mkey)
+    hand_state(key, as_int(match_index), mkey)
     state = np.zeros(4, np.int64)
     dummy4 = np.zeros((4, NC), np.int64)
     st = ph.new_state()
@@ -95,7 +95,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
             elif minutes >= match_min * 100:
                 ended = ENDED_CLOCK
                 break
-        hand_state(mkey, h, state)
+        hand_state(mkey, as_int(h), state)  # plain ints: a literal 0 compiled a second copy
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
         if full is None:

@@ -7,7 +7,7 @@ from numba import njit
 
 from .core import (
     LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP,
-    insert_sorted, w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    as_int, insert_sorted, w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .follow import _move_unit, _next_unit, lead_info
 from .order import class_span, play_class
@@ -53,7 +53,7 @@ def contender_unit_of(play, k, cls, pos, P, LI, out):
     if k < 0 or (k != LI[LI_CLASS] and k != TRUMP):
         return False
     trump = 1 if k == TRUMP else 0
-    code, top, w, n = single_unit_shape(play, cls, pos, k)
+    code, top, w, n = single_unit_shape(play, cls, pos, as_int(k))  # a literal -1 compiled a second copy
     if code < 0:
         return False
     lead_code = LI[LI_KEY_CODE]

@@ -582,7 +582,7 @@ def ruff_pays(cand, cls, J, n, k, voids, unseen, pos):
                 return False
             if pos[c] > top:
                 top = pos[c]
-    return not next_can_beat(as_int(0), as_int(1), top, n, k, J[J_OPP], voids, unseen, cls, pos)
+    return not next_can_beat(as_int(0), as_int(1), as_int(top), n, k, J[J_OPP], voids, unseen, cls, pos)
 
 
 @njit(cache=True, inline="always")

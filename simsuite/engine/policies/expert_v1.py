@@ -63,7 +63,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         if risky:
             continue
         nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-        hi = _best_at(unseen, cls, pos, k, ubest)
+        hi = _best_at(unseen, cls, pos, as_int(k), ubest)
         for u in range(nU):
             if unit_is_sure(W, u, ubest, hi):
                 pts = 0
@@ -77,7 +77,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     if best_u >= 0:
         # throw every sure unit of that suit at once when the throw test is safe
         if P[THROWS] == 1:
-            thrown = safe_throw(hand, unseen, cls, pos, P, best_k, W, out)
+            thrown = safe_throw(hand, unseen, cls, pos, P, as_int(best_k), W, out)
             if thrown:
                 return 1
         build_units(hand, cls, pos, best_k, P, 64, 1, W)
