@@ -15,7 +15,9 @@ a copy per ``Literal`` constant is the usual cause (``engine.core.as_int``).
 (the match, hand and bury loops with random, basic and expert) and ``full`` (``engine.full.run``
 and ``hand.play_hand_full``, reached through each of their callers), one after the other, and
 profiles the last one named: ``--sets lean,full`` is the full set once the lean set is compiled.
-Figures recorded in docs/performance.md ("Compilation").
+The CPU seconds beside each time are the process's own: two runs side by side on two cores
+compare by them better than by their wall times. Figures recorded in docs/performance.md
+("Compilation").
 """
 
 from __future__ import annotations
@@ -89,21 +91,21 @@ def main() -> None:
     if any(k not in ("lean", "full") for k in sets):
         ap.error(f"--sets: lean, full or lean,full, not {args.sets!r}")
     for kind in sets[:-1]:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         compile_set(kind, variant)
-        print(f"{kind} set first: {time.perf_counter() - t0:.1f} s")
+        print(f"{kind} set first: {time.perf_counter() - t0:.1f} s ({time.process_time() - c0:.1f} CPU-s)")
     prof = Profile()
     time_llvm(prof)
     event.register("numba:compile", prof)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     if sets:
         compile_set(sets[-1], variant)
         what = f"{sets[-1]} set"
     else:
         play_match_batch(variant, 1, 0, 1, args.policies)
         what = "first match"
-    first = time.perf_counter() - t0
-    print(f"{what}: {first:.1f} s; compiling: {sum(prof.own.values()):.1f} s in "
+    first, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"{what}: {first:.1f} s ({cpu:.1f} CPU-s); compiling: {sum(prof.own.values()):.1f} s in "
           f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(prof.llvm.values()):.1f} s")
     print(f"{'own s':>7} {'llvm s':>7} {'total s':>8} {'copies':>6}  function")
     for name, secs in prof.own.most_common(args.top):

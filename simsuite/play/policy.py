@@ -457,6 +457,8 @@ class BuiltinPolicy:
         return cards
 
     def bury(self, view: BuryView) -> list[int]:
+        from ..engine import full as F
+        from ..engine.params import BOTTOM
         from ..engine.policies import choose_bury
 
         out = np.zeros(N_CARDS, np.int64)
@@ -468,11 +470,18 @@ class BuiltinPolicy:
         else:
             cls, pos = self._tables(view)
             s, W = self._state()
-            choose_bury(self.code, np.array(view.counts, dtype=np.int64), cls, pos, self._params(view.variant), s,
-                        view.bottom_size, W, out)
+            hands = np.zeros((4, N_CARDS), np.int64)
+            hands[view.seat] = view.counts
+            P = self._params(view.variant)
+            st = _view_state(hands, cls, pos, dealer=view.seat)
+            if view.bottom_size == P[BOTTOM]:
+                F.decide_bury(P, st, self.code, W, s, out)
+            else:  # a view that does not come from its variant's hand
+                choose_bury(self.code, hands[view.seat], cls, pos, P, s, view.bottom_size, W, out)
         return list(cards_of(out))
 
     def lead(self, view: LeadView) -> list[int]:
+        from ..engine import full as F
         from ..engine.policies import choose_lead
 
         out = np.zeros(N_CARDS, np.int64)
@@ -480,7 +489,10 @@ class BuiltinPolicy:
             self._decide("lead", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
-        choose_lead(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+        if self._table is not None:
+            choose_lead(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
+        else:  # on its own: the compiled decision every built-in seat uses (engine.full.decide)
+            F.decide_lead(P, _view_state(hands, cls, pos, played, voids, ctx, seat=view.seat), self.code, W, s, out)
         return list(cards_of(out))
 
     def _decide(self, what: str, out: np.ndarray) -> None:
@@ -493,6 +505,7 @@ class BuiltinPolicy:
 
     def follow(self, view: FollowView) -> list[int]:
         from ..engine import core
+        from ..engine import full as F
         from ..engine.follow import lead_info
         from ..engine.policies import choose_follow
         from ..engine.trick import beats, contender, contender_unit
@@ -524,8 +537,30 @@ class BuiltinPolicy:
                     win_c[:] = cur
                     winner = seat
         out = np.zeros(N_CARDS, np.int64)
-        choose_follow(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
+        if t is not None:
+            choose_follow(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner,
+                          out)
+        else:
+            st = _view_state(hands, cls, pos, played, voids, ctx, seat=view.seat, LI=LI, lead=lead, win_c=win_c,
+                             winner=winner)
+            F.decide_follow(P, st, self.code, W, s, out)
         return list(cards_of(out))
+
+
+def _view_state(hands, cls, pos, played=None, voids=None, ctx=None, seat=0, dealer=0, LI=None, lead=None, win_c=None,
+                winner=-1):
+    """A ``HandState`` around the arrays a ``BuiltinPolicy`` on its own rebuilds from a view, with
+    ``seat`` to move and ``dealer`` dealing, so that it decides through ``engine.full.decide`` (compiled
+    once for every built-in policy) rather than compiling the policies' dispatch for Python's calls."""
+    z = ph.new_state()
+    sc = z.sc
+    sc[ph.S_DEALER] = dealer
+    sc[ph.S_LEADER] = ctx[ph.C_LEADER] if ctx is not None else seat
+    sc[ph.S_TURN] = (seat - sc[ph.S_LEADER]) % 4
+    sc[ph.S_WINNER] = winner
+    pick = lambda a, b: b if a is None else a  # noqa: E731
+    return z._replace(hands=hands, cls=cls, pos=pos, played=pick(played, z.played), voids=pick(voids, z.voids),
+                      ctx=pick(ctx, z.ctx), LI=pick(LI, z.LI), lead=pick(lead, z.lead), win_c=pick(win_c, z.win_c))
 
 
 # --- loading ------------------------------------------------------------------------------------
