@@ -7,19 +7,23 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test install clean clean-cache golden notebooks report-png
 
 # uv installs the same packages from the same index (PyPI) as pip, in seconds instead of half a minute
-# (README, "Two commands"); where uv cannot be installed, pip does the work. Unlike pip, uv writes no
-# bytecode unless asked (--compile-bytecode), and where PYTHONDONTWRITEBYTECODE is set (these machines)
-# no process writes any either: every process, each test's and each worker's, would compile its imports
-# from source, about 3 s each (docs/performance.md, "The test suite on two workers"). compileall does
-# the same for simsuite's own modules, which the editable install leaves in place.
+# (README, "Two commands"); where uv cannot be installed, pip does the work. Neither writes bytecode
+# here: uv only when asked, and these machines set PYTHONDONTWRITEBYTECODE, so that every process (each
+# test worker, CLI subprocess, pool worker and kernel) would compile its imports from source, about 3 s
+# each (docs/performance.md, "The test suite on two workers"). The commands below run without that
+# variable instead: the first process to import a module writes its bytecode into .venv (or simsuite/),
+# and the others load it. That writes only what is imported, where `uv pip install --compile-bytecode`
+# compiled every installed package, 10 s of each fresh install (docs/performance.md, "Bytecode when
+# imported").
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install -q uv || echo "make: uv not available, installing with pip"
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e ".[test]"; \
+	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install -q --python $(BIN)/python -e ".[test]"; \
 	else $(BIN)/python -m pip install -q --upgrade pip && $(BIN)/python -m pip install -q -e ".[test]"; fi
-	$(BIN)/python -m compileall -q simsuite
 	touch $(STAMP)
 
 install: $(STAMP)
