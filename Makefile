@@ -17,13 +17,18 @@ STAMP  := $(VENV)/.installed
 # imported").
 unexport PYTHONDONTWRITEBYTECODE
 
+# The venv starts without pip (ensurepip alone took 3.7 s), and the system's pip puts uv into it
+# (`pip --python`, pip 22.3 or later); failing that, the venv's own pip does.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
-	$(BIN)/python -m pip install -q uv || echo "make: uv not available, installing with pip"
+	$(PYTHON) -m venv --without-pip $(VENV) || python3 -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install -q uv 2>/dev/null \
+		|| { $(BIN)/python -m ensurepip >/dev/null && $(BIN)/python -m pip install -q uv; } \
+		|| echo "make: uv not available, installing with pip"
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install -q --python $(BIN)/python -e ".[test]"; \
-	else $(BIN)/python -m pip install -q --upgrade pip && $(BIN)/python -m pip install -q -e ".[test]"; fi
+	else { $(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip >/dev/null; } \
+		&& $(BIN)/python -m pip install -q --upgrade pip && $(BIN)/python -m pip install -q -e ".[test]"; fi
 	touch $(STAMP)
 
 install: $(STAMP)
