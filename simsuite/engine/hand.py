@@ -97,7 +97,8 @@ def decide(P, st, pol, W, s, kind, out):
     """The policy ``pol`` of the seat to move decides on the hand's state ``st``: the bury
     (``kind`` is ``search.D_BURY``; the bottom is already in the dealer's hand), the lead
     (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy. Inlined into its
-    one compiled caller, ``engine.full.run``, whose ``decide`` is the Python path's entry
+    two compiled callers: ``play_hand_full`` (the bury and each play the lean ``play_tricks``
+    stops at) and ``engine.full.run``, whose ``decide`` is the Python path's entry
     (``play.policy``, ``play.advise``)."""
     if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
         search_step(P, st, pol, W, s, kind, out)
