@@ -342,25 +342,15 @@ def legal_follow_dicts(order: HandOrder, lead: LeadStructure, hand: dict[int, in
 
 @dataclass(eq=False)
 class EngineTable:
-    """The compiled engine's arrays for one hand, shared by ``play_hand_py`` with the
-    ``BuiltinPolicy`` objects seated at it (never with Python policies): the parameter array,
-    the hand's random state (one stream for the deal, the bids, the fallback and the random
-    policy, as in ``engine.hand.play_hand``), the scratch tables and the loop's arrays."""
+    """The compiled engine's hand, shared by ``play_hand_py`` with the ``BuiltinPolicy`` objects
+    seated at it (never with Python policies): the parameter array, the hand's random state (one
+    stream for the deal, the bids, the fallback and the random policy, as in
+    ``engine.hand.play_hand``), the scratch tables and the hand's ``HandState`` (engine.phases)."""
 
     P: np.ndarray
     s: np.ndarray
-    W: tuple
-    hands: np.ndarray
-    played: np.ndarray
-    voids: np.ndarray
-    ctx: np.ndarray
-    LI: np.ndarray
-    lead: np.ndarray
-    win_c: np.ndarray
-    cls: np.ndarray | None = None
-    pos: np.ndarray | None = None
-    winner: int = -1
-    state: Any = None  # the engine's HandState (engine.phases), which the arrays above belong to
+    W: np.ndarray
+    state: Any
 
 
 class BuiltinPolicy:
@@ -411,14 +401,14 @@ class BuiltinPolicy:
         pos = np.ascontiguousarray(view.order.pos, dtype=np.int64)
         return cls, pos
 
-    def _arrays(self, view: View):
-        """(P, s, W, hands, played, voids, cls, pos, ctx) for a lead or a follow."""
+    def _not_search(self) -> None:
         if self.name.startswith("search"):
             raise SimsuiteError("the search policy samples from the hand's whole state: seat it at "
                                 "simsuite.play.pyhand.play_hand_py (it cannot answer a view on its own)")
-        t = self._table
-        if t is not None:
-            return t.P, t.s, t.W, t.hands, t.played, t.voids, t.cls, t.pos, t.ctx
+
+    def _arrays(self, view: View):
+        """(P, s, W, hands, played, voids, cls, pos, ctx) for a lead or a follow by a policy on its own."""
+        self._not_search()
         s, W = self._state()
         P = self._params(view.variant)
         hands = np.zeros((4, N_CARDS), np.int64)
@@ -445,7 +435,7 @@ class BuiltinPolicy:
 
         t = self._table
         if t is not None:
-            P, s, hand = t.P, t.s, t.hands[view.seat]
+            P, s, hand = t.P, t.s, t.state.hands[view.seat]
         else:
             P, s, hand = self._params(view.variant), self._state()[0], np.array(view.counts, dtype=np.int64)
         card, n = bid_wish(self.code, hand, view.level, P, s, view.drawn)
@@ -459,40 +449,31 @@ class BuiltinPolicy:
     def bury(self, view: BuryView) -> list[int]:
         from ..engine import full as F
         from ..engine.params import BOTTOM
-        from ..engine.policies import choose_bury
 
         out = np.zeros(N_CARDS, np.int64)
-        t = self._table
-        if t is not None and t.state is not None:
+        if self._table is not None:
             self._decide("bury", out)
-        elif t is not None:
-            choose_bury(self.code, t.hands[view.seat], t.cls, t.pos, t.P, t.s, view.bottom_size, t.W, out)
-        else:
-            cls, pos = self._tables(view)
-            s, W = self._state()
-            hands = np.zeros((4, N_CARDS), np.int64)
-            hands[view.seat] = view.counts
-            P = self._params(view.variant)
-            st = _view_state(hands, cls, pos, dealer=view.seat)
-            if view.bottom_size == P[BOTTOM]:
-                F.decide_bury(P, st, self.code, W, s, out)
-            else:  # a view that does not come from its variant's hand
-                choose_bury(self.code, hands[view.seat], cls, pos, P, s, view.bottom_size, W, out)
+            return list(cards_of(out))
+        self._not_search()
+        cls, pos = self._tables(view)
+        s, W = self._state()
+        hands = np.zeros((4, N_CARDS), np.int64)
+        hands[view.seat] = view.counts
+        P = self._params(view.variant).copy()
+        P[BOTTOM] = view.bottom_size  # ``decide`` buries the variant's bottom size; the view's governs
+        F.decide_bury(P, _view_state(hands, cls, pos, dealer=view.seat), self.code, W, s, out)
         return list(cards_of(out))
 
     def lead(self, view: LeadView) -> list[int]:
         from ..engine import full as F
-        from ..engine.policies import choose_lead
 
         out = np.zeros(N_CARDS, np.int64)
-        if self._table is not None and self._table.state is not None:
+        if self._table is not None:
             self._decide("lead", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
-        if self._table is not None:
-            choose_lead(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, out)
-        else:  # on its own: the compiled decision every built-in seat uses (engine.full.decide)
-            F.decide_lead(P, _view_state(hands, cls, pos, played, voids, ctx, seat=view.seat), self.code, W, s, out)
+        F.decide_lead(P, _view_state(hands, cls, pos, played=played, voids=voids, ctx=ctx, seat=view.seat), self.code,
+                      W, s, out)
         return list(cards_of(out))
 
     def _decide(self, what: str, out: np.ndarray) -> None:
@@ -504,63 +485,45 @@ class BuiltinPolicy:
         decide(t.P, t.state, self.code, t.W, t.s, out)
 
     def follow(self, view: FollowView) -> list[int]:
-        from ..engine import core
         from ..engine import full as F
         from ..engine.follow import lead_info
-        from ..engine.policies import choose_follow
-        from ..engine.trick import beats, contender, contender_unit
+        from ..engine.trick import beats, contender
 
-        if self._table is not None and self._table.state is not None:
-            out = np.zeros(N_CARDS, np.int64)
+        out = np.zeros(N_CARDS, np.int64)
+        if self._table is not None:
             self._decide("follow", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
-        t = self._table
-        if t is not None:
-            LI, lead, win_c, winner = t.LI, t.lead, t.win_c, t.winner
-        else:
-            # replay the trick so far as the hand loop does
-            lead = counts_of(view.lead)
-            LI = np.zeros(64, np.int64)
-            lead_info(lead, cls, pos, P, W, LI)
-            win_c = np.zeros(3, np.int64)
-            cur = np.zeros(3, np.int64)
-            contender_unit(lead, cls, pos, P, LI, True, win_c)
-            winner = view.leader
-            for seat, cards in view.trick[1:]:
-                play = counts_of(cards)
-                if LI[core.LI_UNITS] == 1:
-                    claim = contender_unit(play, cls, pos, P, LI, False, cur)
-                else:
-                    claim = contender(play, cls, pos, P, LI, W, False, cur)
-                if claim and beats(cur, win_c):
-                    win_c[:] = cur
-                    winner = seat
-        out = np.zeros(N_CARDS, np.int64)
-        if t is not None:
-            choose_follow(self.code, view.seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner,
-                          out)
-        else:
-            st = _view_state(hands, cls, pos, played, voids, ctx, seat=view.seat, LI=LI, lead=lead, win_c=win_c,
-                             winner=winner)
-            F.decide_follow(P, st, self.code, W, s, out)
+        # replay the trick so far as the hand loop does
+        lead = counts_of(view.lead)
+        LI = np.zeros(64, np.int64)
+        lead_info(lead, cls, pos, P, W, LI)
+        win_c = np.zeros(3, np.int64)
+        cur = np.zeros(3, np.int64)
+        contender(lead, cls, pos, P, LI, W, True, win_c)
+        winner = view.leader
+        for seat, cards in view.trick[1:]:
+            if contender(counts_of(cards), cls, pos, P, LI, W, False, cur) and beats(cur, win_c):
+                win_c[:] = cur
+                winner = seat
+        st = _view_state(hands, cls, pos, played=played, voids=voids, ctx=ctx, seat=view.seat, LI=LI, lead=lead,
+                         win_c=win_c, winner=winner)
+        F.decide_follow(P, st, self.code, W, s, out)
         return list(cards_of(out))
 
 
-def _view_state(hands, cls, pos, played=None, voids=None, ctx=None, seat=0, dealer=0, LI=None, lead=None, win_c=None,
-                winner=-1):
-    """A ``HandState`` around the arrays a ``BuiltinPolicy`` on its own rebuilds from a view, with
-    ``seat`` to move and ``dealer`` dealing, so that it decides through ``engine.full.decide`` (compiled
-    once for every built-in policy) rather than compiling the policies' dispatch for Python's calls."""
+def _view_state(hands, cls, pos, seat=0, dealer=0, winner=-1, **arrays):
+    """A ``HandState`` around the arrays a ``BuiltinPolicy`` on its own rebuilds from a view (the
+    others empty), with ``seat`` to move and ``dealer`` dealing, so that it decides through
+    ``engine.full.decide``, compiled once for every built-in policy: the policies' dispatch called
+    from Python would compile a copy of its own."""
     z = ph.new_state()
     sc = z.sc
     sc[ph.S_DEALER] = dealer
-    sc[ph.S_LEADER] = ctx[ph.C_LEADER] if ctx is not None else seat
+    sc[ph.S_LEADER] = arrays["ctx"][ph.C_LEADER] if "ctx" in arrays else seat
     sc[ph.S_TURN] = (seat - sc[ph.S_LEADER]) % 4
     sc[ph.S_WINNER] = winner
-    pick = lambda a, b: b if a is None else a  # noqa: E731
-    return z._replace(hands=hands, cls=cls, pos=pos, played=pick(played, z.played), voids=pick(voids, z.voids),
-                      ctx=pick(ctx, z.ctx), LI=pick(LI, z.LI), lead=pick(lead, z.lead), win_c=pick(win_c, z.win_c))
+    return z._replace(hands=hands, cls=cls, pos=pos, **arrays)
 
 
 # --- loading ------------------------------------------------------------------------------------

@@ -88,8 +88,7 @@ def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], lev
 
     rec = np.zeros(H.N_RECORD, np.int64)
     st = ph.new_state()
-    table = EngineTable(P=P, s=s, W=W, hands=st.hands, played=st.played, voids=st.voids, ctx=st.ctx, LI=st.LI,
-                        lead=st.lead, win_c=st.win_c, cls=st.cls, pos=st.pos, state=st)
+    table = EngineTable(P=P, s=s, W=W, state=st)
     seated = {id(p): p for p in pols if isinstance(p, BuiltinPolicy)}
     saved = {k: p._table for k, p in seated.items()}
     for p in seated.values():
