@@ -283,6 +283,39 @@ def test_a_python_policy_can_delegate_to_a_builtin():
                 check_invariants(v, res, f"{vid}, delegating policy, seed {seed}")
 
 
+
+def test_search_on_its_own_says_to_seat_it():
+    """A built-in policy on its own answers a view; the search cannot (it samples from the whole
+    hand's state), and says so for each kind of decision, the bury included."""
+    views = {}
+
+    class Recorder:
+        def __init__(self):
+            self.basic = BuiltinPolicy("basic", seed=1)
+
+        def bid(self, view):
+            return self.basic.bid(view)
+
+        def bury(self, view):
+            views.setdefault("bury", view)
+            return self.basic.bury(view)
+
+        def lead(self, view):
+            views.setdefault("lead", view)
+            return self.basic.lead(view)
+
+        def follow(self, view):
+            views.setdefault("follow", view)
+            return self.basic.follow(view)
+
+    play_hand_py(variant("school-2016"), 1, [Recorder() for _ in range(4)])
+    search = BuiltinPolicy("search")
+    for kind, view in views.items():
+        with pytest.raises(SimsuiteError, match="the search policy samples from the hand's whole state: seat it at "
+                                                 "simsuite.play.pyhand.play_hand_py"):
+            getattr(search, kind)(view)
+    assert set(views) == {"bury", "lead", "follow"}
+
 class Reckless:
     """Greedy, but leads a throw (the highest and the lowest card of its longest side suit)
     whenever it can: most of these throws fail."""
