@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import tempfile
 
@@ -65,7 +66,11 @@ warm.NOTICE_AFTER_S = 24 * 3600.0
 #   `full_loop` tests. The worker that gets the first test compiles the full set while the other
 #   compiles the lean set and runs the lean tests; both share the full tests at the end;
 # - each set compiles at a worker's first test that needs it, under a file lock per set: a worker
-#   that needs a set the other is compiling waits for the lock, then loads numba's cache.
+#   that needs a set the other is compiling waits for the lock, then loads numba's cache;
+# - the full set calls nearly every function of the lean set, so the two compiles above would each
+#   compile those (about 25 CPU-s twice). Each compiled function therefore compiles under a file lock
+#   of its own (`_compile_once_across_workers`): the worker that reaches a function first compiles it
+#   and writes numba's cache, and the other waits for the lock, then loads it from the cache.
 # A plain `pytest` run compiles lazily, as before. Only the time depends on this: a missing mark
 # costs a second compile, never a result.
 
@@ -118,13 +123,57 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_sessionfinish(session):
-    """A worker removes the lock files of the sets it compiled or loaded once it is done."""
+    """A worker removes the lock files of the sets and functions it compiled or loaded once it is done."""
     run = _xdist_run()
-    for kind in _warmed if run else ():
+    for path in [_lock_path(run, kind) for kind in _warmed] + sorted(_fn_locks) if run else ():
         try:
-            os.remove(_lock_path(run, kind))
+            os.remove(path)
         except OSError:
             pass
+
+
+_fn_locks: set[str] = set()  # the function lock files this worker opened (removed at its end)
+_held: set[str] = set()  # the function locks this worker holds now (a compile nests its callees')
+
+
+def _compile_once_across_workers() -> None:
+    """Under xdist: wrap numba's ``Dispatcher.compile`` so that a simsuite function with a disk
+    cache compiles under a file lock per (function, argument types). Inside the lock numba's own
+    ``compile`` looks in the cache first, so the second worker to need a function loads what the
+    first compiled. A compile holds its callees' locks inside its own; the call graph has no cycle,
+    so two workers can never each wait for the other."""
+    run = _xdist_run()
+    if run is None:
+        return
+    from numba.core import sigutils
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    compile_ = Dispatcher.compile
+
+    def compile(self, sig):
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if (isinstance(self._cache, NullCache) or args in self.overloads
+                or not self.py_func.__module__.startswith("simsuite.")):
+            return compile_(self, sig)
+        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}{args}"
+        key = "fn-" + hashlib.sha1(name.encode()).hexdigest()[:20]
+        if key in _held:  # the same function again inside its own compile (a literal retry)
+            return compile_(self, sig)
+        path = _lock_path(run, key)
+        _fn_locks.add(path)
+        with open(path, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when the worker dies
+            _held.add(key)
+            try:
+                return compile_(self, sig)
+            finally:
+                _held.discard(key)
+
+    Dispatcher.compile = compile
+
+
+_compile_once_across_workers()
 
 
 @pytest.fixture(autouse=True)
