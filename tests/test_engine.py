@@ -21,7 +21,8 @@ import pytest
 
 from simsuite.engine import full as F
 from simsuite.engine import hand as H
-from simsuite.engine.api import play_batch, play_one
+from simsuite.engine import lean as L
+from simsuite.engine.api import play_batch, play_many, play_one
 from simsuite.engine.order import class_span, hand_tables
 from simsuite.engine.params import compile_variant
 from simsuite.engine.policies import bid_wish, may_bid
@@ -722,8 +723,7 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
         pols = policy_codes(mix)
         out = [np.zeros((n, H.N_RECORD), np.int64) for _ in range(2)]
         for full, rows in zip((None, FULL), out):
-            loop = H.play_many if full is None else F.play_many_full
-            loop(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
+            play_many(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, Work().arrays(), rows, full)
         assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"
 
 
@@ -747,3 +747,20 @@ def test_the_full_set_compiles_once_whoever_calls_it():
     play_one(v, 3, "expert-v1")  # play_hand_full from Python, for a trace
     assert len(F.run.signatures) == 1, F.run.signatures
     assert len(H.play_hand_full.signatures) == 1, H.play_hand_full.signatures
+
+
+def test_the_lean_set_compiles_once_whoever_calls_it():
+    # engine.lean: the match, hand and bury loops for random, basic and expert are one compiled
+    # function, run, whoever calls it; the hand with its history (a trace) is play_hand, which run calls
+    from simsuite.analysis.bury import bury_rows
+    from simsuite.compete.match import play_match_batch
+
+    if not hasattr(L.run, "signatures"):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
+    v = variant("school-2016")
+    play_match_batch(v, 3, 0, 1, "expert,basic", max_hands=2)
+    play_batch(v, 3, 2, "random,basic")
+    bury_rows(v, "expert", 2, 3)
+    play_one(v, 3, "basic")
+    assert len(L.run.signatures) == 1, L.run.signatures
+    assert len(H.play_hand.signatures) == 1, H.play_hand.signatures

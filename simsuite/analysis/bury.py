@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import full as F
-from ..engine import hand as H
+from ..engine.api import bury_many
 from ..engine.core import Work
 from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
@@ -49,8 +48,7 @@ def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarra
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
     full = full_for(pols)
-    H.loop_for(H.bury_many, F.bury_many_full, full)(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out,
-                                                    full)
+    bury_many(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out, full)
     return out
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine import match as M
+from ..engine.api import play_matches
 from ..engine.core import Work
-from ..engine.full import play_matches_full
-from ..engine.hand import N_RECORD, RECORD_FIELDS, loop_for
+from ..engine.hand import N_RECORD, RECORD_FIELDS
 from ..engine.names import policy_codes
 from ..engine.params import compile_variant
 from ..engine.policies import full_for
@@ -105,9 +105,8 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     levels = np.zeros((1, cap, 2), np.int64)
     # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
     full = full_for(codes)
-    loop_for(M.play_matches, play_matches_full, full)(P, clock_array(variant), run_key(seed), match_index, 1, codes,
-                                                         cap, Work().arrays(), recs, hand_recs, np.zeros(1, np.int64),
-                                                         levels, full)
+    play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, Work().arrays(), recs, hand_recs,
+                 np.zeros(1, np.int64), levels, full)
     rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
     if rec[M.M_ERROR]:
         raise SimsuiteError(f"the engine stopped on an illegal play in match {match_index} of seed {seed}")
@@ -150,8 +149,8 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     levels = np.zeros((count, cap, 2), np.int64)
     hand_count = np.zeros(count, np.int64)
     full = full_for(codes)
-    loop_for(M.play_matches, play_matches_full, full)(P, clock_array(variant), run_key(seed), start, count, codes,
-                                                         cap, Work().arrays(), recs, hands, hand_count, levels, full)
+    play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, Work().arrays(), recs, hands,
+                 hand_count, levels, full)
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
         raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "

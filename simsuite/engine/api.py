@@ -10,12 +10,45 @@ from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import full as F
 from . import hand as H
+from . import lean as L
 from . import phases as ph
 from .core import Work
 from .names import policy_codes
 from .params import compile_variant
 from .policies import full_for
 from .rng import hand_state, run_key
+
+
+# --- the compiled loops, from Python ----------------------------------------------------------------
+# ``full`` (``policies.full_for``) picks the policy set: None, random, basic and expert only
+# (``engine.lean.run``), else every built-in policy (``engine.full.run``). Each ``run`` takes every
+# operation's arguments; those of the other operations are placeholders of the same types
+# (``lean.arguments``), so that it compiles once whoever calls it.
+
+
+def _run(op, full, **given) -> None:
+    if full is None:
+        L.run(op, *L.arguments(L.ARGS, **given))
+    else:
+        F.run(op, *L.arguments(L.FULL_ARGS, **given))
+
+
+def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
+    """``engine.match.play_matches``, compiled for the policy set ``full``."""
+    _run(L.OP_MATCHES, full, P=P, clock=clock, key=key, start=start, count=count, pols=pols, max_hands=max_hands, W=W,
+         recs=recs, hand_recs=hand_recs, hand_count=hand_count, levels_after=levels_after)
+
+
+def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
+    """``engine.hand.play_many``, compiled for the policy set ``full``."""
+    _run(L.OP_HANDS, full, P=P, key=key, start=start, levels=levels, first_drawers=first_drawers,
+         first_hand=first_hand, pols=pols, W=W, out=out)
+
+
+def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
+    """``engine.hand.bury_many``, compiled for the policy set ``full``."""
+    _run(L.OP_BURY, full, P=P, key=key, start=start, levels=levels, first_drawers=first_drawers, pols=pols, W=W,
+         out=out)
 
 
 def hand_states(seed: int, start: int, count: int) -> np.ndarray:
@@ -59,8 +92,9 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     h_n = np.zeros(2, np.int64)
     lvl = variant.start_level if level is None else level
     full = full_for(pols)
-    H.loop_for(H.play_hand, H.play_hand_full, full)(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W,
-                                                    rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full)
+    hand = H.play_hand if full is None else H.play_hand_full  # compiled on their own, and called by the runs
+    hand(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
+         h_plays, h_n, full)
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
@@ -79,8 +113,7 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     drawers = np.arange(start, start + n, dtype=np.int64) % 4
     out = np.zeros((n, H.N_RECORD), np.int64)
     full = full_for(pols)
-    H.loop_for(H.play_many, F.play_many_full, full)(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out,
-                                                    full)
+    play_many(P, run_key(seed), start, levels, drawers, first_hand, pols, W, out, full)
     if out[:, H.R_ERROR].any():
         bad = int(np.nonzero(out[:, H.R_ERROR])[0][0])
         raise SimsuiteError(f"the engine stopped on an illegal play in hand {start + bad} of seed {seed}")

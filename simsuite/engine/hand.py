@@ -304,7 +304,7 @@ def _hist(h_plays, row, trick, seat, kind, cards):
         h_plays[row, 4 + c] = cards[c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.play_many calls them)
 def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
     """Play hands ``start .. start+len(out)-1`` of the run ``key`` (no history) into ``out``."""
     dummy4 = np.zeros((4, NC), np.int64)
@@ -324,7 +324,7 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
                            dummy4, dummy1, dbids, dummy1, dplays, hn, as_int(full))  # the int Python passes
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.bury_many calls them)
 def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
     """Deal, declare and bury hands ``start ..`` of the run ``key``, without playing them: each row
     of ``out`` gets the points buried, the dealer's trumps after the bury and the dealer's seat."""
@@ -351,18 +351,14 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
 
 # --- the hand that plays search or expert-v1 ----------------------------------------------------------
 # numba prunes a branch on ``full is None`` when ``full`` is None or a constant, not when it is an
-# int passed from Python. So the loops for ``full`` an int are twins of the loops above, compiled
-# with ``full`` the constant ``FULL``: the match, hand and bury loops in ``engine.full``, all three
-# inside one compiled function (``full.run``), with the Python path's ``decide``. Python picks the
-# twin by ``full`` (``loop_for``). Their hand, ``play_hand_full``, plays the tricks with the lean
+# int passed from Python. So the match, hand and bury loops are inlined twice: with ``full`` None
+# into ``engine.lean.run``, and with ``full`` the constant ``FULL`` into ``engine.full.run``, beside
+# the Python path's ``decide``. Python picks the run by ``full`` (``engine.api.play_matches``,
+# ``play_many``, ``bury_many``). The full loops' hand, ``play_hand_full``, plays the tricks with the lean
 # ``play_tricks`` (one compiled copy for both sets), which stops at each play of a search or
 # expert-v1 seat; ``decide`` makes that play and every bury. Typing the tricks loop again with every
 # policy's dispatch took about 20 s of every fresh compile of the full set (docs/performance.md,
-# "Compilation"). A twin takes ``full`` like its lean loop, and ignores it.
-
-
-def _py(f):
-    return getattr(f, "py_func", f)  # under NUMBA_DISABLE_JIT ``njit`` returns the function itself
+# "Compilation"). ``play_hand_full`` takes ``full`` like ``play_hand``, and ignores it.
 
 
 @njit(cache=True)
@@ -386,9 +382,3 @@ def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep
         kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
         out = HL[1][:NC] if kind == search.D_LEAD else HL[2][:NC]
     _finish(P, st, W, rec, status, nplays, keep, h_n)
-
-
-def loop_for(lean, full_twin, full):
-    """The compiled loop to call from Python for the policy set ``full`` (``policies.full_for``):
-    ``lean`` when it is None, else its twin."""
-    return lean if full is None else full_twin

@@ -156,11 +156,11 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
     rec[M_DEFICIT1] = deficit[1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.play_matches calls them)
 def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
     """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``. ``full``:
-    ``None`` when every seat plays random, basic or expert (``policies.full_for``; otherwise call
-    ``engine.full.play_matches_full``, ``engine.hand.loop_for``)."""
+    ``None`` when every seat plays random, basic or expert, else ``policies.FULL``
+    (``policies.full_for``)."""
     for i in range(count):
         m = start + i
         play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i], full)

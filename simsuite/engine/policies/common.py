@@ -28,10 +28,10 @@ POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1")
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
 # the three heuristics only (random, basic, expert: ``search`` and ``expert-v1`` are never compiled
-# into that loop), and the ``*_full`` twins of the loops, compiled with the constant ``FULL``, play
-# every built-in policy (``engine.hand``, "the loops' decisions, by policy set"). The lean loop is
-# what most runs play, and compiles in about half the time (docs/performance.md, "Compilation").
-# ``full_for`` picks the argument, ``engine.hand.loop_for`` the loop.
+# into that loop), and the same loops compiled with the constant ``FULL`` play every built-in policy
+# (``engine.hand``, "the loops' decisions, by policy set"): ``engine.lean.run`` and ``engine.full.run``.
+# The lean loop is what most runs play, and compiles in about half the time (docs/performance.md,
+# "Compilation"). ``full_for`` picks the argument, and ``engine.api`` the run.
 FULL = 1
 
 
