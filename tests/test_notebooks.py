@@ -95,7 +95,7 @@ def _images(cell) -> int:
     return sum(1 for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
 
 
-# The analysis notebooks' search pairing plays the match loop with every policy (`play_matches_full`) in
+# The analysis notebooks' search pairing plays the match loop with every policy (`engine.full.run`) in
 # the kernel, where tests/conftest.py's probe cannot see it: marked by hand, so that `make test` runs them
 # after the full set (which warms that loop) is in numba's cache, and no kernel compiles it alongside.
 @pytest.mark.full_loop
