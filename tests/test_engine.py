@@ -727,40 +727,36 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
         assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"
 
 
+def _every_path_once(run, hand, matches: str, hands: str, bury: str, one: str, also=lambda v: None) -> None:
+    """Play a policy set's match, hand and bury loops, a trace's hand and ``also(variant)``; ``run``
+    (``engine.lean.run`` or ``engine.full.run``) and the trace's ``hand`` must each have compiled once."""
+    from simsuite.analysis.bury import bury_rows
+    from simsuite.compete.match import play_match_batch
+
+    if not hasattr(run, "signatures"):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
+    v = variant("school-2016")
+    play_match_batch(v, 3, 0, 1, matches, max_hands=2)
+    play_batch(v, 3, 2, hands)
+    bury_rows(v, bury, 2, 3)
+    play_one(v, 3, one)  # the hand from Python, for a trace
+    also(v)
+    assert len(run.signatures) == 1, run.signatures
+    assert len(hand.signatures) == 1, hand.signatures
+
+
 @pytest.mark.full_loop
 def test_the_full_set_compiles_once_whoever_calls_it():
     # engine.full: the match, hand and bury loops with every policy and the Python path's decision
     # are one compiled function, run; each caller fills the other operations' arguments with
     # placeholders of the same types, so that it compiles once (a second copy would cost a minute)
-    from simsuite.analysis.bury import bury_rows
-    from simsuite.compete.match import play_match_batch
     from simsuite.play.policy import BuiltinPolicy
     from simsuite.play.pyhand import play_hand_py
 
-    if not hasattr(F.run, "signatures"):
-        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
-    v = variant("school-2016")
-    play_match_batch(v, 3, 0, 1, "expert-v1,search-k1-c2", max_hands=2)
-    play_batch(v, 3, 2, "expert-v1,basic")
-    bury_rows(v, "search-k1-c2", 2, 3)
-    play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)])
-    play_one(v, 3, "expert-v1")  # play_hand_full from Python, for a trace
-    assert len(F.run.signatures) == 1, F.run.signatures
-    assert len(H.play_hand_full.signatures) == 1, H.play_hand_full.signatures
+    _every_path_once(F.run, H.play_hand_full, "expert-v1,search-k1-c2", "expert-v1,basic", "search-k1-c2", "expert-v1",
+                     lambda v: play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)]))  # the decision
 
 
 def test_the_lean_set_compiles_once_whoever_calls_it():
-    # engine.lean: the match, hand and bury loops for random, basic and expert are one compiled
-    # function, run, whoever calls it; the hand with its history (a trace) is play_hand, which run calls
-    from simsuite.analysis.bury import bury_rows
-    from simsuite.compete.match import play_match_batch
-
-    if not hasattr(L.run, "signatures"):
-        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
-    v = variant("school-2016")
-    play_match_batch(v, 3, 0, 1, "expert,basic", max_hands=2)
-    play_batch(v, 3, 2, "random,basic")
-    bury_rows(v, "expert", 2, 3)
-    play_one(v, 3, "basic")
-    assert len(L.run.signatures) == 1, L.run.signatures
-    assert len(H.play_hand.signatures) == 1, H.play_hand.signatures
+    # engine.lean: the same for random, basic and expert (about half a minute a copy)
+    _every_path_once(L.run, H.play_hand, "expert,basic", "random,basic", "expert", "basic")
