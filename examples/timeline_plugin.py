@@ -1,0 +1,81 @@
+"""A pytest plugin: when each test ran, on which worker, and what it cost; and a summary of a run.
+
+    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=examples .venv/bin/python -m pytest -q -n 2 -p timeline_plugin
+    PYTHONPATH=examples PYTEST_ADDOPTS="-p timeline_plugin" CI=true bash .ci/run     # in a fresh clone
+    python examples/timeline_plugin.py                                                # the summary
+
+Each test process (each xdist worker) appends a line per test to ``timeline-<worker>.log`` in
+``$TIMELINE_DIR`` (default: the current folder): its start (epoch seconds), wall seconds, CPU
+seconds, CPU seconds of the subprocesses it waited for, seconds numba spent compiling in it, its id,
+and the outermost functions compiled in it. The summary gives, per worker, the span from its first
+test's start to its last test's end, and its longest tests: the difference between the span and
+pytest's own time is start-up (collection) and shut-down. Figures in docs/performance.md ("Each
+function compiled once between the test workers").
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+_DIR = Path(os.environ.get("TIMELINE_DIR", "."))
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+if "pytest" in sys.modules:
+    import pytest
+    from numba.core import event
+
+    class _Compiles(event.Listener):
+        def __init__(self):
+            self.depth, self.t0, self.total, self.top, self.name = 0, 0.0, 0.0, [], ""
+
+        def on_start(self, ev):
+            if self.depth == 0:
+                self.t0, self.name = time.perf_counter(), ev.data["dispatcher"].py_func.__qualname__
+            self.depth += 1
+
+        def on_end(self, ev):
+            self.depth -= 1
+            if self.depth == 0:
+                secs = time.perf_counter() - self.t0
+                self.total += secs
+                self.top.append((secs, self.name))
+
+    _compiles = _Compiles()
+    event.register("numba:compile", _compiles)
+    _out = None
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        global _out
+        if _out is None:
+            _out = open(_DIR / f"timeline-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log", "a")
+        before, n, start, cpu, kids = _compiles.total, len(_compiles.top), time.time(), time.process_time(), _children_cpu()
+        yield
+        top = [f"{d:.1f}:{name}" for d, name in _compiles.top[n:] if d > 0.3]
+        _out.write(f"{start:.2f} {time.time() - start:.2f} {time.process_time() - cpu:.2f} {_children_cpu() - kids:.2f} "
+                   f"{_compiles.total - before:.2f} {item.nodeid} {top}\n")
+        _out.flush()
+
+
+def summary(folder: Path = _DIR, longest: int = 4) -> None:
+    for log in sorted(folder.glob("timeline-*.log")):
+        rows = [line.split(None, 6) for line in log.read_text().splitlines()]
+        start = min(float(r[0]) for r in rows)
+        end = max(float(r[0]) + float(r[1]) for r in rows)
+        print(f"{log.stem}: {len(rows)} tests, span {end - start:.1f} s, CPU {sum(float(r[2]) for r in rows):.1f} s, "
+              f"subprocesses {sum(float(r[3]) for r in rows):.1f} s, compiling {sum(float(r[4]) for r in rows):.1f} s")
+        for r in sorted(rows, key=lambda r: -float(r[1]))[:longest]:
+            print(f"  {float(r[1]):7.2f} s  {r[5]}  {r[6].strip() if len(r) > 6 else ''}")
+
+
+if __name__ == "__main__":
+    summary(Path(sys.argv[1]) if len(sys.argv) > 1 else _DIR)
