@@ -760,3 +760,11 @@ def test_the_full_set_compiles_once_whoever_calls_it():
 def test_the_lean_set_compiles_once_whoever_calls_it():
     # engine.lean: the same for random, basic and expert (about half a minute a copy)
     _every_path_once(L.run, H.play_hand, "expert,basic", "random,basic", "expert", "basic")
+
+
+def test_a_run_argument_that_does_not_exist_is_named():
+    # engine.lean.arguments fills run's arguments by name: a misspelt one must not become a placeholder
+    with pytest.raises(TypeError, match=r"not an argument of run: \['levls'\]"):
+        L.arguments(L.ARGS, P=np.zeros(1, np.int64), levls=np.zeros(1, np.int64))
+    args = L.arguments(L.FULL_ARGS, P="P", W="W", kind=2)  # P and W: every operation passes them
+    assert len(args) == len(L.FULL_ARGS) and args[:2] == ("P", "W") and args[-2] == 2

@@ -4,8 +4,8 @@ The match, hand and bury loops (``match.play_matches``, ``hand.play_many``, ``ha
 are inlined into ``run``, steered by ``op``, with ``full`` the constant ``None``: numba prunes their
 branches for search and ``expert-v1`` (``hand``, "the loops' decisions"). Each compiled function
 that calls the hand costs LLVM the hand's whole closure again (``engine.full``), so one function
-costs that once where three did: about 7 CPU-seconds of every fresh compile
-(docs/performance.md, "One compiled entry per policy set"). ``engine.full.run`` is the same for
+costs that once where three did: 5 to 7 CPU-seconds of every fresh compile (docs/performance.md,
+"Each function compiled once between the test workers, and one entry for the lean set"). ``engine.full.run`` is the same for
 every policy. Python calls them through ``engine.api.play_matches``, ``play_many`` and ``bury_many``,
 which pick the set by ``full`` and fill the arguments of the other operations with placeholders
 (``arguments``), so that each ``run`` compiles once whoever calls it (``tests/test_engine.py``).
@@ -59,5 +59,6 @@ def arguments(names, **given) -> tuple:
     placeholder for each of the others."""
     spare = _spare()
     unknown = set(given) - set(names)
-    assert not unknown, f"not an argument of run: {sorted(unknown)}"
+    if unknown:
+        raise TypeError(f"not an argument of run: {sorted(unknown)}")
     return tuple(given[n] if n in given else spare[n] for n in names)
