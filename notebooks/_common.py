@@ -762,6 +762,12 @@ class Pairings:
         self.pairings = [p for p in PAIRINGS if p in data]
         self.M = {p: per_match(h, m, variants.get(p)) for p, (h, m) in data.items()}
         self._summary: pd.DataFrame | None = None
+        # the table and the figure ask for the same estimates, the figure and the verdicts for the same effects (a
+        # bootstrap each): all are pure functions of the frames, so each is computed once and kept
+        self._rows: dict[tuple[str, str], int] | None = None  # (pairing, cell) -> its first row in the summary
+        self._estimates: dict[tuple[str, str, str], dict] = {}
+        self._effects: dict[tuple[str, Conclusion], Estimate] = {}
+        self._n: dict[str, int] = {}
 
     def summary(self) -> pd.DataFrame:
         """``summary`` per cell of every pairing, with the cell keys and a ``pairing`` column."""
@@ -773,17 +779,27 @@ class Pairings:
 
     def n(self, pairing: str) -> int:
         """Deals per cell (the smallest cell) under ``pairing``."""
-        m = self.M[pairing]
-        return int(m.group_by("cell").agg(pl.col("match").n_unique())["match"].min()) if m.height else 0
+        if pairing not in self._n:
+            m = self.M[pairing]
+            self._n[pairing] = int(m.group_by("cell").agg(pl.col("match").n_unique())["match"].min()) if m.height else 0
+        return self._n[pairing]
 
     def estimate(self, pairing: str, cell: str, key: str) -> dict:
         """One figure of one cell under one pairing: a ``summarise`` metric (METRIC_KEYS), or else the
         mean over matches of a ``per_match`` column with its interval over deals. Keys value, lo, hi, n."""
+        if (pairing, cell, key) not in self._estimates:
+            self._estimates[pairing, cell, key] = self._estimate(pairing, cell, key)
+        return dict(self._estimates[pairing, cell, key])
+
+    def _estimate(self, pairing: str, cell: str, key: str) -> dict:
         if key in METRIC_KEYS:
             s = self.summary()
-            r = s[(s.pairing == pairing) & (s.cell == cell)]
-            if len(r):
-                r = r.iloc[0]
+            if self._rows is None:
+                self._rows = {}
+                for i, pc in enumerate(zip(s.pairing, s.cell)):
+                    self._rows.setdefault(pc, i)
+            if (pairing, cell) in self._rows:
+                r = s.iloc[self._rows[pairing, cell]]
                 return {"value": r[key], "lo": r[key + "_lo"], "hi": r[key + "_hi"], "n": r[key + "_n"]}
             return {"value": np.nan, "lo": np.nan, "hi": np.nan, "n": 0}
         f = self.M[pairing].filter(pl.col("cell") == cell).drop_nulls(key) if key in self.M[pairing].columns else None
@@ -820,6 +836,11 @@ class Pairings:
     def effect(self, pairing: str, c: Conclusion) -> Estimate:
         """The conclusion's effect under ``pairing``: the paired difference a - b over the deals both
         cells share (bootstrap over deals), or cell a's mean minus ``ref`` (interval over deals)."""
+        if (pairing, c) not in self._effects:
+            self._effects[pairing, c] = self._effect(pairing, c)
+        return self._effects[pairing, c]
+
+    def _effect(self, pairing: str, c: Conclusion) -> Estimate:
         M = self.M.get(pairing)
         if M is None or c.metric not in M.columns:
             return _nan_estimate()

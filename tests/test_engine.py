@@ -57,6 +57,13 @@ def _hand(vid: str, policy: str, seed: int, i: int):
     return play_one(variant(vid), seed, policy, first_drawer=i % 4, hand_index=i, keep=True)
 
 
+@functools.lru_cache(maxsize=len(VARIANTS) * len(POLICIES) * N_HANDS)
+def _checked_hand(vid: str, policy: str, seed: int, i: int):
+    """``_hand``, played once for the two checks of the same hands (the rules core's replay and the
+    bids); neither changes it. (The determinism tests call ``_hand`` itself.)"""
+    return _hand(vid, policy, seed, i)
+
+
 def _where(vid, policy, seed, i) -> str:
     return f"{vid}, policies {policy!r}, seed {seed}, hand_index {i} (first drawer {i % 4})"
 
@@ -137,16 +144,19 @@ def test_a_hand_that_may_not_bid_wishes_nothing_and_draws_nothing(vid):
 # --- 2. whole hands replayed through the rules core -----------------------------------------------
 
 
-def _tricks(plays: np.ndarray) -> list[np.ndarray]:
-    """History rows grouped by trick, in order."""
-    out = []
-    i = 0
-    while i < len(plays):
-        j = i
-        while j < len(plays) and plays[j, 0] == plays[i, 0]:
-            j += 1
-        out.append(plays[i:j])
-        i = j
+def _tricks(plays: np.ndarray) -> list[range]:
+    """The indices of the history rows of each trick, in order (runs of one trick number)."""
+    cuts = [0, *(np.flatnonzero(plays[1:, 0] != plays[:-1, 0]) + 1).tolist(), len(plays)] if len(plays) else [0]
+    return [range(i, j) for i, j in zip(cuts, cuts[1:])]
+
+
+def _row_dicts(cards: np.ndarray) -> list[dict[int, int]]:
+    """``as_count_dict`` of every row of ``cards``, in one pass over its nonzero entries (the same
+    dicts, their cards in the same order)."""
+    out = [{} for _ in range(len(cards))]
+    rows, cols = np.nonzero(cards)
+    for r, c, n in zip(rows.tolist(), cols.tolist(), cards[rows, cols].tolist()):
+        out[r][c] = n
     return out
 
 
@@ -177,11 +187,20 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
     order = hand_order(v, rec["level"], rec["trump"])
     hands = {s: h.deal[s].astype(np.int64).copy() for s in range(4)}
     hands[dealer] = with_bottom - h.bury
+    # The rules core reads plays and hands as count dicts (as_count_dict): each history row's is
+    # made once, and each seat's hand is kept as one from trick to trick, its cards in card order
+    # as as_count_dict gives them; the rules core gets copies. The rows' numbers are read at once.
+    cards = h.plays[:, 4:]
+    row_cards = _row_dicts(cards)
+    row_n = cards.sum(axis=1).tolist()
+    row_points = (cards @ CARD_POINTS).tolist()
+    meta = h.plays[:, :4].tolist()  # trick, seat, kind, winner
+    held = {s: as_count_dict(hands[s]) for s in range(4)}
     tricks = _tricks(h.plays)
-    assert [int(t[0, 0]) for t in tricks] == list(range(len(tricks))), f"{where}: trick numbers"
+    assert [meta[t[0]][0] for t in tricks] == list(range(len(tricks))), f"{where}: trick numbers"
 
     leader = dealer
-    played = np.zeros(N_CARDS, np.int64)
+    done = []  # the rows of the completed tricks' plays (kind 0)
     all_points = 0  # every completed trick's points
     defender_tricks = 0  # points of the tricks the defenders won
     penalties = 0
@@ -189,8 +208,8 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
     last = None  # (ruling, winning play) of the last completed trick
     for t, rows in enumerate(tricks):
         w = f"{where}, trick {t}"
-        kinds = rows[:, 2].tolist()
-        seats = rows[:, 1].tolist()
+        kinds = [meta[r][2] for r in rows]
+        seats = [meta[r][1] for r in rows]
         throw_failed = kinds[0] == 1
         if throw_failed:
             failed += 1
@@ -205,8 +224,8 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
             assert kinds == [0, 0, 0, 0], f"{w}: kinds {kinds}"
             assert seats == [(leader + i) % 4 for i in range(4)], f"{w}: seats {seats}, leader {leader}"
             followers = rows[1:]
-        plays = [as_count_dict(rows[0, 4:])] + [as_count_dict(r[4:]) for r in followers]
-        before = {s: as_count_dict(hands[s]) for s in range(4)}
+        plays = [dict(row_cards[rows[0]])] + [dict(row_cards[r]) for r in followers]
+        before = {s: dict(held[s]) for s in range(4)}
         try:
             ruling = rule_trick(order, leader, plays, before, declarers)
         except IllegalPlayError as exc:
@@ -225,29 +244,44 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
                 assert ruling.throw.consequence == "forfeit", w
                 break
             assert ruling.throw.consequence == "penalty", w
-            assert as_count_dict(rows[1, 4:]) == ruling.throw.forced_play, (
-                f"{w}: forced play {as_count_dict(rows[1, 4:])}, rules core {ruling.throw.forced_play}")
+            assert row_cards[rows[1]] == ruling.throw.forced_play, (
+                f"{w}: forced play {row_cards[rows[1]]}, rules core {ruling.throw.forced_play}")
         for p in ruling.plays[1:]:
             assert p.legal, f"{w}: illegal follow by seat {p.seat}: {p.cards}: {p.reason}"
         kind0 = rows[1:] if throw_failed else rows
-        engine_winner = kind0[:, 3].tolist()
+        engine_winner = [meta[r][3] for r in kind0]
         assert engine_winner == [ruling.winner] * 4, f"{w}: engine winner {engine_winner}, rules core {ruling.winner}"
-        n = int(kind0[0, 4:].sum())
-        assert [int(r[4:].sum()) for r in kind0] == [n] * 4, f"{w}: card counts"
-        points = int(sum(CARD_POINTS @ r[4:] for r in kind0))
+        n = row_n[kind0[0]]
+        assert [row_n[r] for r in kind0] == [n] * 4, f"{w}: card counts"
+        points = sum(row_points[r] for r in kind0)
         assert points == ruling.points, w
         all_points += points
         if ruling.winner % 2 != declarers:
             defender_tricks += points
         for r in kind0:
-            s = int(r[1])
-            hands[s] -= r[4:]
-            assert (hands[s] >= 0).all(), f"{w}: seat {s} plays cards it does not hold"
-            played += r[4:]
+            s = meta[r][1]
+            mine = held[s]
+            for c, m in row_cards[r].items():
+                left = mine.get(c, 0) - m
+                assert left >= 0, f"{w}: seat {s} plays cards it does not hold"
+                if c not in mine:  # a negative count played: as_count_dict would list the card in order
+                    mine[c] = left
+                    held[s] = mine = dict(sorted(mine.items()))
+                elif left:
+                    mine[c] = left
+                else:
+                    del mine[c]
+            done.append(r)
         completed += 1
-        win_row = kind0[[int(r[1]) for r in kind0].index(ruling.winner)]
-        last = (ruling, as_count_dict(win_row[4:]))
+        win_row = kind0[[meta[r][1] for r in kind0].index(ruling.winner)]
+        last = (ruling, row_cards[win_row])
         leader = ruling.winner
+
+    # the cards played in the completed tricks, and the hands after them
+    done_cards, done_seats = cards[done], np.array([meta[r][1] for r in done], np.int64)
+    played = done_cards.sum(axis=0)
+    for s in range(4):
+        hands[s] -= done_cards[done_seats == s].sum(axis=0)
 
     assert rec["tricks"] == completed, where
     assert rec["throws"] == throws and rec["throws_failed"] == failed, where
@@ -258,7 +292,7 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
         left = sum(hands[s] for s in range(4))
         assert (played + h.bury + left == full).all(), where
         expect = defender_tricks + penalties
-        thrower = int(tricks[-1][0, 1])
+        thrower = meta[tricks[-1][0]][1]
         expect = max(expect, v.takeover) if thrower % 2 == declarers else min(expect, v.takeover - v.step)
         assert (rec["capture_multiplier"], rec["capture_points"], rec["capture_by"]) == (0, 0, 0), where
         assert rec["final_points"] == expect, where
@@ -284,7 +318,7 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
 def _check_many(vid, policy, seed, n):
     v = variant(vid)
     for i in range(n):
-        check_hand(v, _hand(vid, policy, seed, i), i % 4, _where(vid, policy, seed, i))
+        check_hand(v, _checked_hand(vid, policy, seed, i), i % 4, _where(vid, policy, seed, i))
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -341,7 +375,7 @@ def check_bids(v, res, first_drawer: int, where: str, first_hand: bool = True) -
 def _check_bids_many(vid, policy, seed, n):
     v = variant(vid)
     for i in range(n):
-        check_bids(v, _hand(vid, policy, seed, i), i % 4, _where(vid, policy, seed, i))
+        check_bids(v, _checked_hand(vid, policy, seed, i), i % 4, _where(vid, policy, seed, i))
 
 
 @pytest.mark.parametrize("policy", POLICIES)

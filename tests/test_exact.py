@@ -3,6 +3,7 @@ against a Monte Carlo walk of the same chain; the model against simulated matche
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 
@@ -67,8 +68,24 @@ def test_exact_time_counts_tricks_like_the_engine():
 
 
 def _walk(t, r, n, seed=0):
-    """A Monte Carlo walk of the same chain, written plainly (the engine's match loop)."""
+    """A Monte Carlo walk of the same chain, written plainly (the engine's match loop). A hand's
+    outcome is drawn as ``rng.choice(outcomes, p=prob)`` draws it, from one uniform: the first
+    outcome whose cumulative probability (scaled to end at 1) exceeds it. The uniforms are drawn in
+    batches, the same numbers in the same order, and each table is read as Python lists, so a
+    hand costs no numpy call."""
     rng = np.random.default_rng(seed)
+
+    def batches():
+        while True:
+            yield from rng.random(4096).tolist()
+
+    uniforms = batches()
+    read = {}
+    for key, tb in t.items():
+        cdf = tb.prob.cumsum()
+        cdf /= cdf[-1]
+        read[key] = (cdf.tolist(), list(zip(tb.gain_d.tolist(), tb.gain_f.tolist(), tb.switch.tolist(),
+                                            tb.dur.tolist(), tb.a_decl.tolist())))
     res = np.zeros(3)
     hands = minutes = leads = 0.0
     for _ in range(n):
@@ -85,20 +102,20 @@ def _walk(t, r, n, seed=0):
                         break
                 elif tm * r.step >= r.match_x100:
                     break
-            tb = t[("first",)] if h == 0 else t[(d == 0, False)]
-            o = rng.choice(tb.prob.size, p=tb.prob)
+            cdf, outcomes = read[("first",)] if h == 0 else read[(d == 0, False)]
+            gain_d, gain_f, switch, dur, a_decl = outcomes[bisect.bisect_right(cdf, next(uniforms))]
             if h == 0:
-                d = 0 if tb.a_decl[o] else 1
+                d = 0 if a_decl else 1
             g = [0, 0]
-            g[d], g[1 - d] = tb.gain_d[o], tb.gain_f[o]
+            g[d], g[1 - d] = gain_d, gain_f
             for team in (0, 1):
                 new = lv[team] + g[team]
                 if r.must_defend and new > r.end and not (team == d and lv[team] == r.end):
                     new = r.end
                 lv[team] = new
-            if tb.switch[o]:
+            if switch:
                 d = 1 - d
-            tm += tb.dur[o]
+            tm += dur
             h += 1
             if lv[0] != lv[1]:
                 ahead = 0 if lv[0] > lv[1] else 1

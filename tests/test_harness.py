@@ -7,6 +7,7 @@ must not depend on --jobs, the backend, the chunking of an interrupted run or a 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -69,6 +70,13 @@ def reference(tmp_path_factory) -> Path:
     return simulate({**SPEC, "out": tmp_path_factory.mktemp("ref") / "run", "jobs": 1})
 
 
+def copy_of_reference(reference: Path, tmp_path: Path) -> Path:
+    """A run of SPEC for a test to damage, resume or edit, without playing it again: a copy of the
+    reference at ``tmp_path / "run"`` (the folder name its rows carry), whose rows are those that a
+    fresh run of SPEC writes."""
+    return Path(shutil.copytree(reference, tmp_path / "run"))
+
+
 # --- the same rows however the work is run ---------------------------------------------------------
 
 
@@ -86,30 +94,6 @@ def test_jobs_1_and_2_write_the_same_rows(reference, tmp_path):
 def test_chunk_size_does_not_change_the_rows(reference, tmp_path):
     out = simulate({**SPEC, "out": tmp_path / "c7", "chunk": 7})
     assert_same_rows(reference, out)
-
-
-def _dask_cluster():
-    distributed = pytest.importorskip("distributed")
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-
-
-def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path):
-    with _dask_cluster() as cluster:
-        out = simulate({**SPEC, "out": tmp_path / "dask", "backend": "dask", "scheduler": cluster.scheduler_address})
-    assert_same_rows(reference, out)
-    m = load(out).manifest
-    assert m["sessions"][-1]["backend"] == "dask" and m["status"] == "complete"
-
-
-def test_dask_sweep_through_the_cli(tmp_path, capsys):
-    spec = tmp_path / "s.toml"
-    spec.write_text('base = "school-2016"\nmatches = 100\nchunk = 10\n[grid]\nstep = [20, 40]\n')
-    with _dask_cluster() as cluster:
-        code, out, err = run_cli(capsys, "sweep", str(spec), "--out", str(tmp_path / "d"), "--backend", "dask",
-                                 "--scheduler", cluster.scheduler_address, "--quiet")
-    assert code == 0, err
-    sweep(spec, tmp_path / "l", quiet=True)
-    assert_same_rows(tmp_path / "d", tmp_path / "l")
 
 
 # --- interrupt, resume, refuse -----------------------------------------------------------------------
@@ -161,7 +145,7 @@ def test_interrupt_through_the_cli_prints_how_to_resume(tmp_path, monkeypatch, c
 
 
 def test_a_lost_part_is_replayed_on_resume(reference, tmp_path):
-    out = simulate({**SPEC, "out": tmp_path / "run"})
+    out = copy_of_reference(reference, tmp_path)
     (out / "hands" / "part-0000-000004.parquet").unlink()
     with pytest.raises(SimsuiteError, match="part-0000-000004.parquet: is missing; run the same command again"):
         load(out)
@@ -171,7 +155,7 @@ def test_a_lost_part_is_replayed_on_resume(reference, tmp_path):
 
 
 def test_a_chunk_marked_missing_is_replayed_and_a_stale_part_not_counted(reference, tmp_path):
-    out = simulate({**SPEC, "out": tmp_path / "run"})
+    out = copy_of_reference(reference, tmp_path)
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["chunks"][2]["status"] = "missing"  # as if killed after writing the parts, before the manifest
     (out / "manifest.json").write_text(json.dumps(manifest))
@@ -389,8 +373,8 @@ def test_load_gives_lazy_frames_with_the_schema(reference):
     assert m["chunks"][1] == {**m["chunks"][1], "start": 20, "stop": 40, "cell": "school-2016"}
 
 
-def test_load_an_empty_run_gives_empty_frames_with_the_schema(tmp_path):
-    out = simulate({**SPEC, "out": tmp_path / "run"})
+def test_load_an_empty_run_gives_empty_frames_with_the_schema(reference, tmp_path):
+    out = copy_of_reference(reference, tmp_path)
     manifest = json.loads((out / "manifest.json").read_text())
     for c in manifest["chunks"]:
         c["status"] = "missing"
@@ -450,3 +434,36 @@ def test_progress_bar_shows_matches_rate_and_eta():
     q.update(100, 700)
     q.close()
     assert quiet.getvalue() == ""
+
+
+# --- the same rows on a Dask cluster -------------------------------------------------------------------
+# These come last in the module: pytest closes a module's fixtures after its last test in a process
+# (in each worker, under xdist), and an idle cluster costs about 0.1 CPU-second a second.
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """A local Dask cluster of two worker processes, shared by the two tests below: starting one, and
+    loading simsuite and the engine into its workers, costs about 4 CPU-seconds. A run leaves it as
+    it found it: the run's client closes, and a chunk's rows depend on its task alone."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        yield cluster
+
+
+def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path, dask_cluster):
+    out = simulate({**SPEC, "out": tmp_path / "dask", "backend": "dask", "scheduler": dask_cluster.scheduler_address})
+    assert_same_rows(reference, out)
+    m = load(out).manifest
+    assert m["sessions"][-1]["backend"] == "dask" and m["status"] == "complete"
+
+
+def test_dask_sweep_through_the_cli(tmp_path, capsys, dask_cluster):
+    spec = tmp_path / "s.toml"
+    spec.write_text('base = "school-2016"\nmatches = 100\nchunk = 10\n[grid]\nstep = [20, 40]\n')
+    code, out, err = run_cli(capsys, "sweep", str(spec), "--out", str(tmp_path / "d"), "--backend", "dask",
+                             "--scheduler", dask_cluster.scheduler_address, "--quiet")
+    assert code == 0, err
+    sweep(spec, tmp_path / "l", quiet=True)
+    assert_same_rows(tmp_path / "d", tmp_path / "l")

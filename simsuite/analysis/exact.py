@@ -308,13 +308,17 @@ def _offsets(tables) -> dict[tuple, int]:
     return {k: int(o) for k, o in zip(KEYS, sizes)}
 
 
+_CHUNK = 1 << 15  # transitions (keys) _expand (_distinct) takes at once: its temporaries stay in the cache
+
+
 def _expand(codes, tables, rules, h):
     """For every state entering hand ``h``: the pre-hand end check, then every outcome.
 
-    Returns (ended_pre: bool per state), and for the transitions arrays (src, outcome, the next
-    state's code, ended_level flag, lead change flag, duration), then for the transitions that end
-    the match on levels (in the same order) the levels, declaring team and time coordinate they end
-    at; a transition's outcome is its index among the tables' outcomes laid end to end (``_offsets``)."""
+    Returns (ended_pre: bool per state), the groups of transitions (``_Hand.groups``), and for the
+    transitions the arrays (ended_level flag, lead change flag) and the codes of their next states
+    (arrays laid end to end; -1 for those that end the match on levels), then for the transitions
+    that end the match on levels (in their order) the levels and declaring team they end at, and
+    their time coordinates (arrays laid end to end)."""
     offsets = _offsets(tables)
     la, lb, d, ld, w, t = _decode(codes)
     ended = _ended(codes, rules, h)
@@ -332,48 +336,58 @@ def _expand(codes, tables, rules, h):
                     groups.append((sel, (a, s), 0 if a else 1))
     # The transitions of a group are its states times its table's outcomes, state by state: each is
     # computed on a (states, outcomes) grid, from a column per state and a row per outcome, and
-    # written, flattened in that order, into its place in the arrays of all the groups.
+    # written, flattened in that order, into its place in the arrays of all the groups. The grid is
+    # taken a block of states at a time (about _CHUNK transitions): the same values, but the
+    # temporaries are small, so they stay in the cache and are not fresh memory each time.
     sizes = [sel.size * tables[key].prob.size for sel, key, _ in groups]
     n_all = sum(sizes)
-    src, oid, du, code = (np.empty(n_all, np.int64) for _ in range(4))
     end_lvl, change = np.empty(n_all, bool), np.empty(n_all, bool)
-    ends = []  # per group: the levels, declaring team and time coordinate of the transitions that end on levels
+    spans = []  # per group: its states, its first outcome, its outcomes, its first transition (_Hand.groups)
+    next_codes = []  # per block: the next states' codes
+    ends = []  # per block: the levels, declaring team and time coordinate of the transitions that end on levels
+    warned = rules.timed and rules.warn_x100 > 0
     stop = 0
     for (sel, key, team), size in zip(groups, sizes):
         start, stop = stop, stop + size
         tb = tables[key]
         k = tb.prob.size
-
-        def put(out, value):
-            out[start:stop].reshape(sel.size, k)[...] = value
-
         dd = np.where(tb.a_decl, 0, 1) if team is None else np.full(k, team)  # the declarers, per outcome
         gain_a = np.where(dd == 0, tb.gain_d, tb.gain_f)
         gain_b = np.where(dd == 0, tb.gain_f, tb.gain_d)
-        a0, b0 = la[sel][:, None], lb[sel][:, None]
-        ga, gb = a0 + gain_a, b0 + gain_b
-        if rules.must_defend:
-            ga = np.where((ga > rules.end) & ~((dd == 0) & (a0 == rules.end)), rules.end, ga)
-            gb = np.where((gb > rules.end) & ~((dd == 1) & (b0 == rules.end)), rules.end, gb)
-        gt = t[sel][:, None] + tb.dur if rules.timed else t[sel][:, None]
-        old = ld[sel][:, None]
-        ahead = np.where(ga > gb, 0, np.where(gb > ga, 1, -1))
-        gw = w[sel][:, None]
-        if rules.timed and rules.warn_x100 > 0:
-            dec = gw > 0
-            gw = np.where(dec, gw - 1, gw)
-            gw = np.where(~dec & (gw < 0) & (rules.x100(gt, h + 1) >= rules.warn_x100), rules.after_warn, gw)
         gd = np.where(tb.switch, 1 - dd, dd)
-        gend = (ga > rules.end) | (gb > rules.end)
-        put(src, sel[:, None])
-        put(oid, offsets[key] + np.arange(k))
-        put(code, _encode(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, gt))
-        put(end_lvl, gend)
-        put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
-        put(du, tb.dur)
-        ends.append([np.broadcast_to(x, gend.shape)[gend] for x in (ga, gb, gd, gt)])
-    cat = [src, oid, code, end_lvl, change, du]
-    cat += [np.concatenate([e[i] for e in ends]) if ends else np.zeros(0, np.int64) for i in range(4)]
+        spans.append((sel, offsets[key], k, start))
+        rows = max(1, _CHUNK // k)
+        for lo in range(0, sel.size, rows):
+            part = sel[lo:lo + rows]
+            first = start + lo * k
+            grid = (part.size, k)
+
+            def put(out, value):
+                out[first:first + part.size * k].reshape(grid)[...] = value
+
+            a0, b0 = la[part][:, None], lb[part][:, None]
+            ga, gb = a0 + gain_a, b0 + gain_b
+            if rules.must_defend:
+                ga = np.where((ga > rules.end) & ~((dd == 0) & (a0 == rules.end)), rules.end, ga)
+                gb = np.where((gb > rules.end) & ~((dd == 1) & (b0 == rules.end)), rules.end, gb)
+            gt = t[part][:, None] + tb.dur if rules.timed else t[part][:, None]
+            old = ld[part][:, None]
+            ahead = np.where(ga > gb, 0, np.where(gb > ga, 1, -1))
+            gw = w[part][:, None]
+            if warned:
+                dec = gw > 0
+                gw = np.where(dec, gw - 1, gw)
+                gw = np.where(~dec & (gw < 0) & (rules.x100(gt, h + 1) >= rules.warn_x100), rules.after_warn, gw)
+            gend = (ga > rules.end) | (gb > rules.end)
+            put(end_lvl, gend)
+            put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
+            code = _encode(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, gt)
+            code[gend] = -1  # no next state (_distinct)
+            next_codes.append(code.ravel())
+            ends.append([np.broadcast_to(x, grid)[gend] for x in (ga, gb, gd, gt)])
+    cat = [spans, end_lvl, change, next_codes]
+    cat += [np.concatenate([e[i] for e in ends]) if ends else np.zeros(0, np.int64) for i in range(3)]
+    cat.append([e[3] for e in ends])
     return ended, cat, (la, lb, d)
 
 
@@ -395,22 +409,27 @@ def _winner_probs(la, lb, on_stage_team, rules):
 class _Hand:
     """One hand of a chain, whatever the outcomes' probabilities: the states entering it (sorted
     codes), those the cap or the clock ends before it (with their winners and time coordinates),
-    and its transitions (source state, outcome, lead change, duration; for those that end the
-    match on levels their winners and time coordinates, for the others the index of the state
-    they lead to among the next hand's states)."""
+    and its transitions (lead change, whether it ends the match on levels; for those that do their
+    winners and time coordinates; for every transition the index of the state it leads to among
+    the next hand's states, or for one that ends the match the number of those states).
+
+    The transitions come in groups, one per condition of the states' table: a group's are its
+    states (``sel``, indices into ``codes``) times the table's ``k`` outcomes, state by state, from
+    transition ``at`` on; the outcomes are ``first .. first + k - 1`` of the tables' outcomes laid
+    end to end (``_offsets``). A group's transitions are a (states, outcomes) grid, in the arrays
+    of all the transitions and in the work arrays of a solve."""
 
     codes: np.ndarray
     ended: np.ndarray
     ended_win: tuple
     ended_t: tuple  # (distinct time coordinates, index of each ended state's among them): _distinct
-    src: np.ndarray
-    oid: np.ndarray
+    groups: list  # (sel, first, k, at) per group
+    n: int  # transitions
     change: np.ndarray
-    du: np.ndarray
     end_lvl: np.ndarray
+    n_end: int  # transitions that end the match on levels
     end_win: tuple
     end_t: tuple
-    go: np.ndarray
     nxt: np.ndarray
 
 
@@ -418,7 +437,8 @@ class _Chain:
     """The states and transitions of the chain of ``tables`` under ``rules``, hand by hand, found
     once and shared by every solve on the same outcomes (``solve(..., chain=)``): a bootstrap
     resample's tables keep some of the outcomes, each with its own probability, and so move through
-    the same states (those it cannot reach keep probability 0). Hands are found as a solve needs them."""
+    the same states (those it cannot reach keep probability 0). Hands are found as a solve needs them.
+    The chain also keeps each outcome's duration and the work arrays its solves reuse (``_Work``)."""
 
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules):
         self.tables, self.rules = tables, rules
@@ -427,6 +447,10 @@ class _Chain:
         self.codes = [start]  # the states entering each hand found so far (one more than self.hands)
         self.hands: list[_Hand] = []
         self._rows = {k: {row: i for i, row in enumerate(zip(*self._columns(tables[k])))} for k in KEYS}
+        # each outcome's duration as solve sums it: hundredths of a minute (rules.step 0) or grid steps
+        dur = np.concatenate([tables[k].dur for k in KEYS]).astype(np.int64)
+        self.duration = rules.overhead_x100 + dur * rules.spt_x100 / 60 if rules.step == 0 else dur.astype(float)
+        self.work = _Work()
 
     @staticmethod
     def _columns(tb: Table):
@@ -458,13 +482,34 @@ class _Chain:
     def _find(self, h: int) -> None:
         rules, codes = self.rules, self.codes[h]
         ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
-        src, oid, code, end_lvl, change, du, end_a, end_b, end_d, end_t = tr
-        go = ~end_lvl
-        nxt_codes, nxt = _distinct(code[go])
+        groups, end_lvl, change, next_codes, end_a, end_b, end_d, end_t = tr
+        nxt_codes, nxt = _distinct(next_codes)
         self.hands.append(_Hand(codes, ended, _winner_probs(la[ended], lb[ended], d[ended], rules),
-                                _distinct(_decode(codes[ended])[5]), src, oid, change, du, end_lvl,
-                                _winner_probs(end_a, end_b, end_d, rules), _distinct(end_t), go, nxt))
+                                _distinct([_decode(codes[ended])[5]]), groups, end_lvl.size, change, end_lvl,
+                                end_a.size, _winner_probs(end_a, end_b, end_d, rules), _distinct(end_t), nxt))
         self.codes.append(nxt_codes)
+
+
+def _take(a: np.ndarray, index: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``a[index]`` written into ``out``. The indices are always in range; mode "clip" because with
+    ``out`` numpy's default mode ("raise") writes into a fresh copy of ``out`` first."""
+    return np.take(a, index, out=out, mode="clip")
+
+
+class _Work:
+    """Float arrays that the solves on one chain reuse, hand after hand: the same values as fresh
+    arrays, but fresh memory costs a page fault per page, which in a long match took about as much
+    time as the arithmetic."""
+
+    def __init__(self):
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, n: int) -> np.ndarray:
+        """An array of ``n`` floats (its contents left over from an earlier use)."""
+        a = self._arrays.get(name)
+        if a is None or a.size < n:
+            a = self._arrays[name] = np.empty(max(n, 0 if a is None else a.size + a.size // 4))
+        return a[:n]
 
 
 def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chain: _Chain | None = None) -> Solution:
@@ -489,6 +534,7 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
     h = 0
     limit = rules.cap if rules.cap else 10_000
     codes = chain.codes[0]
+    work = chain.work
     while codes.size and mass.sum() > TOL and h <= limit:
         hand = chain.hand(h)
         ended = hand.ended
@@ -508,18 +554,24 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
                 for k, v in zip(tu, np.bincount(ti, weights=em, minlength=tu.size)):
                     mk = float(rules.x100(k, h)) / 100
                     minutes_dist[mk] = minutes_dist.get(mk, 0.0) + v
-        src, du, end_lvl = hand.src, hand.du, hand.end_lvl
-        prob = prob_all[hand.oid]
-        flow = mass[src] * prob
+        # each transition's probability (its state's mass x its outcome's) and that times the
+        # outcome's duration, group by group, in the chain's work arrays
+        flow, spent = work.get("flow", hand.n), work.get("part", hand.n)
+        for sel, o, k, at in hand.groups:
+            grid = flow[at:at + sel.size * k].reshape(sel.size, k)
+            np.multiply(mass[sel][:, None], prob_all[o:o + k], out=grid)
+            np.multiply(grid, chain.duration[o:o + k], out=spent[at:at + sel.size * k].reshape(sel.size, k))
         lead += float(flow[hand.change].sum())
         if rules.step == 0:
-            minutes_mean += float((flow * (rules.overhead_x100 + du * rules.spt_x100 / 60)).sum()) / 100.0
+            minutes_mean += float(spent.sum()) / 100.0
         else:
-            minutes_mean += float((flow * du).sum()) * rules.step / 100.0
-        if end_lvl.any():
-            fm = flow[end_lvl]
+            minutes_mean += float(spent.sum()) * rules.step / 100.0
+        if hand.n_end:
+            fm = flow[hand.end_lvl]
+            part = work.get("part", fm.size)
             a, dr, b = hand.end_win
-            p_a += float((fm * a).sum()); p_d += float((fm * dr).sum()); p_b += float((fm * b).sum())
+            p_a += float(np.multiply(fm, a, out=part).sum()); p_d += float(np.multiply(fm, dr, out=part).sum())
+            p_b += float(np.multiply(fm, b, out=part).sum())
             hands_next = fm.sum()
             if rules.timed:
                 tu, ti = hand.end_t
@@ -531,16 +583,17 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
         _add(hands_dist, h, hd[0])
         _add(hands_dist, h + 1, hands_next)
         codes = chain.codes[h + 1]
-        mass = np.bincount(hand.nxt, weights=flow[hand.go], minlength=codes.size)
+        # the transitions that end the match fall into one more bin, past the next hand's states
+        mass = np.bincount(hand.nxt, weights=flow, minlength=codes.size + 1)[:codes.size]
         if values:  # what the backward pass needs of this hand (_values)
-            steps.append((hand, prob))
+            steps.append(hand)
         h += 1
     unresolved = float(mass.sum()) if codes.size else 0.0
     dist = np.array(hands_dist)
     sol = Solution(p_a, p_d, p_b, dist, minutes_mean, minutes_dist, clock if rules.timed else None, cap, lead,
                    0.0, 0.0, unresolved, p_a, layers)
     if values:
-        _values(sol, steps, rules)
+        _values(sol, steps, prob_all, work)
     return sol
 
 
@@ -550,60 +603,142 @@ def _add(lst, i, v):
     lst[i] += v
 
 
-def _distinct(keys):
-    """The distinct ``keys``, sorted, and the index of each key among them (``np.unique``'s
-    ``return_inverse``); the sum of weights ``w`` per distinct key is then
-    ``np.bincount(index, weights=w, minlength=len(distinct))``."""
-    if keys.size == 0:
-        return keys, np.zeros(0, np.intp)
-    # np.unique's work, with a stable sort: the keys of a layer's transitions come in sorted runs (a
-    # source state's outcomes, in the tables' order), which a stable sort (timsort) merges about three
-    # times faster than np.unique's quicksort sorts them; the distinct keys and the index of each are
-    # the same whatever the sort
+def _distinct(parts):
+    """The distinct keys of ``parts`` (arrays of keys, laid end to end), sorted, and the index of
+    each key among them (``np.unique``'s ``return_inverse``); a negative key is no key, and its
+    index is the number of distinct keys. The sum of weights ``w`` per distinct key is then
+    ``np.bincount(index, weights=w, minlength=len(distinct) + 1)[:-1]``."""
+    blocks = [p[i:i + _CHUNK] for p in parts for i in range(0, p.size, _CHUNK)]
+    n = sum(b.size for b in blocks)
+    inv = np.empty(n, np.intp)
+    if not blocks or max(int(b.max()) for b in blocks) < 0:
+        inv[:] = 0
+        return np.zeros(0, np.int64), inv
+    mins = [int(b.min()) for b in blocks]
+    valid = [None if m >= 0 else b >= 0 for b, m in zip(blocks, mins)]  # None: every key of the block
+
+    def keys_of(i):
+        return blocks[i] if valid[i] is None else blocks[i][valid[i]]
+
+    # np.unique's work without a sort. A code is its high fields (levels, declarers, leader,
+    # warning) above its time coordinate (_encode). Numbering the high fields present in their
+    # order, and placing each key at (its high fields' number) x (the span of the keys' times) +
+    # (its time - the least), puts the keys in their order on a range about as long as a layer's
+    # distinct states times their spread in time (a few percent of its transitions); marking the
+    # places taken and counting them gives each key its index among the distinct keys. A block of
+    # keys at a time, so that the only array as long as the keys is the indices. (A stable sort of
+    # a long match's transitions took seconds; the indices are the same whatever the way.)
+    mask = (1 << _T_BITS) - 1
+    lows, highs, t0, t1 = [], [], 1 << _T_BITS, -1
+    for i in range(len(blocks)):
+        k = keys_of(i)
+        if k.size:
+            lows.append(int(k.min()))
+            highs.append(int(k.max()))
+            t = k & mask
+            t0, t1 = min(t0, int(t.min())), max(t1, int(t.max()))
+    h0 = min(lows) >> _T_BITS
+    h_span = (max(highs) >> _T_BITS) - h0 + 1
+    n_keys = n - sum(int(v.size - np.count_nonzero(v)) for v in valid if v is not None)
+    t_span = t1 - t0 + 1
+    if h_span <= 2 * n_keys + (1 << 20):
+        seen = np.zeros(h_span, bool)
+        for i in range(len(blocks)):
+            seen[(keys_of(i) >> _T_BITS) - h0] = True
+        number = np.cumsum(seen, dtype=np.intp)
+        span = int(number[-1]) * t_span
+        if span <= 2 * n_keys + (1 << 16):
+            number -= 1
+            taken = np.zeros(span + 1, bool)  # the last place: no key
+            at = 0
+            for i, b in enumerate(blocks):
+                k = keys_of(i)
+                place = number[(k >> _T_BITS) - h0]
+                place *= t_span
+                place += (k & mask) - t0
+                taken[place] = True
+                if valid[i] is None:
+                    inv[at:at + b.size] = place
+                else:
+                    part = inv[at:at + b.size]
+                    part[valid[i]] = place
+                    part[~valid[i]] = span
+                at += b.size
+            taken[span] = True
+            index = np.cumsum(taken, dtype=np.intp)
+            index -= 1
+            out = np.empty(int(index[-1]), np.int64)
+            at = 0
+            for i, b in enumerate(blocks):
+                part = inv[at:at + b.size]
+                part[...] = index[part]
+                k = keys_of(i)
+                out[part if valid[i] is None else part[valid[i]]] = k
+                at += b.size
+            return out, inv
+    # otherwise (keys spread wide) np.unique's work with a stable sort: the keys of a layer's
+    # transitions come in sorted runs (a source state's outcomes, in the tables' order), which a
+    # stable sort (timsort) merges about three times faster than np.unique's quicksort sorts them
+    keys = np.concatenate(blocks)
+    no_key = keys < 0
+    keys = keys[~no_key]
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     first = np.empty(keys.size, bool)
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    inv = np.empty(keys.size, np.intp)
-    inv[order] = np.cumsum(first) - 1
-    return ordered[first], inv
+    index = np.empty(keys.size, np.intp)
+    index[order] = np.cumsum(first) - 1
+    out = ordered[first]
+    inv[~no_key] = index
+    inv[no_key] = out.size
+    return out, inv
 
 
-def _values(sol: Solution, steps: Sequence[tuple[_Hand, np.ndarray]], rules) -> None:
+def _values(sol: Solution, steps: Sequence[_Hand], prob_all: np.ndarray, work: _Work) -> None:
     """Backward pass: P(A wins | state) and P(B wins | state) on every layer; then drama and the
     decisive share, weighting each state by its forward probability. ``steps[h]``: hand ``h`` of
-    the chain and its transitions' probabilities, as the forward pass used them; a transition out
-    of the last layer into a state no layer holds (its mass fell below ``TOL``) is worth 0."""
+    the chain, as the forward pass used it, and ``prob_all`` its outcomes' probabilities; a
+    transition out of the last layer into a state no layer holds (its mass fell below ``TOL``) is
+    worth 0."""
     layers = sol.layers
     va_next = vb_next = None
     vals = [None] * len(layers)
     for h in range(len(layers) - 1, -1, -1):
         codes = layers[h][0]
-        hand, prob = steps[h]
-        ended, src, end_lvl = hand.ended, hand.src, hand.end_lvl
-        va = np.zeros(codes.size)
-        vb = np.zeros(codes.size)
+        hand = steps[h]
+        ended, end_lvl = hand.ended, hand.end_lvl
+        # one more place, 0, where the transitions that end the match point (_Hand.nxt)
+        va_all, vb_all = np.zeros(codes.size + 1), np.zeros(codes.size + 1)
+        va, vb = va_all[:-1], vb_all[:-1]
         if ended.any():
             a, dr, b = hand.ended_win
             va[ended], vb[ended] = a, b
-        ta = np.zeros(src.size)
-        tb_ = np.zeros(src.size)
-        if end_lvl.any():
+        ta, tb_ = work.get("a", hand.n), work.get("b", hand.n)
+        if h + 1 < len(layers):
+            _take(va_next, hand.nxt, ta)
+            _take(vb_next, hand.nxt, tb_)
+        else:
+            ta.fill(0.0)
+            tb_.fill(0.0)
+        if hand.n_end:
             a, dr, b = hand.end_win
             ta[end_lvl], tb_[end_lvl] = a, b
-        go = hand.go
-        if go.any() and h + 1 < len(layers):
-            ta[go] = va_next[hand.nxt]
-            tb_[go] = vb_next[hand.nxt]
-        va += np.bincount(src, weights=prob * ta, minlength=codes.size)
-        vb += np.bincount(src, weights=prob * tb_, minlength=codes.size)
+        # each state's sum of probability x value over its outcomes, in their order: a running sum
+        # along the state's row of its group's grid adds the same terms in the same order as
+        # np.bincount over the transitions (which starts from 0; the terms are never negative)
+        for sel, o, k, at in hand.groups:
+            for t_, v_ in ((ta, va), (tb_, vb)):
+                grid = t_[at:at + sel.size * k].reshape(sel.size, k)
+                np.multiply(prob_all[o:o + k], grid, out=grid)
+                np.cumsum(grid, axis=1, out=grid)
+                v_[sel] += grid[:, -1]
         vals[h] = (va, vb)
-        va_next, vb_next = va, vb
+        va_next, vb_next = va_all, vb_all
     # each state weighted by its forward probability: drama and decisive share per hand played
     drama = decisive = played = 0.0
     for h, (codes, mass) in enumerate(layers):
-        ended = steps[h][0].ended
+        ended = steps[h].ended
         va, vb = vals[h]
         live = ~ended
         m = mass[live]
