@@ -233,6 +233,28 @@ def as_int(x):
 
 
 @njit(cache=True, inline="always")
+def copy1(dst, src):
+    """``dst[:] = src`` for two 1-D arrays of the same length, as a loop. numba's slice assignment
+    from an array words its shape error with f-strings and ``str.join``, and compiles that
+    formatting into every function that assigns so: about 6 s of each cold compile of a loop set
+    (docs/performance.md, "Slice copies as loops")."""
+    if dst.shape[0] != src.shape[0]:
+        raise ValueError("copy1: the arrays differ in length")
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def copy2(dst, src):
+    """``dst[:, :] = src`` for two 2-D arrays of the same shape, as a loop (``copy1``)."""
+    if dst.shape[0] != src.shape[0] or dst.shape[1] != src.shape[1]:
+        raise ValueError("copy2: the arrays differ in shape")
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, inline="always")
 def as_bool(x):
     """``x`` as a plain boolean, for the same reason as ``as_int``: ``f(as_bool(False))`` shares the
     copy of ``f`` that Python's calls (with a bool) compile."""

@@ -11,8 +11,8 @@ from numba import njit
 
 from .core import (
     LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
-    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_bool, as_int, insert_sorted, w_fs, w_ints,
-    w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_bool, as_int, copy1, insert_sorted,
+    w_fs, w_ints, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
 from .order import play_class
 from .params import (
@@ -324,7 +324,7 @@ def lead_info(play, cls, pos, P, W, LI):
         key[1] = wide
         key[2] = tract
         if _cmp(key, best_key, 3) > 0:
-            best_key[:] = key
+            copy1(best_key, key)
             for i in range(d + 1):
                 rec[0, i] = sel[i]
             rec_n[0] = d + 1

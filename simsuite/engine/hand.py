@@ -12,7 +12,7 @@ from numba import njit
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import search
-from .core import NC, TRUMP, as_bool, as_int, w_hl
+from .core import NC, TRUMP, as_bool, as_int, copy1, copy2, w_hl
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
@@ -249,8 +249,8 @@ def _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     ph.clear_state(st)
     nbids = deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h_bids)
     if keep:
-        h_deal[:, :] = st.hands
-        h_bottom[:] = st.bottom
+        copy2(h_deal, st.hands)
+        copy1(h_bottom, st.bottom)
         h_n[0] = nbids
     ph.take_bottom(st)
 
@@ -262,7 +262,7 @@ def _buried(st, bury, rec, keep, h_bury):
         rec[R_ERROR] = 3
         return False
     if keep:
-        h_bury[:] = bury
+        copy1(h_bury, bury)
     return True
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool, as_int
+from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool, as_int, copy1, copy2
 from .follow import lead_info, lead_info_single, lead_info_unit
 from .order import hand_tables_into
 from .params import (
@@ -95,19 +95,19 @@ def clear_state(st):
 @njit(cache=True)
 def copy_state(src, dst):
     """Copy every array of ``src`` into ``dst`` (no allocation: roll-outs reuse one state)."""
-    dst.sc[:] = src.sc
-    dst.hands[:, :] = src.hands
-    dst.played[:] = src.played
-    dst.bottom[:] = src.bottom
-    dst.voids[:, :] = src.voids
-    dst.shown[:, :] = src.shown
-    dst.lead[:] = src.lead
-    dst.LI[:] = src.LI
-    dst.win_c[:] = src.win_c
-    dst.cur[:] = src.cur
-    dst.cls[:] = src.cls
-    dst.pos[:] = src.pos
-    dst.ctx[:] = src.ctx
+    copy1(dst.sc, src.sc)
+    copy2(dst.hands, src.hands)
+    copy1(dst.played, src.played)
+    copy1(dst.bottom, src.bottom)
+    copy2(dst.voids, src.voids)
+    copy2(dst.shown, src.shown)
+    copy1(dst.lead, src.lead)
+    copy1(dst.LI, src.LI)
+    copy1(dst.win_c, src.win_c)
+    copy1(dst.cur, src.cur)
+    copy1(dst.cls, src.cls)
+    copy1(dst.pos, src.pos)
+    copy1(dst.ctx, src.ctx)
 
 
 # --- deal and declare -----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import NC, TRUMP, as_int, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
+from .core import NC, TRUMP, as_int, copy1, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
 from .follow import best_sets
 from .order import class_count
 from .params import BOTTOM
@@ -347,7 +347,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             if try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
                 n = _add(cand, n, trial, cap)
         for mode in range(2):
-            tmp[:] = inclass
+            copy1(tmp, inclass)
             fill(tmp, others, need, cls, pos, mode)
             n = _add(cand, n, tmp, cap)
         return n

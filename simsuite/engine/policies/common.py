@@ -11,7 +11,7 @@ from numba import njit
 
 from .. import core
 from ..core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool, as_int, w_fs, w_units,
+    LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool, as_int, copy1, w_fs, w_units,
 )
 from ..follow import best_sets
 from ..order import class_count, class_span
@@ -410,7 +410,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     for c in range(NC):
         cand[c] = 0
     left = FS[12][:NC]
-    left[:] = trumps
+    copy1(left, trumps)
     nsel = LI[LI_NSEL]
     for i in range(nsel - 1, -1, -1):
         code = LI[LI_CODES + i]

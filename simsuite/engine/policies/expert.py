@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, as_int, insert_sorted, w_fs, w_units
+from ..core import NC, TRUMP, as_int, copy1, insert_sorted, w_fs, w_units
 from ..order import class_count, class_span
 from ..params import (
     CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
@@ -162,7 +162,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         # 0. near the end, a sure trump pair or bigger is kept for the last trick (when that
         #    multiplies more than a single); the lead comes from the other cards
         rest = FS[13][:NC]
-        rest[:] = hand
+        copy1(rest, hand)
         if reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
             hand = rest
     # 1. sure winners in side suits: the biggest unit, then the most points
@@ -304,14 +304,14 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     tmp = FS[11][:NC]
     tmp[:] = 0
     left = FS[12][:NC]
-    left[:] = hand
+    copy1(left, hand)
     n_units = 0
     # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
     # np.argsort is an insertion sort (numba's quicksort below 16 items), which row 15 repeats
     # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending
     order = FS[15]
     if nU > 15:
-        order[:nU] = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
+        copy1(order[:nU], np.argsort(-U_size[:nU] * 100 - U_top[:nU]))
     else:
         for u in range(nU):
             insert_sorted(order, 0, u, -(U_size[u] * 100 + U_top[u]) * 64 + u)
