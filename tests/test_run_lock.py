@@ -185,3 +185,19 @@ def test_sigterm_shuts_the_pool_down_and_says_how_to_resume(tmp_path):
     manifest = R.read_manifest(tmp_path / "run")
     assert manifest["status"] == "interrupted"
     assert not (tmp_path / "run" / R.LOCK).exists()
+
+
+def test_a_pool_worker_watches_its_driver_before_importing_the_engine():
+    """The local pool's initializer (``sim.orphans._die_with_driver``) reaches each loky worker by
+    reference, so the worker imports its module first: it must import nothing heavy, or a worker
+    whose driver is SIGKILLed while the worker still imports numba outlives it (the SIGKILL test
+    above failed so on a loaded machine when the initializer lived in ``sim.executor``)."""
+    from simsuite.sim import executor, orphans
+
+    with executor.local_processes() as config:
+        kwargs = config["backend"].backend_kwargs
+    assert kwargs["initializer"] is orphans._die_with_driver and kwargs["initargs"] == (os.getpid(),)
+    assert orphans._die_with_driver.__module__ == "simsuite.sim.orphans"
+    code = "import sys, simsuite.sim.orphans; print(sorted(m for m in ('numba', 'polars', 'numpy') if m in sys.modules))"
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert got.stdout.strip() == "[]", got.stdout
