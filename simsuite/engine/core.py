@@ -237,7 +237,7 @@ def copy1(dst, src):
     """``dst[:] = src`` for two 1-D arrays of the same length, as a loop. numba's slice assignment
     from an array words its shape error with f-strings and ``str.join``, and compiles that
     formatting into every function that assigns so: about 6 s of each cold compile of a loop set
-    (docs/performance.md, "Slice copies as loops")."""
+    (docs/performance.md, "Less to compile and less to test")."""
     if dst.shape[0] != src.shape[0]:
         raise ValueError("copy1: the arrays differ in length")
     for i in range(src.shape[0]):
