@@ -70,7 +70,11 @@ warm.NOTICE_AFTER_S = 24 * 3600.0
 # - the full set calls nearly every function of the lean set, so the two compiles above would each
 #   compile those (about 25 CPU-s twice). Each compiled function therefore compiles under a file lock
 #   of its own (`_compile_once_across_workers`): the worker that reaches a function first compiles it
-#   and writes numba's cache, and the other waits for the lock, then loads it from the cache.
+#   and writes numba's cache, and the other waits for the lock, then loads it from the cache;
+# - numba compiles callees in the order their calls are written, and the two sets' orders differ
+#   (`engine.full.run` starts with the search, which asks for follows first; the lean hand starts
+#   with the deal and the bury, and its tricks loop with the leads), so that the two workers seldom
+#   need the same function at the same moment (tests/test_warm.py pins the orders).
 # A plain `pytest` run compiles lazily, as before. Only the time depends on this: a missing mark
 # costs a second compile, never a result.
 

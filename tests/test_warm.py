@@ -125,3 +125,26 @@ def test_warm_up_names_its_loops():
     assert warm_up(load_variant("guangxi-2012"), loop="bury") >= 0.0  # no bottom there: buries school-2016's
     with pytest.raises(ValueError, match="loop is one of 'matches', 'hands', 'bury', 'every', not 'tricks'"):
         warm_up(loop="tricks")
+
+
+def _order(func, *needles: str) -> list[int]:
+    src = __import__("inspect").getsource(func.py_func)
+    return [src.index(n) for n in needles]
+
+
+def test_the_two_sets_compile_their_shared_policies_in_different_orders():
+    """`make test`'s two workers compile the lean and the full set at once, each shared function once
+    (tests/conftest.py): the one that reaches a function second waits for the other. numba compiles
+    callees in the order their calls are written, so the orders are written to differ: the full run
+    types the decision (the search) before the hand, whose deal and bury the lean worker compiles
+    first; the search asks for follow candidates first, while the lean tricks loop compiles the lead
+    policies first (docs/performance.md, "Two workers that compile in different orders"). Measured:
+    the workers' waits for each other's locks went from 34 s to 1 s in a cold run."""
+    from simsuite.engine import full, hand, search
+
+    decide, matches = _order(full.run, "H.decide(", "M.play_matches(")
+    assert decide < matches
+    follow, lead, bury = _order(search.decide, "follow_candidates(", "lead_candidates(", "bury_candidates(")
+    assert follow < lead < bury
+    lead_first, follow_second = _order(hand.play_tricks, "lead_three(", "follow_three(")
+    assert lead_first < follow_second

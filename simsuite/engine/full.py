@@ -32,15 +32,21 @@ def run(op, P, W, pols, key, start, count, levels, first_drawers, first_hand, ou
     """One of the full set's operations (``op``): ``OP_MATCHES`` (``match.play_matches``'
     arguments), ``OP_HANDS`` (``hand.play_many``'s; ``levels`` per hand), ``OP_BURY``
     (``hand.bury_many``'s) or ``OP_DECIDE`` (``hand.decide``'s, into ``choice``). ``FULL`` is a
-    global name, which numba reads as a constant, so that the lean branches are pruned."""
-    if op == OP_MATCHES:
+    global name, which numba reads as a constant, so that the lean branches are pruned.
+
+    numba types the branches, and compiles the functions they call, in the order written. The
+    decision comes first so that a cold compile reaches the search before the hand: under
+    ``make test`` the other worker compiles the lean set at the same moment, and the hand's deal
+    and bury are the first things it compiles (``tests/conftest.py``; docs/performance.md, "Two
+    workers that compile in different orders")."""
+    if op == OP_DECIDE:
+        H.decide(P, st, pol, W, s, kind, choice)
+    elif op == OP_MATCHES:
         M.play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, FULL)
     elif op == OP_HANDS:
         H.play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, FULL)
     elif op == OP_BURY:
         H.bury_many(P, key, start, levels, first_drawers, pols, W, out, FULL)
-    else:
-        H.decide(P, st, pol, W, s, kind, choice)
 
 
 def decide(P, st, pol, W, s, kind, out):

@@ -457,12 +457,15 @@ def decide(P, st, code, W, s, kind, out, cand, stats):
     ``cand`` and ``stats`` (for ``simsuite advise``); returns the number of candidates."""
     cap = candidates_of(code)
     seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
-    if kind == D_BURY:
-        n = bury_candidates(P, st, seat, W, s, cap, cand)
+    # the follow first: numba compiles the callees in this order, and on a cold cache the follow
+    # policies compile here while `make test`'s other worker compiles the lead policies through the
+    # tricks loop, which leads first (docs/performance.md, "Two workers that compile in different orders")
+    if kind == D_FOLLOW:
+        n = follow_candidates(P, st, seat, W, s, cap, cand)
     elif kind == D_LEAD:
         n = lead_candidates(P, st, seat, W, s, cap, cand)
     else:
-        n = follow_candidates(P, st, seat, W, s, cap, cand)
+        n = bury_candidates(P, st, seat, W, s, cap, cand)
     best = evaluate(P, st, seat, code, W, s, kind, cand, n, stats)
     for c in range(NC):
         out[c] = cand[best, c]
