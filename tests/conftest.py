@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import sys
 import tempfile
 
 import pytest
@@ -14,6 +15,13 @@ from simsuite.rules.cards import parse_cards, parse_rank
 from simsuite.rules.order import hand_order, parse_trump
 from simsuite.rules.units import counts_of
 from simsuite.rules.variant import load_variant
+
+# nbformat (tests/test_notebooks.py) imports jsonschema, which imports rfc3987_syntax when it is installed
+# (Jupyter installs it) to check the "iri" string format, which no notebook schema uses. Building that
+# package's grammar takes 1.2 s or more, in every test process at collection: without it, collecting the
+# suite took 2.1 to 2.3 s instead of 5.1 to 5.3 (docs/performance.md, "Two workers that compile in
+# different orders"). None in sys.modules makes the import fail, and jsonschema goes without that one check.
+sys.modules.setdefault("rfc3987_syntax", None)
 
 
 def cards(text: str) -> dict[int, int]:

@@ -39,6 +39,16 @@ def test_the_suite_is_there():
                      "05-fairness-and-skill", "06-design"]
 
 
+def test_nbformat_validates_without_the_iri_grammar():
+    """tests/conftest.py keeps jsonschema from importing rfc3987_syntax (3 s of each test process's
+    collection); nbformat still validates every notebook."""
+    import sys
+
+    assert sys.modules.get("rfc3987_syntax") is None
+    for path in PATHS:
+        nbformat.validate(nbformat.read(path, as_version=4))
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     """A copy of the notebooks folder (notebooks and _common.py) to execute in."""
