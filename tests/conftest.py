@@ -7,6 +7,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -175,14 +176,30 @@ def _compile_once_across_workers() -> None:
         path = _lock_path(run, key)
         _fn_locks.add(path)
         with open(path, "w") as lock:
+            asked = time.time()
             fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when the worker dies
+            got = time.time()
             _held.add(key)
             try:
                 return compile_(self, sig)
             finally:
                 _held.discard(key)
+                if _LOCK_LOG:
+                    _log_lock(asked, got, self.py_func)
 
     Dispatcher.compile = compile
+
+
+# SIMSUITE_LOCK_LOG=<folder>: each worker appends a line per function lock to <folder>/locks-<worker>.log:
+# when it asked (epoch seconds), how long it waited for the other worker, and the function
+# (docs/performance.md, "Two workers that compile in different orders")
+_LOCK_LOG = os.environ.get("SIMSUITE_LOCK_LOG")
+
+
+def _log_lock(asked: float, got: float, func) -> None:
+    line = f"{asked:.2f} {got - asked:.2f} {func.__module__}.{func.__qualname__}\n"
+    with open(os.path.join(_LOCK_LOG, f"locks-{os.environ.get('PYTEST_XDIST_WORKER')}.log"), "a") as fh:
+        fh.write(line)
 
 
 _compile_once_across_workers()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,6 @@ def test_the_suite_is_there():
 def test_nbformat_validates_without_the_iri_grammar():
     """tests/conftest.py keeps jsonschema from importing rfc3987_syntax (3 s of each test process's
     collection); nbformat still validates every notebook."""
-    import sys
-
     assert sys.modules.get("rfc3987_syntax") is None
     for path in PATHS:
         nbformat.validate(nbformat.read(path, as_version=4))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import types
 
@@ -128,7 +129,7 @@ def test_warm_up_names_its_loops():
 
 
 def _order(func, *needles: str) -> list[int]:
-    src = __import__("inspect").getsource(func.py_func)
+    src = inspect.getsource(func.py_func)
     return [src.index(n) for n in needles]
 
 
