@@ -9,8 +9,12 @@ Each test process (each xdist worker) appends a line per test to ``timeline-<wor
 seconds, CPU seconds of the subprocesses it waited for, seconds numba spent compiling in it, its id,
 and the outermost functions compiled in it. The summary gives, per worker, the span from its first
 test's start to its last test's end, and its longest tests: the difference between the span and
-pytest's own time is start-up (collection) and shut-down. Figures in docs/performance.md ("Each
-function compiled once between the test workers").
+pytest's own time is start-up (collection) and shut-down. ``--files N`` adds the N test files that
+cost the most CPU (the tests' own and their subprocesses'; a notebook kernel or a pool counts when it
+is reaped, so at the test that ends it). Figures in docs/performance.md ("Each function compiled once
+between the test workers", "The first run's targets, measured").
+
+    python examples/timeline_plugin.py [FOLDER] [--files N]
 """
 
 from __future__ import annotations
@@ -77,5 +81,26 @@ def summary(folder: Path = _DIR, longest: int = 4) -> None:
             print(f"  {float(r[1]):7.2f} s  {r[5]}  {r[6].strip() if len(r) > 6 else ''}")
 
 
+def by_file(folder: Path = _DIR, most: int = 12) -> None:
+    """The test files by CPU seconds over every worker: their tests' own, and their subprocesses'."""
+    files: dict[str, list[float]] = {}
+    for log in sorted(folder.glob("timeline-*.log")):
+        for r in (line.split(None, 6) for line in log.read_text().splitlines()):
+            f = files.setdefault(r[5].split("::")[0], [0.0, 0.0, 0.0, 0])
+            f[0], f[1], f[2], f[3] = f[0] + float(r[2]), f[1] + float(r[3]), f[2] + float(r[4]), f[3] + 1
+    own, kids = sum(f[0] for f in files.values()), sum(f[1] for f in files.values())
+    print(f"tests: CPU {own:.1f} s, subprocesses {kids:.1f} s, in {sum(f[3] for f in files.values())} tests")
+    for name, (cpu, sub, comp, n) in sorted(files.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:most]:
+        print(f"  {cpu + sub:7.1f} s  {name} ({n} tests; own {cpu:.1f} s, subprocesses {sub:.1f} s, compiling {comp:.1f} s)")
+
+
 if __name__ == "__main__":
-    summary(Path(sys.argv[1]) if len(sys.argv) > 1 else _DIR)
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Summarise the timeline-*.log files of a test run.")
+    ap.add_argument("folder", nargs="?", type=Path, default=_DIR)
+    ap.add_argument("--files", type=int, default=0, help="also list the N test files that cost the most CPU")
+    a = ap.parse_args()
+    summary(a.folder)
+    if a.files:
+        by_file(a.folder, a.files)
