@@ -232,7 +232,8 @@ def test_same_numbers_whatever_jobs(tiny, tmp_path):
 def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
     distributed = pytest.importorskip("distributed")
     spec, res = tiny
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": ":0"}) as c:  # as tests/test_harness.py
         got = design(spec, tmp_path / "dask", backend="dask", scheduler=c.scheduler_address, quiet=True)
     assert got["sets"] == res["sets"]
     manifest = json.loads((tmp_path / "dask" / "runs" / "round0-expert-basic" / "manifest.json").read_text())
