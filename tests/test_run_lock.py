@@ -187,6 +187,23 @@ def test_sigterm_shuts_the_pool_down_and_says_how_to_resume(tmp_path):
     assert not (tmp_path / "run" / R.LOCK).exists()
 
 
+def test_a_parallel_duel_runs_in_the_watched_local_pool(monkeypatch):
+    """``simsuite duel --jobs N`` and ``compare-policies`` use the same local pool as the runs
+    (``executor.local_processes``): its workers die with their driver (the tests below), and a duel
+    after a run in one process reuses that pool instead of starting another."""
+    from simsuite.compete import duel
+    from simsuite.rules.variant import load_variant
+    from simsuite.sim import executor
+
+    entered = []
+    real = executor.local_processes
+    monkeypatch.setattr(executor, "local_processes", lambda: entered.append(True) or real())
+    v = load_variant("school-2016")
+    rows = duel.play_hands(v, 5, 4, "basic,basic", jobs=2, chunk=2)
+    assert entered == [True]
+    assert (rows == duel.play_hands(v, 5, 4, "basic,basic", jobs=1)).all()
+
+
 def test_a_pool_worker_watches_its_driver_before_importing_the_engine():
     """The local pool's initializer (``sim.orphans._die_with_driver``) reaches each loky worker by
     reference, so the worker imports its module first: it must import nothing heavy, or a worker

@@ -49,11 +49,13 @@ def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int
     from joblib import Parallel, delayed
 
     from ..engine.warm import warm_up
+    from ..sim import executor
 
     warm_up(variant, policies, loop="hands")  # the workers then load it from numba's cache, not compile it at once
     starts = range(0, hands, chunk)
-    parts = Parallel(n_jobs=jobs, backend="loky")(
-        delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)
+    with executor.local_processes():  # simsuite's one local pool: its workers die with the driver, and it is reused
+        parts = Parallel(n_jobs=jobs)(
+            delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)
     return np.concatenate(parts)
 
 
