@@ -15,9 +15,12 @@ import contextlib
 import html
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +37,16 @@ IMG_SRC = re.compile(r'<img\b[^>]*\bsrc="data:image/png;base64,([A-Za-z0-9+/=]*)
 INTERVAL = re.compile(r'<span class="ci">\[(-?[\d.,]+|∞|n/a), (-?[\d.,]+|∞|n/a)\]</span>')
 
 
+CHROMIUM_PENDING_WAIT_S = 600  # .ci/run's background install: apt's two 300 s timeouts at the most
+
+
 def browser() -> str | None:
+    """The first Chromium on PATH, or None. While .ci/run installs one in the background, the file that
+    SIMSUITE_CHROMIUM_PENDING names exists: wait for the install to end first."""
+    pending = os.environ.get("SIMSUITE_CHROMIUM_PENDING")
+    deadline = time.monotonic() + CHROMIUM_PENDING_WAIT_S
+    while pending and os.path.exists(pending) and time.monotonic() < deadline:
+        time.sleep(0.2)
     for name in BROWSERS:
         path = shutil.which(name)
         if path:
@@ -224,6 +236,32 @@ def test_an_unwritable_output_path(run, tmp_path, capsys):
 
 
 # --- a real browser ------------------------------------------------------------------------------------
+
+
+def test_the_browser_lookup_waits_for_the_ci_install(tmp_path, monkeypatch):
+    """.ci/run installs Chromium in the background where it is missing; the browser tests then look
+    for it only once the file SIMSUITE_CHROMIUM_PENDING names is gone (the install has ended)."""
+    pending = tmp_path / "installing"
+    pending.write_text("")
+    monkeypatch.setenv("SIMSUITE_CHROMIUM_PENDING", str(pending))
+    installed = []
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/chromium" if installed and name == "chromium" else None)
+
+    def install():
+        time.sleep(0.5)
+        installed.append(True)
+        pending.unlink()
+
+    t0 = time.monotonic()
+    worker = threading.Thread(target=install)
+    worker.start()
+    assert browser() == "/usr/bin/chromium"
+    assert time.monotonic() - t0 >= 0.5
+    worker.join()
+    assert browser() == "/usr/bin/chromium"  # the file gone: no wait
+    monkeypatch.delenv("SIMSUITE_CHROMIUM_PENDING")
+    installed.clear()
+    assert browser() is None
 
 
 def chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
