@@ -189,7 +189,7 @@ def test_sigterm_shuts_the_pool_down_and_says_how_to_resume(tmp_path):
 
 def test_a_parallel_duel_runs_in_the_watched_local_pool(monkeypatch):
     """``simsuite duel --jobs N`` and ``compare-policies`` use the same local pool as the runs
-    (``executor.local_processes``): its workers die with their driver (the tests below), and a duel
+    (``executor.local_processes``): its workers die with their driver (the SIGKILL tests above), and a duel
     after a run in one process reuses that pool instead of starting another."""
     from simsuite.compete import duel
     from simsuite.rules.variant import load_variant
