@@ -70,12 +70,18 @@ if "pytest" in sys.modules:
         _out.flush()
 
 
+def _logs(folder: Path) -> dict[str, list[list[str]]]:
+    """Each worker's log (by its file's stem), as rows of fields: start, wall, CPU, subprocesses'
+    CPU, compiling, test id, and the compiled functions if any."""
+    return {log.stem: [line.split(None, 6) for line in log.read_text().splitlines()]
+            for log in sorted(folder.glob("timeline-*.log"))}
+
+
 def summary(folder: Path = _DIR, longest: int = 4) -> None:
-    for log in sorted(folder.glob("timeline-*.log")):
-        rows = [line.split(None, 6) for line in log.read_text().splitlines()]
+    for stem, rows in _logs(folder).items():
         start = min(float(r[0]) for r in rows)
         end = max(float(r[0]) + float(r[1]) for r in rows)
-        print(f"{log.stem}: {len(rows)} tests, span {end - start:.1f} s, CPU {sum(float(r[2]) for r in rows):.1f} s, "
+        print(f"{stem}: {len(rows)} tests, span {end - start:.1f} s, CPU {sum(float(r[2]) for r in rows):.1f} s, "
               f"subprocesses {sum(float(r[3]) for r in rows):.1f} s, compiling {sum(float(r[4]) for r in rows):.1f} s")
         for r in sorted(rows, key=lambda r: -float(r[1]))[:longest]:
             print(f"  {float(r[1]):7.2f} s  {r[5]}  {r[6].strip() if len(r) > 6 else ''}")
@@ -84,8 +90,8 @@ def summary(folder: Path = _DIR, longest: int = 4) -> None:
 def by_file(folder: Path = _DIR, most: int = 12) -> None:
     """The test files by CPU seconds over every worker: their tests' own, and their subprocesses'."""
     files: dict[str, list[float]] = {}
-    for log in sorted(folder.glob("timeline-*.log")):
-        for r in (line.split(None, 6) for line in log.read_text().splitlines()):
+    for rows in _logs(folder).values():
+        for r in rows:
             f = files.setdefault(r[5].split("::")[0], [0.0, 0.0, 0.0, 0])
             f[0], f[1], f[2], f[3] = f[0] + float(r[2]), f[1] + float(r[3]), f[2] + float(r[4]), f[3] + 1
     own, kids = sum(f[0] for f in files.values()), sum(f[1] for f in files.values())

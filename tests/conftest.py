@@ -53,6 +53,16 @@ def tiny_design(tmp_path_factory):
     return spec, design(spec, tmp_path_factory.mktemp("design") / "out", quiet=True)
 
 
+def local_dask_cluster(n_workers: int):
+    """A local Dask cluster of ``n_workers`` single-threaded worker processes, without a dashboard.
+    Its scheduler serves HTTP (health, metrics) even so, on port 8787 unless told otherwise: on any
+    free port here, so that a test beside another Dask process does not warn "Port 8787 is already
+    in use"."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                    scheduler_kwargs={"dashboard_address": ":0"})
+
+
 @pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
 def variant_id(request):
     return request.param

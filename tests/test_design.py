@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import local_dask_cluster
 from simsuite.analysis.design import design, judge, load_design, pareto, round_seed
 from simsuite.analysis.design_spec import Goal, read_design
 from simsuite.cli import main
@@ -230,10 +231,8 @@ def test_same_numbers_whatever_jobs(tiny, tmp_path):
 
 @pytest.mark.slow
 def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
-    distributed = pytest.importorskip("distributed")
     spec, res = tiny
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  scheduler_kwargs={"dashboard_address": ":0"}) as c:  # as tests/test_harness.py
+    with local_dask_cluster(1) as c:
         got = design(spec, tmp_path / "dask", backend="dask", scheduler=c.scheduler_address, quiet=True)
     assert got["sets"] == res["sets"]
     manifest = json.loads((tmp_path / "dask" / "runs" / "round0-expert-basic" / "manifest.json").read_text())

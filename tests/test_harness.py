@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from conftest import local_dask_cluster
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 from simsuite.rules.scale import scale_decks
@@ -441,19 +442,12 @@ def test_progress_bar_shows_matches_rate_and_eta():
 # (in each worker, under xdist), and an idle cluster costs about 0.1 CPU-second a second.
 
 
-# the scheduler serves HTTP (health, metrics) even without a dashboard, on port 8787 unless told otherwise:
-# any free port instead, so that a run beside another Dask process does not warn "Port 8787 is already in use"
-NO_DASHBOARD = {"dashboard_address": ":0"}
-
-
 @pytest.fixture(scope="module")
 def dask_cluster():
     """A local Dask cluster of two worker processes, shared by the two tests below: starting one, and
     loading simsuite and the engine into its workers, costs about 4 CPU-seconds. A run leaves it as
     it found it: the run's client closes, and a chunk's rows depend on its task alone."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  scheduler_kwargs=NO_DASHBOARD) as cluster:
+    with local_dask_cluster(2) as cluster:
         yield cluster
 
 
