@@ -58,3 +58,44 @@ def test_no_engine_function_releases_the_gil():
             if re.search(r"\b(nogil|parallel)\s*=\s*True|\bprange\b", line):
                 offenders.append(f"{path.relative_to(ENGINE)}:{n}")
     assert offenders == []
+
+
+_FREES = """
+import resource
+import numpy as np
+{before}
+import simsuite.engine
+from numba import njit
+from numba.core.runtime import nrt
+
+@njit
+def scratch(k):
+    t = np.zeros(64, np.int64)
+    for i in range(64):
+        t[i] = i
+        if i > k:
+            return i  # an early return inside a loop, as the search's candidate lists have
+    return t.sum()
+
+@njit
+def many(n):
+    total = 0
+    for _ in range(n):
+        total += scratch(1000)
+    return total
+
+many(10)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+many(400_000)
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(simsuite.engine.plain_refcounts(), grown < 40_000)  # kB; 400,000 leaked arrays would be about 240 MB
+"""
+
+
+def test_compiled_allocations_are_freed_with_plain_refcounts():
+    """numba's plain counter returned the old count, so NRT_decref never saw 0 and no array that
+    compiled code allocated was freed (simsuite/engine/__init__.py, ``_plain_inc_dec``)."""
+    done = subprocess.run([sys.executable, "-c", _FREES.format(before="")], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]

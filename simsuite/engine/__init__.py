@@ -35,6 +35,7 @@ is on everything else the function contains: the lean hand loop lost its voids t
 point, which finds every alias whatever the order; it only keeps more stores.
 """
 
+from llvmlite import ir as _ir
 from numba.core.runtime import nrt as _nrt
 from numba.core.runtime import nrtdynmod as _nrtdynmod
 
@@ -53,11 +54,37 @@ def _inlinable(define):
     return define_inlinable
 
 
+def _plain_inc_dec(define):
+    """Wrap numba's ``_define_atomic_inc_dec`` so that its plain (non-atomic) counter returns the
+    new count, as the atomic one does. numba's plain branch returns the old count, and
+    ``NRT_decref`` frees an array when the count it gets back is 0: with it, no array that
+    compiled code allocates was ever freed (every ``np.zeros`` in a compiled function leaked its
+    memory; the search leaked about 10 kB a decision). ``tests/test_refcounts.py`` checks that
+    compiled allocations are freed."""
+
+    def define_plain(module, op, ordering):
+        if not _nrtdynmod._disable_atomicity:
+            return define(module, op, ordering)
+        word = _nrtdynmod._word_type
+        fn = _ir.Function(module, _ir.FunctionType(word, [word.as_pointer()]), name=f"nrt_atomic_{op}")
+        [ptr] = fn.args
+        builder = _ir.IRBuilder(fn.append_basic_block())
+        new = getattr(builder, op)(builder.load(ptr), _ir.Constant(word, 1))
+        builder.store(new, ptr)
+        builder.ret(new)
+        return fn
+
+    define_plain.simsuite_plain = True
+    return define_plain
+
+
 def plain_refcounts() -> bool:
     """Make numba's reference counts plain (not atomic) adds, if its runtime has not started yet.
     Returns whether the counts this process will use are plain."""
     if not _nrt.rtsys._init:
         _nrtdynmod._disable_atomicity = 1
+        if not getattr(_nrtdynmod._define_atomic_inc_dec, "simsuite_plain", False):
+            _nrtdynmod._define_atomic_inc_dec = _plain_inc_dec(_nrtdynmod._define_atomic_inc_dec)
         if not getattr(_nrtdynmod._define_nrt_incref, "simsuite_inlinable", False):
             _nrtdynmod._define_nrt_incref = _inlinable(_nrtdynmod._define_nrt_incref)
             _nrtdynmod._define_nrt_decref = _inlinable(_nrtdynmod._define_nrt_decref)
