@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # the commands that run the compiled engine: on a fresh checkout their first call compiles it
 ENGINE_COMMANDS = frozenset({"bury", "advise", "play", "tournament", "bench", "duel", "simulate", "sweep", "design", "calibrate",
-                             "compare-policies"})
+                             "compare-policies", "learn"})
 
 
 def _compile_notice(args):
@@ -206,10 +206,80 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--by", choices=["variant", "cell"], default=None,
                    help="groups: variants or cells (default: cells when the run has more than one, else variants)")
     s.set_defaults(func=cmd_report)
+
+    _learn_parser(sub)
     return p
 
 
+def _learn_parser(sub) -> None:
+    """``simsuite learn collect | train | evaluate``: the learned policy's data and model (docs/learned.md)."""
+    s = sub.add_parser("learn", help="the learned policy: collect the search's decisions, train a model, evaluate it")
+    learn = s.add_subparsers(dest="learn_command", metavar="STEP")
+    s.set_defaults(func=lambda args: s.print_help() or 2)
+    c = learn.add_parser("collect", help="play search self-play hands and store its decisions (resumable)")
+    c.add_argument("--out", required=True, help="collection folder (created; a folder holding the same collection is resumed)")
+    c.add_argument("--hands", type=int, default=20_000, help="hands to play (default 20000)")
+    c.add_argument("--seed", type=int, default=1, help="root seed: hand i's deal, rules and level (default 1)")
+    c.add_argument("--policy", default="search", help="the search whose decisions are stored (default search)")
+    _exec_args(c)
+    c.set_defaults(func=cmd_learn_collect)
+    t = learn.add_parser("train", help="fit the learned policy's model to a collection and evaluate it on held-out data")
+    t.add_argument("data", help="a complete collection folder (simsuite learn collect)")
+    t.add_argument("--out", required=True, help="the model file to write (.npz; its card .json is written beside it)")
+    t.add_argument("--max-rows", type=int, help="fit on at most this many candidate rows (default: all)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the row subsample with --max-rows (default 1)")
+    t.add_argument("--json", action="store_true", help="the training figures as JSON")
+    t.set_defaults(func=cmd_learn_train)
+    e = learn.add_parser("evaluate", help="a model's agreement with the search on a collection's decisions")
+    e.add_argument("model", help="a model file (.npz with its .json card), e.g. simsuite/models/learned.npz")
+    e.add_argument("data", help="a complete collection folder")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_learn_evaluate)
+
+
 DEFAULT_MATCHES_HELP = "1000"
+
+
+def cmd_learn_collect(args) -> int:
+    from .learn.collect import DEFAULT_CHUNK, collect
+
+    print(collect(args.out, hands=args.hands, seed=args.seed, policy=args.policy, jobs=args.jobs,
+                  chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK, backend=args.backend,
+                  scheduler=args.scheduler, quiet=args.quiet, break_lock=args.break_lock,
+                  command=["simsuite", *args.argv]))
+    return 0
+
+
+def cmd_learn_train(args) -> int:
+    from .learn.train import load, train_and_write
+    from .report.learn_text import training_text
+
+    if args.max_rows is not None:
+        check_int("--max-rows", args.max_rows, 1000)
+    check_seed("--seed", args.seed)
+    trained = train_and_write(load(args.data), args.data, args.out, args.max_rows, args.seed,
+                              command=["simsuite", *args.argv])
+    if args.json:
+        print(json.dumps({"lambda": trained.lam, "rows": trained.rows, "validation": trained.validation,
+                          "evaluation": trained.evaluation}, indent=1))
+    else:
+        print(training_text(trained, args.out))
+    return 0
+
+
+def cmd_learn_evaluate(args) -> int:
+    from .engine.model import load_model
+    from .learn.train import coefficients, evaluate, load
+    from .report.learn_text import evaluation_table
+
+    model = load_model(args.model)
+    d = load(args.data)
+    ev = {"decisions": d.n, "model": evaluate(coefficients(model), d), "heuristic": evaluate(None, d)}
+    if args.json:
+        print(json.dumps(ev, indent=1))
+    else:
+        print(evaluation_table(f"{args.model} on {args.data}: every decision", ev))
+    return 0
 
 
 def _exec_args(s) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.api import bury_many
-from ..engine.core import Work
+from ..engine.model import work_for
 from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
 from ..engine.policies import full_for
@@ -48,7 +48,7 @@ def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarra
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
     full = full_for(pols)
-    bury_many(P, run_key(seed), 0, levels, drawers, pols, Work().arrays(), out, full)
+    bury_many(P, run_key(seed), 0, levels, drawers, pols, work_for(pols), out, full)
     return out
 
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from ..engine import match as M
 from ..engine.api import play_matches
-from ..engine.core import Work
 from ..engine.hand import N_RECORD, RECORD_FIELDS
+from ..engine.model import work_for
 from ..engine.names import policy_codes
 from ..engine.params import compile_variant
 from ..engine.policies import full_for
@@ -105,7 +105,7 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     levels = np.zeros((1, cap, 2), np.int64)
     # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
     full = full_for(codes)
-    play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, Work().arrays(), recs, hand_recs,
+    play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, work_for(codes), recs, hand_recs,
                  np.zeros(1, np.int64), levels, full)
     rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
     if rec[M.M_ERROR]:
@@ -149,7 +149,7 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     levels = np.zeros((count, cap, 2), np.int64)
     hand_count = np.zeros(count, np.int64)
     full = full_for(codes)
-    play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, Work().arrays(), recs, hands,
+    play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, work_for(codes), recs, hands,
                  hand_count, levels, full)
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start

@@ -12,7 +12,7 @@ from . import full as F
 from . import hand as H
 from . import lean as L
 from . import phases as ph
-from .core import Work
+from .model import work_for
 from .names import policy_codes
 from .params import compile_variant
 from .policies import full_for
@@ -81,7 +81,7 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     """Play one hand with its full history (for traces and tests)."""
     P = compile_variant(variant)
     pols = policy_codes(policies)
-    W = Work().arrays()
+    W = work_for(pols)
     state = hand_states(seed, hand_index, 1)[0]
     rec = np.zeros(H.N_RECORD, np.int64)
     h_deal = np.zeros((4, 54), np.int64)
@@ -107,7 +107,7 @@ def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int
     """Play hands ``start .. start+n-1`` of a run with root ``seed``; one record row per hand."""
     P = compile_variant(variant)
     pols = policy_codes(policies)
-    W = Work().arrays()
+    W = work_for(pols)
     lvl = variant.start_level if level is None else level
     levels = np.full(n, lvl, np.int64)
     drawers = np.arange(start, start + n, dtype=np.int64) % 4

@@ -32,6 +32,11 @@ MAXS = 20  # steps in one unit
 MAXD = 40  # units in one selected set
 MAXREC = 128  # optimal sets remembered for the policies
 NF = 7  # profile fields
+MAX_CANDIDATES = 24  # candidates one decision of ``search`` or ``learned`` weighs (``engine.search``)
+XCOLS = 80  # room for the learned policy's features per candidate (``engine.features.N_FEATURES`` of them)
+LOG_META = 10  # a logged candidate's columns before its features (``engine.learned``, "the decision log")
+LOG_ROWS = 4096  # candidates the decision log holds (a hand of four decks logs at most about 1,300)
+MODEL_WORDS = 16384  # the learned policy's model, at most (``engine.learned``, "The model in W")
 
 # The analysis of a lead, ``LI`` (int64[64], written by ``lead_info`` and read by the follow and
 # trick rules, the throw test and the policies):
@@ -76,6 +81,17 @@ WORK_LAYOUT = (
     # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
     # forced play, 4 the bury, 5 write_record's captures, 6 its outcome, 7 throw_check
     ("hl", (8, 54 * 4)),
+    # the learned policy (``engine.learned``): its candidates and their features, the decision log
+    # that ``simsuite learn collect`` fills with the search's candidates (its count and switch in
+    # ``log_n``), and the model, copied in by ``Work(model)``
+    ("lc", (MAX_CANDIDATES, NC)), ("lx", (MAX_CANDIDATES, XCOLS)), ("lv", (MAX_CANDIDATES,)),
+    ("lw", (XCOLS,)),
+    # the candidate lists' own scratch rows (``search.*_candidates``): 0 a candidate being built,
+    # 1-2 a follow's cards of the led class and of the others, 3 a ruff, 4 a bury's hand left,
+    # 5 small counters (the claim, the highest single per class, cards per class)
+    ("cs", (6, 64)),
+    ("log", (LOG_ROWS, LOG_META + XCOLS)), ("log_n", (8,)),
+    ("model", (MODEL_WORDS,)),
 )
 _offsets = {}
 _at = 0
@@ -84,19 +100,27 @@ for _name, _shape in WORK_LAYOUT:
     _at += int(np.prod(_shape))
 WORK_SIZE = _at
 assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row of ``hl``
-(O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL) = (
-    _offsets[name] for name, _ in WORK_LAYOUT)
+(O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL, O_LC, O_LX, O_LV,
+ O_LW, O_CS, O_LOG, O_LOG_N, O_MODEL) = (_offsets[name] for name, _ in WORK_LAYOUT)
 
 
 class Work:
     """Preallocated scratch for one thread of play: one buffer (``arrays()``, the ``W`` that
-    compiled functions take) and a named view of each region (``WORK_LAYOUT``)."""
+    compiled functions take) and a named view of each region (``WORK_LAYOUT``). ``model``: the
+    learned policy's model words (``engine.model``), copied into the ``model`` region; without it
+    the region is zero, and a ``learned`` seat plays the heuristic's choice (``engine.learned``), so
+    the Python entries always pass the model where a seat plays ``learned``
+    (``engine.model.work_for``)."""
 
-    def __init__(self):
+    def __init__(self, model: np.ndarray | None = None):
         self.buf = np.zeros(WORK_SIZE, np.int64)
         for name, shape in WORK_LAYOUT:
             at = _offsets[name]
             setattr(self, name, self.buf[at:at + int(np.prod(shape))].reshape(shape))
+        if model is not None:
+            if model.shape[0] > MODEL_WORDS:
+                raise ValueError(f"a model of {model.shape[0]} words does not fit the {MODEL_WORDS} of the work buffer")
+            self.model[:model.shape[0]] = model
 
     def arrays(self):
         """The work buffer ``W`` that compiled functions take (``w_*`` give its regions)."""
@@ -204,6 +228,48 @@ def w_ls(W):
 @njit(cache=True, inline="always")
 def w_hl(W):
     return view(W, O_HL, (8, 54 * 4))
+
+
+@njit(cache=True, inline="always")
+def w_lc(W):
+    return view(W, O_LC, (MAX_CANDIDATES, NC))
+
+
+@njit(cache=True, inline="always")
+def w_lx(W):
+    return view(W, O_LX, (MAX_CANDIDATES, XCOLS))
+
+
+@njit(cache=True, inline="always")
+def w_lv(W):
+    """The learned policy's scores of its candidates (float64, bit for bit in the int64 words)."""
+    return view(W, O_LV, (MAX_CANDIDATES,)).view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def w_lw(W):
+    """The learned policy's weights of the candidate features for one decision (float64)."""
+    return view(W, O_LW, (XCOLS,)).view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def w_cs(W):
+    return view(W, O_CS, (6, 64))
+
+
+@njit(cache=True, inline="always")
+def w_log(W):
+    return view(W, O_LOG, (LOG_ROWS, LOG_META + XCOLS))
+
+
+@njit(cache=True, inline="always")
+def w_log_n(W):
+    return view(W, O_LOG_N, (8,))
+
+
+@njit(cache=True, inline="always")
+def w_model(W):
+    return view(W, O_MODEL, (MODEL_WORDS,))
 
 
 @njit(cache=True, inline="always")

@@ -11,7 +11,7 @@ from numba import njit
 
 from ..columns import RECORD_FIELDS
 from . import phases as ph
-from . import search
+from . import learned, search
 from .core import NC, TRUMP, as_bool, as_int, copy1, copy2, w_hl
 from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
@@ -21,7 +21,7 @@ from .phases import (
 )
 from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 from .policies import (
-    BASIC, EXPERT, RANDOM, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three,
+    BASIC, EXPERT, LEARNED, RANDOM, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three,
     may_bid,
 )
 from .rng import hand_state
@@ -89,7 +89,8 @@ def search_step(P, st, pol, W, s, kind, out):
     """A search's decision (``kind``: ``search.D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``."""
     cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
     stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
-    search.decide(P, st, pol, W, s, kind, out, cand, stats)
+    n = search.decide(P, st, pol, W, s, kind, out, cand, stats)
+    learned.log_decision(P, st, W, kind, cand, n, stats, out)  # when ``simsuite learn collect`` switched it on
 
 
 @njit(cache=True, inline="always")
@@ -102,6 +103,8 @@ def decide(P, st, pol, W, s, kind, out):
     (``play.policy``, ``play.advise``)."""
     if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
         search_step(P, st, pol, W, s, kind, out)
+    elif pol == LEARNED and (kind != search.D_BURY or P[BOTTOM] > 0):
+        learned.decide(P, st, W, s, kind, out)
     elif kind == search.D_BURY:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
     elif kind == search.D_LEAD:
@@ -131,6 +134,8 @@ def bury_step(P, st, pol, W, s, out, full):
         bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
     elif search.is_search(pol) and P[BOTTOM] > 0:
         search_step(P, st, pol, W, s, as_int(search.D_BURY), out)
+    elif pol == LEARNED and P[BOTTOM] > 0:
+        learned.decide(P, st, W, s, as_int(search.D_BURY), out)
     else:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
 

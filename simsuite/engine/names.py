@@ -116,6 +116,6 @@ def parse_pair(text: Any) -> tuple[str, str]:
 
 def plays_as(code: int) -> tuple[int, int, int]:
     """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike."""
-    if code < SEARCH:
+    if not is_search(code):
         return code, 0, 0
     return SEARCH, (code >> 4) & 255 or DEFAULT_SAMPLES, (code >> 12) & 255 or DEFAULT_CANDIDATES

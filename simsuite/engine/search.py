@@ -28,7 +28,7 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import NC, TRUMP, as_int, copy1, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
+from .core import MAX_CANDIDATES, NC, TRUMP, as_int, copy1, w_cs, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
 from .follow import best_sets
 from .order import class_count
 from .params import BOTTOM
@@ -36,7 +36,7 @@ from .phases import (
     S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
 )
 from .policies import (
-    EXPERT, bury_by_key, bury_three, fill, follow_once, lead_once, put_unit, strength, try_trump,
+    EXPERT, bury_by_key, bury_three, fill, follow_once, lead_once, put_unit, split_by_class, strength, try_trump,
 )
 from .rng import randint
 from .trick import beats
@@ -46,7 +46,6 @@ SEARCH = 3
 DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
 DEFAULT_CANDIDATES = 6  # C: candidates weighed per decision (the heuristic's choice always among them)
 MAX_SAMPLES = 255
-MAX_CANDIDATES = 24
 ROLLOUT_POLICY = EXPERT
 
 # value of a finished hand for one team: levels first, then who holds the stage, then points.
@@ -249,10 +248,13 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     heuristic's own throw."""
     U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     hand = st.hands[seat]
-    tmp = np.zeros(NC, np.int64)
+    CS = w_cs(W)
+    tmp = CS[0][:NC]
     lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
     n = _add(cand, 0, tmp, cap)
-    highs = np.full(5, -1, np.int64)
+    highs = CS[5][:5]
+    for k in range(5):
+        highs[k] = -1
     for k in range(5):
         if class_count(hand, st.cls, k) == 0:
             continue
@@ -295,7 +297,8 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     LI = st.LI
     k = st.sc[S_K]
     n_need = st.sc[S_N]
-    tmp = np.zeros(NC, np.int64)
+    CS = w_cs(W)
+    tmp = CS[0][:NC]
     follow_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
                 st.win_c, st.sc[S_WINNER], tmp)
     n = _add(cand, 0, tmp, cap)
@@ -303,7 +306,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     for c in range(NC):
         if cls[c] == k:
             have += hand[c]
-    cur = np.zeros(3, np.int64)
+    cur = CS[5][:3]
     if n_need == 1:
         # one card: any card of the suit, or any card at all when void
         lo = -1
@@ -333,17 +336,13 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
                 n = _add(cand, n, tmp, cap)
         return n
     FS = w_fs(W)
-    inclass = np.zeros(NC, np.int64)
-    others = np.zeros(NC, np.int64)
-    for c in range(NC):
-        if cls[c] == k:
-            inclass[c] = hand[c]
-        else:
-            others[c] = hand[c]
+    inclass = CS[1][:NC]
+    others = CS[2][:NC]
+    split_by_class(hand, cls, k, inclass, others)
     if have <= n_need:
         need = n_need - have
         if have == 0 and k != TRUMP:
-            trial = np.zeros(NC, np.int64)
+            trial = CS[3][:NC]
             if try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
                 n = _add(cand, n, trial, cap)
         for mode in range(2):
@@ -379,14 +378,16 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     cls = st.cls
     pos = st.pos
     nb = P[BOTTOM]
-    tmp = np.zeros(NC, np.int64)
+    CS = w_cs(W)
+    tmp = CS[0][:NC]
     bury_three(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
-    length = np.zeros(5, np.int64)
+    length = CS[5][:5]
+    left = CS[4][:NC]
     n = _add(cand, 0, tmp, cap)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):
         tmp[:] = 0
-        left = hand.copy()
+        copy1(left, hand)
         if style == 0:  # the lowest cards, fewest points, any suit
             bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 1 << 20, 0, 0, length, tmp)
         elif style == 1:  # the shortest suits, points and all

@@ -19,7 +19,10 @@ from ..engine import core, search
 from ..engine import full as F
 from ..engine import phases as ph
 from ..engine.api import hand_states
-from ..engine.core import NC, Work
+from ..engine.core import NC
+from ..engine.learned import LEARNED_CANDIDATES
+from ..engine.model import work_for
+from ..engine.policies import LEARNED
 from ..engine.names import policy_code, policy_name
 from ..engine.order import hand_tables
 from ..engine.params import compile_variant
@@ -39,12 +42,15 @@ class Advice:
     seat: int
     choice: list[int]
     candidates: list[tuple[list[int], float, float, int]]  # play, mean value in levels, 95% half-width, samples
+    scored: list[tuple[list[int], float]] = ()  # learned: each candidate and the model's score
 
     def as_dict(self) -> dict:
-        return {"variant": self.variant, "policy": self.policy, "seat": SEATS[self.seat],
-                "choice": _fmt(self.choice),
-                "candidates": [{"play": _fmt(p), "value": round(v, 4), "ci95": round(h, 4), "samples": n}
-                               for p, v, h, n in self.candidates]}
+        out = {"variant": self.variant, "policy": self.policy, "seat": SEATS[self.seat], "choice": _fmt(self.choice),
+               "candidates": [{"play": _fmt(p), "value": round(v, 4), "ci95": round(h, 4), "samples": n}
+                              for p, v, h, n in self.candidates]}
+        if self.scored:
+            out["scored"] = [{"play": _fmt(p), "score": round(x, 4)} for p, x in self.scored]
+        return out
 
 
 def _fmt(cards: list[int]) -> str:
@@ -59,9 +65,10 @@ def _cards(counts: np.ndarray) -> list[int]:
     return [int(c) for c in np.repeat(np.arange(NC), counts)]
 
 
-def position_state(s: Scenario, v: Variant, seed: int = 1):
+def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
     """The ``HandState`` of the position ``s`` under ``v`` as its seat to move knows it, with the
-    parameter array and a random state. Raises ``ScenarioError`` for an impossible position."""
+    parameter array, the work buffer for policies ``codes`` (``engine.model.work_for``) and a
+    random state. Raises ``ScenarioError`` for an impossible position."""
     if s.to_move is None:
         raise ScenarioError(f"{s.source}: not a position: give to_move (the seat to advise) and its hand")
     why = check_against(s, v)
@@ -154,7 +161,7 @@ def position_state(s: Scenario, v: Variant, seed: int = 1):
             st.bottom[c] += 1
         sc[ph.S_BOTTOM_POINTS] = int((core.POINTS * st.bottom).sum())
     # the current trick through the phases, so that the lead's analysis and the winner are the engine's
-    W = Work().arrays()
+    W = work_for(codes)
     forced = np.zeros(NC, np.int64)
     for i, play in enumerate(s.plays):
         cards = _counts(play)
@@ -178,7 +185,7 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
     if code is None:
         raise ScenarioError(f"unknown policy {policy!r} for advise: the built-in policies (random, basic, expert, "
                             f"search or search-k<samples>-c<candidates>)")
-    P, st, W, rng = position_state(s, v, seed)
+    P, st, W, rng = position_state(s, v, seed, (code,))
     out = np.zeros(NC, np.int64)
     kind = search.D_LEAD if st.sc[ph.S_TURN] == 0 else search.D_FOLLOW
     candidates: list[tuple[list[int], float, float, int]] = []
@@ -197,7 +204,20 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
         F.decide_lead(P, st, code, W, rng, out)
     else:
         F.decide_follow(P, st, code, W, rng, out)
-    return Advice(v.id, policy_name(code), s.to_move, _cards(out), candidates)
+    scored = _learned_scores(W) if code == LEARNED else []
+    return Advice(v.id, policy_name(code), s.to_move, _cards(out), candidates, scored)
+
+
+def _learned_scores(W: np.ndarray) -> list[tuple[list[int], float]]:
+    """The learned policy's candidates and their scores, best first, from its rows of the work
+    buffer (``engine.learned.decide`` leaves them there; a fresh buffer's unused rows are empty)."""
+    cand = W[core.O_LC:core.O_LC + core.MAX_CANDIDATES * NC].reshape(core.MAX_CANDIDATES, NC)
+    n = int((cand[:LEARNED_CANDIDATES].sum(axis=1) > 0).sum())
+    if n <= 1:
+        return [(_cards(cand[0]), 0.0)] if n else []
+    scores = W[core.O_LV:core.O_LV + n].view(np.float64)
+    rows = [(_cards(cand[i]), float(scores[i])) for i in range(n)]
+    return sorted(rows, key=lambda r: -r[1])
 
 
 def advice_text(s: Scenario, a: Advice) -> str:
@@ -212,4 +232,10 @@ def advice_text(s: Scenario, a: Advice) -> str:
             lines.append(f" {mark} {_fmt(play):<28} {value:+.3f} ± {half:.3f}   n={n}")
         lines.append("every candidate is played out in the same sampled deals, so differences between them are "
                      "sharper than the intervals suggest")
+    if len(a.scored) > 1:
+        lines.append("candidates: the model's estimate of each one's result for the seat's team, in levels, against "
+                     "the mean of the candidates (what it was trained to predict from the search's values)")
+        for play, score in a.scored:
+            mark = "*" if play == a.choice else " "
+            lines.append(f" {mark} {_fmt(play):<28} {score:+.3f}")
     return "\n".join(lines)

@@ -402,9 +402,10 @@ class BuiltinPolicy:
         return cls, pos
 
     def _not_search(self) -> None:
-        if self.name.startswith("search"):
-            raise SimsuiteError("the search policy samples from the hand's whole state: seat it at "
-                                "simsuite.play.pyhand.play_hand_py (it cannot answer a view on its own)")
+        if self.name.startswith("search") or self.name == "learned":
+            raise SimsuiteError(f"the {self.name.split('-')[0]} policy reads the hand's whole state (the search's "
+                                f"candidates, the score, the voids): seat it at simsuite.play.pyhand.play_hand_py "
+                                f"(it cannot answer a view on its own)")
 
     def _arrays(self, view: View):
         """(P, s, W, hands, played, voids, cls, pos, ctx) for a lead or a follow by a policy on its own."""

@@ -20,7 +20,8 @@ import numpy as np
 from ..engine import hand as H
 from ..engine import phases as ph
 from ..engine.api import HandHistory, HandResult, hand_states
-from ..engine.core import NC, Work
+from ..engine.core import NC
+from ..engine.model import work_for
 from ..engine.params import BIDDING, BOTTOM, DECKS, HAND_SIZE, compile_variant
 from ..errors import IllegalPlayError, SimsuiteError
 from ..rules.cards import N_CARDS, SEATS, format_cards
@@ -82,7 +83,7 @@ def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], lev
     P = compile_variant(v)
     lvl = v.start_level if level is None else int(level)
     s = hand_states(seed, hand_index, 1)[0].copy()
-    W = Work().arrays()
+    W = work_for([p.code for p in pols if isinstance(p, BuiltinPolicy)])
     first_hand = bool(first_hand)
     first_drawer = int(first_drawer)
 

@@ -111,10 +111,12 @@ def write_part(run: Path, kind: str, chunk_id: str, frame: pl.DataFrame, identit
     return final
 
 
-def part_problem(path: Path, kind: str, chunk_id: str, identity: str | None, rows: int | None = None) -> str | None:
+def part_problem(path: Path, kind: str, chunk_id: str, identity: str | None, rows: int | None = None,
+                 columns: list[str] | None = None) -> str | None:
     """What is wrong with one part, in a few words, or None: missing, empty, truncated (no Parquet
     footer), a foreign file, the other kind's rows, another chunk's or another run's rows, or a
-    row count the manifest does not expect. Reads the footer only."""
+    row count the manifest does not expect. Reads the footer only. ``columns``: the part's columns
+    where ``kind`` is not a run's (``hands``, ``matches``), as for a collection's decisions."""
     import pyarrow.parquet as pq
 
     try:
@@ -138,13 +140,16 @@ def part_problem(path: Path, kind: str, chunk_id: str, identity: str | None, row
         names = meta.schema.to_arrow_schema().names
     except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged footer
         return f"has a damaged Parquet footer ({_one_line(exc)})"
-    return _tag_problem(meta, names, kind, chunk_id, identity, rows)
+    return _tag_problem(meta, names, kind, chunk_id, identity, rows, columns)
 
 
-def _tag_problem(meta, names: list[str], kind: str, chunk_id: str, identity: str | None, rows: int | None) -> str | None:
-    other = {"hands": "matches", "matches": "hands"}[kind]
-    if names != list(SCHEMAS[kind]):
-        return f"holds {other} rows, not {kind}" if names == list(SCHEMAS[other]) else f"does not have the {kind} columns"
+def _tag_problem(meta, names: list[str], kind: str, chunk_id: str, identity: str | None, rows: int | None,
+                 columns: list[str] | None = None) -> str | None:
+    other = {"hands": "matches", "matches": "hands"}.get(kind)
+    if names != list(columns if columns is not None else SCHEMAS[kind]):
+        if other is not None and names == list(SCHEMAS[other]):
+            return f"holds {other} rows, not {kind}"
+        return f"does not have the {kind} columns"
     raw = (meta.metadata or {}).get(PART_TAG)
     if raw is not None:  # parts written before parts were tagged carry no tag; their columns were checked
         try:

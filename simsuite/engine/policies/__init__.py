@@ -23,18 +23,18 @@ from ..core import LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
-    BASIC, EXPERT, EXPERT_V1, FULL, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, full_for, may_bid, put_unit,
-    strength, try_trump,
+    BASIC, EXPERT, EXPERT_V1, FULL, LEARNED, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, full_for, may_bid, put_unit,
+    split_by_class, strength, try_trump,
 )
 from .expert import bury_expert, follow_expert, lead_expert
 from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
 from .random_play import bury_random, follow_random, lead_random
 
 __all__ = [
-    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "FULL", "POLICY_NAMES",
+    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "FULL", "LEARNED", "POLICY_NAMES",
     "RANDOM", "bid_wish", "bury_by_key", "bury_three", "choose_bury", "choose_follow", "choose_lead", "fill",
     "follow_once", "follow_three", "full_for", "lead_three",
-    "lead_once", "may_bid", "put_unit", "strength", "try_trump",
+    "lead_once", "may_bid", "put_unit", "split_by_class", "strength", "try_trump",
 ]
 
 

@@ -21,10 +21,11 @@ from ..rng import uniform
 from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
 
-RANDOM, BASIC, EXPERT, EXPERT_V1 = 0, 1, 2, 4
+RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
 # the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
-# before issue 11, kept as a named reference for duels
-POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1")
+# before issue 11, kept as a named reference for duels; "learned" (5), engine.learned, scores the
+# search's candidates with a model trained on the search's values
+POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
 # the three heuristics only (random, basic, expert: ``search`` and ``expert-v1`` are never compiled

@@ -308,10 +308,12 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     n_units = 0
     # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
     # np.argsort is an insertion sort (numba's quicksort below 16 items), which row 15 repeats
-    # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending
+    # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending.
+    # More units (a long suit of three or four decks lists dozens) are sorted by argsort itself,
+    # into an array of their own: row 15 holds 64
     order = FS[15]
     if nU > 15:
-        copy1(order[:nU], np.argsort(-U_size[:nU] * 100 - U_top[:nU]))
+        order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
     else:
         for u in range(nU):
             insert_sorted(order, 0, u, -(U_size[u] * 100 + U_top[u]) * 64 + u)

@@ -1,0 +1,183 @@
+"""The ``learned`` policy: the search's candidates, scored by a model trained on the search's values.
+
+At each decision (bury, lead, follow) the seat to move lists the candidates ``search`` would weigh
+(``search.bury_candidates``, ``lead_candidates``, ``follow_candidates``, at most
+``LEARNED_CANDIDATES``; the heuristic's own choice first), computes each one's features
+(``features.decision_features``) and plays the one the model scores highest (the first on a tie).
+No deal is sampled and nothing is played out, so a decision costs a few candidate lists and a
+model evaluation instead of the search's ``K x C`` roll-outs. Bidding is the heuristic's, as for
+``search``.
+
+The model in ``W``. The model lives in the ``model`` region of the work buffer (``core.MODEL_WORDS``
+words at most), copied there by ``core.Work(model)`` from a model file (``engine.model``): a header
+of integers, then float64 coefficients stored bit for bit in the int64 words:
+
+    M[0]  MODEL_KIND   0 none (the heuristic's choice is played), 1 bilinear
+    M[1]  MODEL_NF     the features the model was trained on (must equal features.N_FEATURES)
+    M[2]  MODEL_NCTX   the decision's own features among them (features.N_CONTEXT)
+    M[HEADER ..]       the coefficients A[g, k, j] for the decision's group g (``group``: its kind,
+                       lead, follow or bury, and its deck count, 2, 3 or 4), the decision features
+                       k plus a constant (k = N_CONTEXT) and the candidate features j, row-major
+
+A bilinear model scores candidate i of a decision of group ``g`` with decision features ``p`` (and a
+trailing 1) and candidate features ``c_i`` as ``c_i . (A[g] p)``: every candidate feature weighted
+by a linear function of the decision and the rules, one for each kind of decision and deck count
+(a model for the three kinds alone lost about a tenth of its gain over the heuristic on four decks;
+docs/learned.md, "The model"). ``A[g] p`` is computed once per decision, so a
+candidate costs one dot product of ``N_FEATURES - N_CONTEXT`` terms. ``A[g] p`` is summed over k
+in order, each k adding its row to all the candidate weights at once (a loop the compiler turns
+into vector instructions without reordering any sum); a decision feature that is 0 adds nothing
+and is skipped. What is the same for every candidate adds nothing to the choice, so the model
+holds no such term.
+
+The decision log. ``simsuite learn collect`` plays ``search`` with the log switched on
+(``log_n[LOG_ON]``); every decision of a search seat with more than one candidate then appends one
+row per candidate to the ``log`` region: the columns ``LOG_COLUMNS``, then the candidate's features.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import phases as ph
+from . import search
+from .core import LOG_META, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
+from .features import N_CONTEXT, N_FEATURES, X_DECKS, decision_features
+from .params import BOTTOM
+from .phases import S_DEALER, S_TRICKS
+
+LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
+
+# the model's header (above)
+MODEL_KIND, MODEL_NF, MODEL_NCTX = range(3)
+HEADER = 16
+KIND_NONE, KIND_BILINEAR = 0, 1
+N_KINDS = 3  # lead, follow, bury (search.D_LEAD, D_FOLLOW, D_BURY)
+DECK_GROUPS = (2, 3, 4)  # a model's deck counts: fewer decks read as 2, more as 4
+N_GROUPS = N_KINDS * len(DECK_GROUPS)
+N_CANDIDATE = N_FEATURES - N_CONTEXT
+MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of a bilinear model
+assert MODEL_SIZE <= MODEL_WORDS
+
+# the decision log's columns before the features, and its counters in ``log_n``
+LOG_COLUMNS = ("decision", "seat", "kind", "candidates", "candidate", "chosen", "value_sum", "samples", "value_sq",
+               "tricks")
+(L_DECISION, L_SEAT, L_KIND, L_CANDIDATES, L_CANDIDATE, L_CHOSEN, L_VALUE_SUM, L_SAMPLES, L_VALUE_SQ,
+ L_TRICKS) = range(len(LOG_COLUMNS))
+assert len(LOG_COLUMNS) == LOG_META
+assert N_FEATURES <= XCOLS
+LOG_USED, LOG_ON, LOG_DROPPED, LOG_DECISIONS = range(4)
+
+
+@njit(cache=True, inline="always")
+def group(kind, decks):
+    """The model's group of a decision: its kind and its deck count (``DECK_GROUPS``)."""
+    return kind * len(DECK_GROUPS) + min(max(decks, DECK_GROUPS[0]), DECK_GROUPS[-1]) - DECK_GROUPS[0]
+
+
+@njit(cache=True)
+def score_into(M, X, n, kind, weights, scores):
+    """Scores of rows ``0 .. n-1`` of ``X`` (a decision of ``kind``) into ``scores``, with
+    ``weights`` (float64[>= N_CANDIDATE]) as scratch; returns the best row (the first of equals)."""
+    if M[MODEL_KIND] != KIND_BILINEAR:
+        return 0
+    A = M[HEADER:MODEL_SIZE].view(np.float64)
+    base = group(kind, X[0, X_DECKS]) * (N_CONTEXT + 1) * N_CANDIDATE
+    at = base + N_CONTEXT * N_CANDIDATE  # the constant's row first, then each decision feature's
+    for j in range(N_CANDIDATE):
+        weights[j] = A[at + j]
+    for k in range(N_CONTEXT):
+        p = X[0, k]
+        if p != 0:
+            pk = np.float64(p)
+            at = base + k * N_CANDIDATE
+            for j in range(N_CANDIDATE):
+                weights[j] += A[at + j] * pk
+    best = 0
+    for i in range(n):
+        x = 0.0
+        for j in range(N_CANDIDATE):
+            x += X[i, N_CONTEXT + j] * weights[j]
+        scores[i] = x
+        if x > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def candidates(P, st, seat, W, s, kind, cap, cand):
+    """The search's candidates for the decision ``kind`` of ``seat`` into ``cand``; returns how many."""
+    if kind == search.D_FOLLOW:
+        return search.follow_candidates(P, st, seat, W, s, cap, cand)
+    if kind == search.D_LEAD:
+        return search.lead_candidates(P, st, seat, W, s, cap, cand)
+    return search.bury_candidates(P, st, seat, W, s, cap, cand)
+
+
+@njit(cache=True)
+def decide(P, st, W, s, kind, out):
+    """The learned policy's choice for the seat to move (the dealer for a bury) into ``out``.
+    Returns the number of candidates it weighed."""
+    seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
+    cand = w_lc(W)
+    n = candidates(P, st, seat, W, s, kind, LEARNED_CANDIDATES, cand)
+    best = 0
+    if n > 1:
+        X = w_lx(W)
+        decision_features(P, st, W, seat, kind, cand, n, X)
+        best = score_into(w_model(W), X, n, kind, w_lw(W), w_lv(W))
+    for c in range(NC):
+        out[c] = cand[best, c]
+    return n
+
+
+@njit(cache=True)
+def log_decision(P, st, W, kind, cand, n, stats, out):
+    """Append the search's decision (its candidates ``cand``, their values ``stats``: value sum,
+    samples, sum of squares; its choice ``out``) to the log when the log is on
+    (``log_n[LOG_ON]``): one row per candidate, with its features."""
+    counts = w_log_n(W)
+    if counts[LOG_ON] == 0 or n <= 1:
+        return
+    seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
+    chosen = -1
+    for i in range(n):
+        same = True
+        for c in range(NC):
+            if cand[i, c] != out[c]:
+                same = False
+                break
+        if same:
+            chosen = i
+            break
+    at = counts[LOG_USED]
+    if at + n > LOG_ROWS:
+        counts[LOG_DROPPED] += n
+        return
+    log = w_log(W)
+    X = w_lx(W)
+    decision_features(P, st, W, seat, kind, cand, n, X)
+    d = counts[LOG_DECISIONS]
+    for i in range(n):
+        row = log[at + i]
+        row[L_DECISION] = d
+        row[L_SEAT] = seat
+        row[L_KIND] = kind
+        row[L_CANDIDATES] = n
+        row[L_CANDIDATE] = i
+        row[L_CHOSEN] = 1 if i == chosen else 0
+        row[L_VALUE_SUM] = np.int64(round(stats[i, 0]))
+        row[L_SAMPLES] = np.int64(stats[i, 1])
+        row[L_VALUE_SQ] = np.int64(round(stats[i, 2]))
+        row[L_TRICKS] = st.sc[S_TRICKS]
+        for j in range(N_FEATURES):
+            row[LOG_META + j] = X[i, j]
+    counts[LOG_USED] = at + n
+    counts[LOG_DECISIONS] = d + 1
+
+
+@njit(cache=True, inline="always")
+def plays_bury(P):
+    """Whether the learned (or search) bury has anything to choose: a bottom to bury."""
+    return P[BOTTOM] > 0

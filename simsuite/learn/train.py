@@ -1,0 +1,383 @@
+"""``simsuite learn train``: a bilinear scorer fitted to the search's values, and its evaluation.
+
+The data are a collection's decisions (``learn.collect``): per candidate, the search's mean value
+(levels first, then the stage and the points; ``engine.search.value``, divided here by a level's
+1000 so that one level is 1.0) and its features. The model is the one ``engine.learned`` plays:
+for a decision of group ``g`` (its kind, lead, follow or bury, and its deck count) with decision
+features ``p`` and candidate features ``c``, the score is ``c . (A[g] [p, 1])``. It is fitted by ridge regression of each
+candidate's value minus its decision's mean value on the candidate features minus their decision
+mean, crossed with the decision features: what is the same for every candidate of a decision
+cannot change the choice, so it is left out of both sides. The fit standardises every feature
+(with the training rows' means and standard deviations) and folds the scaling back into ``A``, so
+the file holds coefficients on the raw integer features. The ridge penalty is chosen on
+validation deals from ``RIDGE_GRID``.
+
+Everything is deterministic: the same data give the same coefficients (splits go by hand index;
+``--seed`` only orders the subsample of rows when ``max_rows`` is below the data).
+
+Held out, never fitted:
+
+* deals: every hand whose index is ``TEST_DEALS`` modulo ``SPLIT_MOD`` (``VALID_DEALS``: the
+  validation deals that choose the penalty);
+* rules: every drawn hand with a parameter value left out of training, ``held_out_rules``: a
+  single-card capture multiplier of ``HELD_CAPTURE``, or a take-over threshold at ``HELD_TAKEOVER``
+  of the decks' points.
+
+``evaluate`` reports, on any set of decisions, the share where the model picks the search's
+choice (top-1 agreement) and the value it gives up against that choice by the search's own
+estimates (in levels per decision), each with a 95% interval over hands (the unit: a hand's
+decisions share its deal), beside the same figures for the heuristic's choice (``expert``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
+from ..engine.learned import (
+    DECK_GROUPS, HEADER, KIND_BILINEAR, MODEL_KIND, MODEL_NCTX, MODEL_NF, N_CANDIDATE, N_GROUPS,
+)
+from ..engine.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
+from ..errors import SimsuiteError
+from .collect import load_decisions, load_manifest
+
+LEVEL = 1000.0  # engine.search.LEVEL_VALUE: the value of a level, so that values read in levels
+SPLIT_MOD = 10
+TEST_DEALS = 0
+VALID_DEALS = 1
+HELD_CAPTURE = 5  # a single-card capture multiplier of x5 (per card 5, or base and per card adding to 5)
+HELD_TAKEOVER = (9, 20)  # take-over at 9/20 = 45% of the decks' points (90 at two decks, 135 at three, 180 at four)
+RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0)
+BATCH = 100_000
+KIND_NAMES = ("lead", "follow", "bury")
+
+
+@dataclass
+class Decisions:
+    """A collection's decisions as arrays: candidate rows ``start[d] .. start[d+1]-1`` of decision
+    ``d``; ``X`` the features, ``value`` the search's mean value in levels, ``chosen`` its pick."""
+
+    X: np.ndarray  # int32 [rows, N_FEATURES]
+    value: np.ndarray  # float64 [rows]
+    chosen: np.ndarray  # bool [rows]
+    start: np.ndarray  # int64 [decisions + 1]
+    kind: np.ndarray  # int8 [decisions]
+    hand: np.ndarray  # int64 [decisions]
+    drawn: np.ndarray  # bool [decisions]
+    source: str = ""
+
+    @property
+    def n(self) -> int:
+        return self.kind.shape[0]
+
+    def group(self) -> np.ndarray:
+        """Each decision's model group (``engine.learned.group``): its kind and deck count."""
+        decks = np.clip(self.X[self.start[:-1], X_DECKS], DECK_GROUPS[0], DECK_GROUPS[-1])
+        return self.kind.astype(np.int64) * len(DECK_GROUPS) + decks - DECK_GROUPS[0]
+
+    def counts(self) -> np.ndarray:
+        return np.diff(self.start)
+
+    def rows_of(self, mask: np.ndarray) -> np.ndarray:
+        """A row mask from a decision mask."""
+        return np.repeat(mask, self.counts())
+
+    def subset(self, mask: np.ndarray) -> "Decisions":
+        rows = self.rows_of(mask)
+        counts = self.counts()[mask]
+        return Decisions(self.X[rows], self.value[rows], self.chosen[rows],
+                         np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), self.kind[mask], self.hand[mask],
+                         self.drawn[mask], self.source)
+
+
+def load(folder: str | Path) -> Decisions:
+    """A complete collection as ``Decisions``."""
+    frame = load_decisions(folder).select(
+        ["hand", "drawn", "kind", "candidate", "chosen", "value_sum", "samples", *FEATURE_NAMES]).collect()
+    if frame.height == 0:
+        raise SimsuiteError(f"{folder}: the collection holds no decisions")
+    cand = frame["candidate"].to_numpy()
+    first = np.flatnonzero(cand == 0)
+    samples = frame["samples"].to_numpy()
+    if (samples <= 0).any():
+        raise SimsuiteError(f"{folder}: a candidate with no sampled deal; the collection is not usable")
+    value = frame["value_sum"].to_numpy() / samples / LEVEL
+    start = np.concatenate([first, [frame.height]]).astype(np.int64)
+    return Decisions(frame.select(FEATURE_NAMES).to_numpy().astype(np.int32), value.astype(np.float64),
+                     frame["chosen"].to_numpy() == 1, start, frame["kind"].to_numpy()[first].astype(np.int8),
+                     frame["hand"].to_numpy()[first], frame["drawn"].to_numpy()[first], str(folder))
+
+
+def held_out_rules(d: Decisions) -> np.ndarray:
+    """Decisions of drawn hands with a rule value left out of training (module docstring)."""
+    first = d.X[d.start[:-1]]
+    capture = first[:, X_CAPTURE_SINGLE] == HELD_CAPTURE
+    takeover = first[:, X_TAKEOVER] * HELD_TAKEOVER[1] == HELD_TAKEOVER[0] * 100 * first[:, X_DECKS]
+    return d.drawn & (capture | takeover)
+
+
+def splits(d: Decisions) -> dict[str, np.ndarray]:
+    """Decision masks: ``train``, ``valid``, ``test_deals`` (deals never trained on) and
+    ``test_rules`` (rule values never trained on)."""
+    rules = held_out_rules(d)
+    part = d.hand % SPLIT_MOD
+    return {"train": ~rules & (part != TEST_DEALS) & (part != VALID_DEALS), "valid": ~rules & (part == VALID_DEALS),
+            "test_deals": ~rules & (part == TEST_DEALS), "test_rules": rules}
+
+
+# --- the fit ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Scaling:
+    mu: np.ndarray  # decision features' means [N_CONTEXT]
+    sigma: np.ndarray  # their standard deviations (1 where constant) [N_CONTEXT]
+    scale: np.ndarray  # candidate features' standard deviations within decisions (1 where constant) [N_CANDIDATE]
+
+
+def _centred(d: Decisions, rows: slice | np.ndarray | None = None):
+    """Candidate features minus their decision's mean, and values likewise (all rows)."""
+    counts = d.counts()
+    C = d.X[:, N_CONTEXT:].astype(np.float64)
+    cmean = np.add.reduceat(C, d.start[:-1], axis=0) / counts[:, None]
+    vmean = np.add.reduceat(d.value, d.start[:-1]) / counts
+    return C - np.repeat(cmean, counts, axis=0), d.value - np.repeat(vmean, counts)
+
+
+def scaling(d: Decisions) -> Scaling:
+    P = d.X[d.start[:-1], :N_CONTEXT].astype(np.float64)
+    mu = P.mean(axis=0)
+    sigma = P.std(axis=0)
+    sigma[sigma < 1e-9] = 1.0
+    C, _ = _centred(d)
+    scale = np.sqrt((C * C).mean(axis=0))
+    scale[scale < 1e-9] = 1.0
+    return Scaling(mu, sigma, scale)
+
+
+def _design(Cc: np.ndarray, P: np.ndarray, sc: Scaling) -> np.ndarray:
+    """Rows of centred candidate features crossed with standardised decision features and a 1."""
+    p = np.empty((P.shape[0], N_CONTEXT + 1))
+    p[:, :N_CONTEXT] = (P - sc.mu) / sc.sigma
+    p[:, N_CONTEXT] = 1.0
+    c = Cc / sc.scale
+    return (c[:, :, None] * p[:, None, :]).reshape(P.shape[0], -1)
+
+
+def normal_equations(d: Decisions, sc: Scaling) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group (kind and deck count): Z'Z, Z'y and the rows used, accumulated in batches."""
+    m = N_CANDIDATE * (N_CONTEXT + 1)
+    ZZ = np.zeros((N_GROUPS, m, m))
+    Zy = np.zeros((N_GROUPS, m))
+    used = np.zeros(N_GROUPS, np.int64)
+    Cc, y = _centred(d)
+    row_group = np.repeat(d.group(), d.counts())
+    for k in range(N_GROUPS):
+        idx = np.flatnonzero(row_group == k)
+        used[k] = idx.size
+        for b in range(0, idx.size, BATCH):
+            r = idx[b:b + BATCH]
+            Z = _design(Cc[r], d.X[r, :N_CONTEXT].astype(np.float64), sc)
+            ZZ[k] += Z.T @ Z
+            Zy[k] += Z.T @ y[r]
+    return ZZ, Zy, used
+
+
+def solve(ZZ: np.ndarray, Zy: np.ndarray, lam: float) -> np.ndarray:
+    """Ridge coefficients per group, ``B[group, j, k]`` on the standardised features (zero for a
+    group without training rows: its decisions then keep the heuristic's choice)."""
+    m = ZZ.shape[1]
+    B = np.zeros((N_GROUPS, m))
+    for k in range(N_GROUPS):
+        if not ZZ[k].any():
+            continue
+        B[k] = np.linalg.solve(ZZ[k] + lam * np.eye(m), Zy[k])
+    return B.reshape(N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)
+
+
+def raw_coefficients(B: np.ndarray, sc: Scaling) -> np.ndarray:
+    """``A`` on the raw features: ``c . (A [p, 1])`` ranks candidates as the standardised model does
+    (it differs from it by a constant per decision)."""
+    A = np.zeros_like(B)
+    A[:, :, :N_CONTEXT] = B[:, :, :N_CONTEXT] / sc.sigma[None, None, :]
+    A[:, :, N_CONTEXT] = B[:, :, N_CONTEXT] - (B[:, :, :N_CONTEXT] * (sc.mu / sc.sigma)[None, None, :]).sum(axis=2)
+    return A / sc.scale[None, :, None]
+
+
+def scores(A: np.ndarray, d: Decisions) -> np.ndarray:
+    """Every candidate's score (``engine.learned.score_into``, in numpy)."""
+    P = np.concatenate([d.X[:, :N_CONTEXT].astype(np.float64), np.ones((d.X.shape[0], 1))], axis=1)
+    row_group = np.repeat(d.group(), d.counts())
+    out = np.empty(d.X.shape[0])
+    C = d.X[:, N_CONTEXT:].astype(np.float64)
+    for k in range(N_GROUPS):
+        r = row_group == k
+        w = P[r] @ A[k].T  # [rows, N_CANDIDATE]
+        out[r] = (C[r] * w).sum(axis=1)
+    return out
+
+
+def picks(row_scores: np.ndarray, d: Decisions) -> np.ndarray:
+    """The row each decision picks: its best score, the first of equals (as the engine does)."""
+    out = np.empty(d.n, np.int64)
+    for i in range(d.n):  # decisions have a handful of rows; numpy's argmax keeps the first of equals
+        a, b = d.start[i], d.start[i + 1]
+        out[i] = a + int(np.argmax(row_scores[a:b]))
+    return out
+
+
+# --- evaluation -------------------------------------------------------------------------------------
+
+
+def _hand_interval(x: np.ndarray, hands: np.ndarray) -> dict:
+    """Mean of per-decision ``x`` with a 95% interval over hands (cluster-robust, analytic)."""
+    n = x.size
+    if n == 0:
+        return {"mean": float("nan"), "lo": float("nan"), "hi": float("nan"), "n": 0, "hands": 0}
+    mean = float(x.mean())
+    _, inv = np.unique(hands, return_inverse=True)
+    g = np.bincount(inv, weights=x - mean)
+    k = g.size
+    se = math.sqrt((g * g).sum() * k / max(k - 1, 1)) / n if k > 1 else float("nan")
+    return {"mean": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se, "n": n, "hands": int(k)}
+
+
+def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
+    """Agreement with the search and value given up, for the model (``A``) or, with None, the
+    heuristic's choice (the first candidate); per kind and overall."""
+    if A is None:
+        pick = d.start[:-1].copy()
+    else:
+        pick = picks(scores(A, d), d)
+    best = np.array([d.start[i] + int(np.argmax(d.chosen[d.start[i]:d.start[i + 1]])) for i in range(d.n)],
+                    dtype=np.int64)
+    agree = (pick == best).astype(float)
+    lost = d.value[best] - d.value[pick]
+    out = {"all": {"agreement": _hand_interval(agree, d.hand), "value_lost": _hand_interval(lost, d.hand)}}
+    for k, name in enumerate(KIND_NAMES):
+        m = d.kind == k
+        out[name] = {"agreement": _hand_interval(agree[m], d.hand[m]), "value_lost": _hand_interval(lost[m], d.hand[m])}
+    return out
+
+
+# --- training and the model file ---------------------------------------------------------------------
+
+
+def data_hash(folder: str | Path) -> str:
+    """A hash of a collection's identity and every part's bytes."""
+    from ..sim import results as R
+    from .collect import KIND
+
+    m = load_manifest(folder)
+    h = hashlib.sha256(m["identity_hash"].encode())
+    for c in m["chunks"]:
+        with open(R.part_path(folder, KIND, c["id"]), "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
+@dataclass
+class Trained:
+    A: np.ndarray  # [N_GROUPS, N_CANDIDATE, N_CONTEXT + 1] raw coefficients
+    lam: float
+    rows: dict
+    validation: dict  # penalty -> validation agreement and value lost
+    evaluation: dict  # split -> model and heuristic figures
+
+
+def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_GRID) -> Trained:
+    """Fit on the training deals, choose the penalty on the validation deals (the least value lost),
+    and evaluate on both held-out sets."""
+    parts = splits(d)
+    tr = d.subset(parts["train"])
+    if tr.n == 0:
+        raise SimsuiteError("no training decisions: the collection is too small (every hand is held out)")
+    if max_rows is not None and tr.X.shape[0] > max_rows:
+        keep = np.random.default_rng(seed).permutation(tr.n)
+        cum = np.cumsum(tr.counts()[keep])
+        tr = tr.subset(np.isin(np.arange(tr.n), keep[:int(np.searchsorted(cum, max_rows)) + 1]))
+    sc = scaling(tr)
+    ZZ, Zy, used = normal_equations(tr, sc)
+    va = d.subset(parts["valid"])
+    validation = {}
+    best = None
+    for lam in lams:
+        A = raw_coefficients(solve(ZZ, Zy, lam), sc)
+        ev = evaluate(A, va)["all"] if va.n else {"value_lost": {"mean": 0.0}, "agreement": {"mean": 0.0}}
+        validation[str(lam)] = {"agreement": ev["agreement"]["mean"], "value_lost": ev["value_lost"]["mean"]}
+        if best is None or ev["value_lost"]["mean"] < best[1]:
+            best = (lam, ev["value_lost"]["mean"], A)
+    lam, _, A = best
+    evaluation = {}
+    for name in ("test_deals", "test_rules"):
+        sub = d.subset(parts[name])
+        evaluation[name] = {"decisions": sub.n, "model": evaluate(A, sub), "heuristic": evaluate(None, sub)}
+    rows = {"train_rows": int(tr.X.shape[0]), "train_decisions": int(tr.n),
+            "rows_by_group": {f"{KIND_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
+                              for g in range(N_GROUPS)},
+            **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()}}
+    return Trained(A, lam, rows, validation, evaluation)
+
+
+def header() -> np.ndarray:
+    h = np.zeros(HEADER, np.int64)
+    h[MODEL_KIND] = KIND_BILINEAR
+    h[MODEL_NF] = N_FEATURES
+    h[MODEL_NCTX] = N_CONTEXT
+    return h
+
+
+def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
+    """``path`` (``.npz``) and its card (``.json``) beside it."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        raise SimsuiteError(f"{path}: a model file ends in .npz")
+    coef = np.ascontiguousarray(A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)  # the engine's A[kind, k, j]
+    h = header()
+    card = {"format": FORMAT, "format_version": FORMAT_VERSION, "features": list(FEATURE_NAMES),
+            "features_hash": features_hash(), "model": {"kind": "bilinear", "kinds": list(KIND_NAMES), "decks": list(DECK_GROUPS),
+                                                        "candidate_features": N_CANDIDATE,
+                                                        "decision_features": N_CONTEXT},
+            "words_sha256": words_hash(model_words(h, coef)), **card_extra}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        np.savez(fh, header=h, coef=coef)
+    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def coefficients(model) -> np.ndarray:
+    """A loaded model's ``A[kind, j, k]`` (``engine.model.Model``; the file holds ``A[kind, k, j]``)."""
+    return model.words[HEADER:].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
+
+
+def train_and_write(d: Decisions, data: str | Path, out: str | Path, max_rows: int | None = None, seed: int = 1,
+                    command: list[str] | None = None) -> Trained:
+    """``train``, then the model file with its card: the data (identity and hash), the seed, the
+    command, the rows, the penalty and the held-out figures."""
+    from ..sim.manifest import _package_version
+
+    out = Path(out)
+    if out.suffix != ".npz":
+        raise SimsuiteError(f"--out {out}: a model file ends in .npz")
+    trained = train(d, max_rows, seed)
+    m = load_manifest(data)
+    ident = m["identity"]
+    card = {"package_version": _package_version(), "command": command or [],
+            "training": {"data": {"seed": ident["seed"], "hands": ident["hands"], "policy": ident["policy"],
+                                  "search": ident["search"], "rules": ident["rules"], "sha256": data_hash(data)},
+                         "seed": seed, "max_rows": max_rows, "ridge": trained.lam, **trained.rows,
+                         "held_out": {"deals": f"hand index % {SPLIT_MOD} == {TEST_DEALS}",
+                                      "validation": f"hand index % {SPLIT_MOD} == {VALID_DEALS}",
+                                      "rules": f"drawn hands with capture_single == {HELD_CAPTURE} or a take-over at "
+                                               f"{HELD_TAKEOVER[0]}/{HELD_TAKEOVER[1]} of the decks' points"}},
+            "validation": trained.validation, "evaluation": trained.evaluation}
+    write_model(out, trained.A, card)
+    return trained

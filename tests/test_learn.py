@@ -1,0 +1,368 @@
+"""The learned policy: its features, the search's decisions collected, the model trained and loaded,
+and the policy playing legal hands wherever a built-in policy plays (docs/learned.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simsuite.cli import main
+from simsuite.engine import features as F
+from simsuite.engine import learned
+from simsuite.engine.api import play_batch
+from simsuite.engine.model import ENV, SHIPPED, ModelError, load_model, work_for
+from simsuite.engine.names import policy_code, policy_codes
+from simsuite.errors import SimsuiteError
+from simsuite.learn import collect as C
+from simsuite.learn import rules as LR
+from simsuite.learn import train as T
+from simsuite.rules.variant import load_variant
+
+# collection plays search, and learned plays through the full set (tests/conftest.py)
+pytestmark = pytest.mark.full_loop
+
+ROOT = Path(__file__).resolve().parent.parent
+IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
+TINY = "search-k2-c4"  # a cheap search for the tests' collections
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A collection of 24 hands of a cheap search, in chunks of 6: its folder."""
+    out = tmp_path_factory.mktemp("learn") / "tiny"
+    C.collect(out, hands=24, seed=5, policy=TINY, jobs=1, chunk=6, quiet=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tiny, tmp_path_factory):
+    """A model trained on ``tiny``: its path."""
+    path = tmp_path_factory.mktemp("model") / "m.npz"
+    T.train_and_write(T.load(tiny), tiny, path)
+    return path
+
+
+# --- the feature table ---------------------------------------------------------------------------------
+
+
+def test_feature_constants_follow_the_table():
+    """Each X_ constant names its feature: the table is the one list (engine/features.py)."""
+    src = (ROOT / "simsuite/engine/features.py").read_text()
+    block = src[src.index("(X_DECKS"):src.index("= range(len(FEATURES))")]
+    names = [n.strip().lower()[2:] for n in re.findall(r"X_[A-Z0-9_]+", block)]
+    assert names == list(F.FEATURE_NAMES)
+    assert len(set(F.FEATURE_NAMES)) == F.N_FEATURES
+    assert not set(F.FEATURE_NAMES) & set(learned.LOG_COLUMNS)  # a collection's columns are distinct
+
+
+def test_the_docs_list_every_feature():
+    text = (ROOT / "docs/learned.md").read_text()
+    missing = [f.name for f in F.FEATURES if f"`{f.name}`" not in text]
+    assert missing == []
+
+
+# --- rule draws ------------------------------------------------------------------------------------------
+
+
+def test_rule_draws_are_valid_and_reproducible():
+    seen = {"decks": set(), "capture_scheme": set(), "throws": set(), "bases": set()}
+    drawn = 0
+    for i in range(1500):
+        v, level, d = LR.hand_rules(9, i)  # Variant.with_overrides validated it
+        assert (v.id, level, d) == (LR.hand_rules(9, i)[0].id, LR.hand_rules(9, i)[1], LR.hand_rules(9, i)[2])
+        assert v.start_level <= level <= v.end_level and level not in v.permanent_trump_ranks
+        drawn += d
+        seen["decks"].add(v.decks)
+        seen["capture_scheme"].add(v.capture_scheme)
+        seen["throws"].add(v.throws)
+        seen["bases"].add(v.id)
+    assert 0.4 < drawn / 1500 < 0.6
+    assert seen["decks"] == {2, 3, 4} and seen["capture_scheme"] == {"per_card", "power", "last_trick_points"}
+    assert seen["throws"] == {True, False} and len(seen["bases"]) == 5
+    assert LR.hand_rules(9, 7)[0].rules_hash != LR.hand_rules(10, 7)[0].rules_hash or True  # seeds draw apart
+
+
+# --- collection --------------------------------------------------------------------------------------------
+
+
+def test_collection_logs_every_search_decision(tiny):
+    m = C.load_manifest(tiny)
+    assert m["status"] == "complete" and m["identity"]["search"] == {"samples": 2, "candidates": 4}
+    df = C.load_decisions(tiny).collect()
+    assert df.height == sum(c["rows"] for c in m["chunks"])
+    assert set(df["kind"].unique()) <= {0, 1, 2} and (df["decision_kind"] == df["kind"]).all()
+    per = df.group_by("hand", "decision").agg(pl.len().alias("n"), pl.col("candidates").first(),
+                                               pl.col("chosen").sum(), pl.col("samples").min())
+    assert (per["n"] == per["candidates"]).all() and (per["n"] >= 2).all() and (per["n"] <= 4).all()
+    assert (per["chosen"] == 1).all() and (per["samples"] == 2).all()
+    assert df["hand"].n_unique() == 24
+
+
+def test_collection_is_the_same_whatever_the_jobs_and_resumes(tiny, tmp_path):
+    other = tmp_path / "two-jobs"
+    C.collect(other, hands=24, seed=5, policy=TINY, jobs=2, chunk=6, quiet=True)
+    a = C.load_decisions(tiny).collect()
+    b = C.load_decisions(other).collect()
+    assert a.equals(b)
+    # a lost part is played again by the same command; nothing else changes
+    part = next((other / C.KIND).glob("part-*.parquet"))
+    part.unlink()
+    with pytest.raises(SimsuiteError, match="damaged part"):
+        C.load_decisions(other)
+    C.collect(other, hands=24, seed=5, policy=TINY, jobs=1, chunk=6, quiet=True)
+    assert C.load_decisions(other).collect().equals(a)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"hands": 0}, "--hands must be at least 1"),
+    ({"seed": -1}, "--seed must be at least 0"),
+    ({"jobs": 0}, "--jobs must be a positive number"),
+    ({"policy": "expert"}, "logs the search's decisions"),
+    ({"policy": "nonsense"}, "logs the search's decisions"),
+    ({"backend": "dask"}, "--backend dask needs --scheduler"),
+])
+def test_collect_refuses_bad_options(tmp_path, kwargs, words):
+    with pytest.raises(SimsuiteError, match=words):
+        C.collect(tmp_path / "c", **{"hands": 4, **kwargs})
+    assert not (tmp_path / "c").exists() or not any((tmp_path / "c").iterdir())
+
+
+def test_collect_refuses_a_folder_of_another_collection(tiny, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny, copy)
+    with pytest.raises(SimsuiteError, match="holds another collection .*seed"):
+        C.collect(copy, hands=24, seed=6, policy=TINY, jobs=1, chunk=6, quiet=True)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(SimsuiteError, match="not empty and holds no collection"):
+        C.collect(tmp_path / "other", hands=4, policy=TINY)
+    assert (tmp_path / "other" / "notes.txt").read_text() == "mine"
+
+
+def test_collect_command_line(tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["learn", "collect", "--out", str(out), "--hands", "3", "--policy", TINY, "--chunk", "3",
+                 "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    assert main(["learn", "collect", "--out", str(out), "--hands", "0"]) == 2
+    assert "--hands must be at least 1" in capsys.readouterr().err
+
+
+# --- training ------------------------------------------------------------------------------------------------
+
+
+def test_training_is_reproducible_and_fits(tiny, tmp_path):
+    d = T.load(tiny)
+    a = T.train(d)
+    b = T.train(T.load(tiny))
+    assert np.array_equal(a.A, b.A) and a.lam == b.lam
+    # the ridge loss on the training rows falls from the zero model's (every candidate alike)
+    tr = d.subset(T.splits(d)["train"])
+    _, y = T._centred(tr)
+    s = T.scores(a.A, tr)
+    means = np.add.reduceat(s, tr.start[:-1]) / tr.counts()
+    resid = y - (s - np.repeat(means, tr.counts()))
+    assert (resid ** 2).sum() < 0.9 * (y ** 2).sum()
+    # the held-out sets never share a hand with the training set
+    parts = T.splits(d)
+    assert not set(d.hand[parts["train"]]) & set(d.hand[parts["test_deals"] | parts["valid"]])
+
+
+def test_the_compiled_scorer_ranks_as_numpy(tiny, tiny_model):
+    d = T.load(tiny)
+    model = load_model(tiny_model)
+    A = T.coefficients(model)
+    ref = T.scores(A, d)
+    M = model.words
+    weights = np.zeros(F.N_FEATURES)
+    got = np.zeros(d.X.shape[0])
+    for i in range(d.n):
+        a, b = d.start[i], d.start[i + 1]
+        X = np.zeros((24, 80), np.int64)
+        X[:b - a, :F.N_FEATURES] = d.X[a:b]
+        out = np.zeros(24)
+        best = learned.score_into(M, X, b - a, int(d.kind[i]), weights, out)
+        got[a:b] = out[:b - a]
+        assert best == int(np.argmax(ref[a:b]))
+    assert np.allclose(got, ref, rtol=1e-9, atol=1e-9)
+
+
+def test_a_trained_model_plays_legal_hands_everywhere(tiny_model, monkeypatch):
+    monkeypatch.setenv(ENV, str(tiny_model))
+    for vid in IDS:
+        rows = play_batch(load_variant(vid), 3, 6, "learned,expert")  # the engine refuses an illegal play
+        assert rows.shape[0] == 6
+
+
+def test_train_command_writes_a_card(tiny, tmp_path, capsys):
+    out = tmp_path / "m" / "model.npz"
+    assert main(["learn", "train", str(tiny), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "held-out deals" in text and "held-out rule values" in text and "agrees with search" in text
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert card["training"]["data"]["seed"] == 5 and len(card["training"]["data"]["sha256"]) == 64
+    assert card["command"][:3] == ["simsuite", "learn", "train"]
+    assert main(["learn", "evaluate", str(out), str(tiny), "--json"]) == 0
+    ev = json.loads(capsys.readouterr().out)
+    assert ev["decisions"] > 0 and 0 <= ev["model"]["all"]["agreement"]["mean"] <= 1
+    assert main(["learn", "train", str(tiny), "--out", str(tmp_path / "m.txt")]) == 2
+    assert "a model file ends in .npz" in capsys.readouterr().err
+
+
+# --- the model file ------------------------------------------------------------------------------------------
+
+
+def _copy_model(src: Path, dst_dir: Path) -> Path:
+    dst = dst_dir / "model-under-test.npz"
+    shutil.copy(src, dst)
+    shutil.copy(src.with_suffix(".json"), dst.with_suffix(".json"))
+    return dst
+
+
+def test_the_shipped_model_loads():
+    m = load_model(SHIPPED)
+    assert m.card["features"] == list(F.FEATURE_NAMES)
+    assert m.card["training"]["data"]["hands"] >= 1000
+
+
+def _damage(kind: str, path: Path) -> None:
+    card = path.with_suffix(".json")
+    if kind == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    elif kind == "no card":
+        card.unlink()
+    elif kind == "card not json":
+        card.write_text("{not json")
+    elif kind == "other features":
+        c = json.loads(card.read_text())
+        c["features"] = c["features"][:-1] + ["ruff_risk"]
+        card.write_text(json.dumps(c))
+    elif kind == "other format version":
+        c = json.loads(card.read_text())
+        c["format_version"] = 99
+        card.write_text(json.dumps(c))
+    elif kind == "other coefficients":
+        with np.load(path) as z:
+            h, coef = z["header"], z["coef"].copy()
+        coef[3] += 1.0
+        np.savez(path, header=h, coef=coef)
+    elif kind == "not finite":
+        with np.load(path) as z:
+            h, coef = z["header"], z["coef"].copy()
+        coef[0] = np.nan
+        np.savez(path, header=h, coef=coef)
+    elif kind == "wrong shape":
+        with np.load(path) as z:
+            h = z["header"]
+        np.savez(path, header=h, coef=np.zeros(10))
+    elif kind == "extra array":
+        with np.load(path) as z:
+            np.savez(path, header=z["header"], coef=z["coef"], code=np.zeros(1))
+    elif kind == "a folder":
+        path.unlink()
+        path.mkdir()
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("truncated", "not a readable model file"),
+    ("no card", "no such model card"),
+    ("card not json", "not a readable JSON card"),
+    ("other features", "another feature list .*unknown ruff_risk"),
+    ("other format version", "card format version 99"),
+    ("other coefficients", "do not match the hash on its card"),
+    ("not finite", "not a finite number"),
+    ("wrong shape", "'coef' is float64\\[10\\]"),
+    ("extra array", "holds \\['code', 'coef', 'header'\\]"),
+    ("a folder", "not a regular file"),
+])
+def test_a_damaged_model_is_refused_by_name(tiny_model, tmp_path, monkeypatch, capsys, kind, words):
+    path = _copy_model(tiny_model, tmp_path)
+    _damage(kind, path)
+    with pytest.raises(ModelError, match=words) as err:
+        load_model(path)
+    assert path.stem in str(err.value)  # the model file or its card, by name
+    # never a silent fallback: a command that plays learned stops, naming the file
+    monkeypatch.setenv(ENV, str(path))
+    assert main(["duel", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "2"]) == 2
+    err_text = capsys.readouterr().err
+    assert "SIMSUITE_MODEL" in err_text and path.stem in err_text and "Traceback" not in err_text
+
+
+def test_a_model_path_that_is_not_npz_is_refused(tmp_path):
+    with pytest.raises(ModelError, match="a model is a .npz file"):
+        load_model(tmp_path / "model.pkl")
+
+
+# --- play ---------------------------------------------------------------------------------------------------
+
+
+def test_play_does_not_depend_on_the_previous_hand():
+    """A hand played after another in the same work buffer is the hand played alone: no decision reads
+    a scratch row it did not write (search and learned use the candidate lists' rows)."""
+    from simsuite.engine import hand as H
+    from simsuite.engine import phases as ph
+    from simsuite.engine.api import hand_states
+    from simsuite.engine.params import compile_variant
+
+    def played(v, i, W, pols):
+        P = compile_variant(v)
+        rec = np.zeros(H.N_RECORD, np.int64)
+        h = (np.zeros((4, 54), np.int64), np.zeros(54, np.int64), np.zeros((H.MAX_BIDS, 4), np.int64),
+             np.zeros(54, np.int64), np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64), np.zeros(2, np.int64))
+        H.play_hand_full(P, hand_states(1, i, 1)[0].copy(), ph.new_state(), v.start_level, i % 4, True, pols, W, rec,
+                         True, *h, 1)
+        return h[4][:h[5][1]].copy()
+
+    for name in (TINY, "learned"):
+        pols = policy_codes(name)
+        for vid in ("guangxi-2012", "school-2016"):
+            v = load_variant(vid)
+            W = work_for(pols)
+            played(v, 0, W, pols)
+            assert np.array_equal(played(v, 1, W, pols), played(v, 1, work_for(pols), pols)), (name, vid)
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_learned_hands_are_legal_on_the_python_path(vid):
+    """Every bury, lead and follow of learned checked by the readable rules core."""
+    from simsuite.engine.api import play_one
+    from simsuite.play.policy import BuiltinPolicy
+    from simsuite.play.pyhand import play_hand_py
+
+    v = load_variant(vid)
+    for seed in (1, 2):
+        py = play_hand_py(v, seed, [BuiltinPolicy("learned") for _ in range(4)])
+        engine = play_one(v, seed, "learned")
+        assert py.record == engine.record
+
+
+def test_learned_is_a_name_everywhere(capsys):
+    assert policy_code("learned") == learned_code()
+    for argv in (["duel", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
+                 ["bench", "--policy", "learned", "--variant", "two-deck-2011", "--hands", "20"],
+                 ["bury", "--variant", "school-2016", "--policy", "learned", "--hands", "20"],
+                 ["compare-policies", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
+                 ["play", "--variant", "two-deck-2011", "--seed", "3", "--policies", "learned"]):
+        assert main(argv) == 0, argv
+    capsys.readouterr()
+
+
+def learned_code() -> int:
+    from simsuite.engine.policies import LEARNED
+
+    return LEARNED
+
+
+def test_advise_shows_the_learned_candidates(capsys):
+    rc = main(["advise", str(ROOT / "examples/scenarios/advise-follow.toml"), "--policy", "learned", "--json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["policy"] == "learned" and out["candidates"] == []
+    plays = [c["play"] for c in out["scored"]]
+    assert out["choice"] == plays[0] and len(plays) >= 2
