@@ -594,7 +594,7 @@ def test_load_policy_builtins_files_and_modules(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("nosuch", r"^policy 'nosuch': not a built-in policy \(random, basic, expert, search, expert-v1\) nor path/to/file.py:ClassName nor package.module:ClassName$"),
+    ("nosuch", r"^policy 'nosuch': not a built-in policy \(random, basic, expert, search, expert-v1, learned\) nor path/to/file.py:ClassName nor package.module:ClassName$"),
     ("nowhere/missing.py:Greedy", r"^policy 'nowhere/missing.py:Greedy': file nowhere/missing.py not found$"),
     ("no_such_module_xyz:Greedy", r"^policy 'no_such_module_xyz:Greedy': module no_such_module_xyz is not importable: ModuleNotFoundError: No module named 'no_such_module_xyz'$"),
     ("simsuite.nothing_here:X", r"^policy 'simsuite.nothing_here:X': module simsuite.nothing_here is not importable: ModuleNotFoundError"),
