@@ -30,6 +30,7 @@ from .phases import (
     C_LEVEL, S_BOTTOM_POINTS, S_DEALER, S_DECLARERS, S_DEF_POINTS, S_K, S_N, S_PENALTIES, S_TRICK_POINTS, S_TURN,
     S_WINNER,
 )
+from .policies.common import next_can_beat, next_can_beat_single
 from .policies.expert import capture_multiplier
 from .trick import beats, contender
 
@@ -86,6 +87,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature("bottom_points", "position", "the dealer: points it buried (-1 for any other seat, which cannot see them)"),
     Feature("winner_top", "position", "follow: strength of the trick's best play so far (its key card)"),
     Feature("pairs_held", "position", "cards of the mover's hand held two or more times (pairs, triples, ...)"),
+    Feature("winner_sure", "position", "follow: 1 when no opponent after the mover can beat the trick's best play "
+                                       "so far, by the voids seen and the unseen cards (as expert judges it)"),
     Feature("heuristic", "candidate", "1 for the heuristic's own choice (expert's play, the first candidate)"),
     Feature("cards", "candidate", "cards in the candidate"),
     Feature("points", "candidate", "points in the candidate"),
@@ -107,6 +110,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature("feeds", "candidate", "follow: its points when the partner holds the trick and it does not overtake"),
     Feature("aces", "candidate", "side-suit aces in it"),
     Feature("suit_unseen", "candidate", "unseen cards of its top card's suit (how many others may still follow it)"),
+    Feature("wins_sure", "candidate", "1 when it wins the trick (a follow: beats the best play so far) and no "
+                                      "opponent after it can beat it, judged as winner_sure"),
 )
 (X_DECKS, X_BOTTOM_SIZE, X_HAND_SIZE, X_CAPTURE_SINGLE, X_CAPTURE_PAIR, X_CAPTURE_SCHEME, X_CAPTURE_BY_EITHER,
  X_CAPTURE_TRUMP_ONLY, X_TAKEOVER, X_STEP, X_TAKEOVER_BONUS, X_DECLARER_CAP, X_THROWS, X_THROW_TEST, X_THROW_FAILURE,
@@ -114,10 +119,10 @@ FEATURES: tuple[Feature, ...] = (
  X_DECISION_KIND, X_DECLARER, X_DEALER, X_POSITION, X_CARDS_LEFT, X_DEFENDER_POINTS, X_TO_TAKEOVER, X_BAND_UP, X_TRICK_POINTS,
  X_PARTNER_WINNING, X_WINNER_TRUMP, X_LEAD_CARDS, X_LEAD_TRUMP, X_LEAD_UNITS, X_HAVE_LED, X_LAST_TRICK,
  X_OPPONENTS_AFTER, X_NEXT_VOID_LED, X_NEXT_VOID_TRUMP, X_TRUMPS_HELD, X_TRUMPS_UNSEEN, X_HIGH_HELD, X_HIGH_UNSEEN,
- X_POINTS_HELD, X_POINTS_UNSEEN, X_BOTTOM_POINTS, X_WINNER_TOP, X_PAIRS_HELD,
+ X_POINTS_HELD, X_POINTS_UNSEEN, X_BOTTOM_POINTS, X_WINNER_TOP, X_PAIRS_HELD, X_WINNER_SURE,
  X_HEURISTIC, X_CARDS, X_POINTS, X_TRUMPS, X_HIGH, X_TOP, X_LOW, X_WINS_NOW, X_UNSEEN_ABOVE, X_OPP_VOID,
  X_PARTNER_VOID, X_BREAKS, X_MULTI, X_SUIT_LEFT, X_VOIDS_MADE, X_POINTS_LEFT, X_TRUMPS_LEFT, X_HIGH_LEFT, X_FEEDS,
- X_ACES, X_SUIT_UNSEEN) = range(len(FEATURES))
+ X_ACES, X_SUIT_UNSEEN, X_WINS_SURE) = range(len(FEATURES))
 N_FEATURES = len(FEATURES)
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
 # the rule and position features come first, then the candidate's: a model may read the first
@@ -150,6 +155,23 @@ def _of_class(k, n0, n1, n2, n3, n4):
     return n4
 
 
+@njit(cache=True, inline="always")
+def _beatable(seat, after, claim_kind, trump, top, n, k, voids, unseen, cls, pos, hi_u):
+    """Can an opponent among the ``after`` seats that play after ``seat`` in this trick beat the claim
+    (``claim_kind``, ``trump``, ``top``) of a trick of ``n`` cards led in class ``k``? As expert's
+    ``next_can_beat`` judges each of them; ``hi_u``: the highest unseen position per class."""
+    for i in range(after):
+        o = (seat + 1 + i) % 4
+        if o % 2 == seat % 2:
+            continue
+        if n == 1 and claim_kind == 0:
+            if next_can_beat_single(trump, top, k, o, voids, hi_u[k], hi_u[TRUMP]):
+                return True
+        elif next_can_beat(claim_kind, trump, top, n, k, o, voids, unseen, cls, pos):
+            return True
+    return False
+
+
 @njit(cache=True)
 def decision_features(P, st, W, seat, kind, cand, n, X):
     """Rows ``0 .. n-1`` of ``X`` (int64[>= n, N_FEATURES]): the features (``FEATURES``) of
@@ -179,6 +201,9 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
     points_held = 0
     points_unseen = 0
     pairs_held = 0
+    hi_u = w_cs(W)[5][16:21]  # the highest unseen position per class
+    for k in range(5):
+        hi_u[k] = -1
     n0 = 0
     n1 = 0
     n2 = 0
@@ -191,6 +216,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
             u -= st.bottom[c]
         u = max(u, 0)
         unseen[c] = u
+        if u > 0 and pos[c] > hi_u[cls[c]]:
+            hi_u[cls[c]] = pos[c]
         held += h
         pairs_held += h if h >= 2 else 0
         pts = core.POINTS[c]
@@ -272,6 +299,9 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
     row[X_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS] if knows_bottom else -1
     row[X_WINNER_TOP] = st.win_c[1] * 100 + st.win_c[2] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
+    after = 0 if bury else 3 - turn
+    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, st.win_c[0], st.win_c[1], st.win_c[2],
+                                                         lead_cards, k_led, voids, unseen, cls, pos, hi_u)) else 0
     partner_winning = row[X_PARTNER_WINNING]
     partner = (seat + 2) % 4
     cur = w_cs(W)[5][8:11]
@@ -374,4 +404,15 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
         row[X_FEEDS] = points if (follow and partner_winning == 1 and wins == 0) else 0
         row[X_ACES] = aces
         row[X_SUIT_UNSEEN] = suit_unseen
+        sure = 0
+        if follow and wins == 1:
+            # the claim it makes (``cur``, written by the win test above) against the seats after it
+            sure = 0 if _beatable(seat, after, cur[0], cur[1], cur[2], lead_cards, k_led, voids, unseen, cls, pos,
+                                  hi_u) else 1
+        elif kind == KIND_LEAD and top_c >= 0:
+            # a lead of one card or one group of identical cards: its top against both opponents
+            if cards == multi:
+                sure = 0 if _beatable(seat, as_int(3), as_int(0), 1 if k_top == TRUMP else 0, pos[top_c], cards, k_top,
+                                      voids, unseen, cls, pos, hi_u) else 1
+        row[X_WINS_SURE] = sure
     return n
