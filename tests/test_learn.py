@@ -180,14 +180,15 @@ def test_the_compiled_scorer_ranks_as_numpy(tiny, tiny_model):
     A = T.coefficients(model)
     ref = T.scores(A, d)
     M = model.words
-    weights = np.zeros(F.N_FEATURES)
+    weights = np.zeros((16, 80))
+    keys = np.zeros((16, 32), np.int64)
     got = np.zeros(d.X.shape[0])
     for i in range(d.n):
         a, b = d.start[i], d.start[i + 1]
         X = np.zeros((24, 80), np.int64)
         X[:b - a, :F.N_FEATURES] = d.X[a:b]
         out = np.zeros(24)
-        best = learned.score_into(M, X, b - a, int(d.kind[i]), weights, out)
+        best = learned.score_into(M, X, b - a, int(d.kind[i]), weights, keys, out)
         got[a:b] = out[:b - a]
         assert best == int(np.argmax(ref[a:b]))
     assert np.allclose(got, ref, rtol=1e-9, atol=1e-9)
@@ -366,3 +367,43 @@ def test_advise_shows_the_learned_candidates(capsys):
     assert out["policy"] == "learned" and out["candidates"] == []
     plays = [c["play"] for c in out["scored"]]
     assert out["choice"] == plays[0] and len(plays) >= 2
+
+
+# --- textbook positions (tests/test_expert.py and tests/test_search.py) through advise --policy learned -----
+
+
+def _positions():
+    from positions import position
+
+    unseen, bottom = "C5 C6 C7 D6 D7 D8 H6 H7", "D9 D10 DJ DQ C8 C9 C10"
+    return {
+        # N leads the last heart ace; nobody after S can beat it: the king's ten points go to the partner
+        "feeds a partner sure to win": (position({}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", unseen, bottom), "HK"),
+        # the same trick, but W has shown a void in hearts and may trump: no points on it
+        "no points on a trick an opponent may ruff": (
+            position({"voids": {"W": "H"}}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", "C5 C6 C7 D6 D7 D8 S3 S4",
+                     bottom), "H4"),
+        # N leads S6; E holds BJ S3 C3: only the joker wins a trick without points: keep it
+        "no joker on a trick without points": (
+            position({"dealer": "S"}, {"E": "BJ S3 C3"}, ["S6"], "N", "E", "S4 S7 C6 C7 C9 D6 D7 D8",
+                     "D9 DJ DQ C8 C4 CJ C3 H6"), "S3"),
+        # two cards left, the partner's big joker is sure to win: feed D10, not the D3
+        "feeds the ten before the last trick": (
+            position({}, {"S": "D10 D3"}, ["BJ", "C4"], "N", "S", unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8",
+                     bottom_hidden=""), "D10"),
+        # a defender with the last big joker and C3: lead C3, keep the joker to capture the bottom
+        "keeps the joker for the last trick": (
+            position({"points": 60}, {"E": "BJ C3"}, None, None, "E",
+                     unseen="C4 C5 D6 D7 H6 H7 DK D10 D5 HK H10 H5 S3 S4", bottom_hidden=""), "C3"),
+    }
+
+
+@pytest.mark.parametrize("name", list(_positions()))
+def test_learned_answers_textbook_positions(name):
+    from simsuite.play.advise import advise
+    from simsuite.rules.cards import format_cards
+
+    s, right = _positions()[name]
+    a = advise(s, load_variant("two-deck-2011"), "learned")
+    assert format_cards(a.choice) == right
+    assert right in [format_cards(p) for p, _ in a.scored]

@@ -85,10 +85,12 @@ WORK_LAYOUT = (
     # that ``simsuite learn collect`` fills with the search's candidates (its count and switch in
     # ``log_n``), and the model, copied in by ``Work(model)``
     ("lc", (MAX_CANDIDATES, NC)), ("lx", (MAX_CANDIDATES, XCOLS)), ("lv", (MAX_CANDIDATES,)),
-    ("lw", (XCOLS,)),
-    # the candidate lists' own scratch rows (``search.*_candidates``): 0 a candidate being built,
-    # 1-2 a follow's cards of the led class and of the others, 3 a ruff, 4 a bury's hand left,
-    # 5 small counters (the claim, the highest single per class, cards per class)
+    ("lw", (16, XCOLS)), ("lk", (16, 32)),
+    # the candidate lists' own scratch rows (``search.*_candidates``, then ``features``): 0 a
+    # candidate being built, 1-2 a follow's cards of the led class and of the others, 3 a ruff,
+    # 4 a bury's hand left (then the unseen cards), 5 small counters: from 0 the claim, the highest
+    # single or the cards per class; from 8 the features' claim, from 16 the highest unseen
+    # position and from 24 the cards per class; from 32 the candidates' sums (``search._add``)
     ("cs", (6, 64)),
     ("log", (LOG_ROWS, LOG_META + XCOLS)), ("log_n", (8,)),
     ("model", (MODEL_WORDS,)),
@@ -101,7 +103,7 @@ for _name, _shape in WORK_LAYOUT:
 WORK_SIZE = _at
 assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row of ``hl``
 (O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL, O_LC, O_LX, O_LV,
- O_LW, O_CS, O_LOG, O_LOG_N, O_MODEL) = (_offsets[name] for name, _ in WORK_LAYOUT)
+ O_LW, O_LK, O_CS, O_LOG, O_LOG_N, O_MODEL) = (_offsets[name] for name, _ in WORK_LAYOUT)
 
 
 class Work:
@@ -248,8 +250,15 @@ def w_lv(W):
 
 @njit(cache=True, inline="always")
 def w_lw(W):
-    """The learned policy's weights of the candidate features for one decision (float64)."""
-    return view(W, O_LW, (XCOLS,)).view(np.float64)
+    """The learned policy's weights of the candidate features (float64): per group, their part
+    from the rules alone, and in the last row one decision's (``engine.learned.score_into``)."""
+    return view(W, O_LW, (16, XCOLS)).view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def w_lk(W):
+    """The rule features each of ``w_lw``'s rows was computed for (column 0: 1 once computed)."""
+    return view(W, O_LK, (16, 32))
 
 
 @njit(cache=True, inline="always")

@@ -128,7 +128,9 @@ FEATURE_NAMES = tuple(f.name for f in FEATURES)
 # the rule and position features come first, then the candidate's: a model may read the first
 # ``N_CONTEXT`` once per decision (``engine.learned``)
 N_CONTEXT = X_HEURISTIC
-assert all(f.group != "candidate" for f in FEATURES[:N_CONTEXT])
+N_RULES = X_DECISION_KIND  # the rule features come first: the same for every decision of a variant
+assert all(f.group == "rule" for f in FEATURES[:N_RULES])
+assert all(f.group == "position" for f in FEATURES[N_RULES:N_CONTEXT])
 assert all(f.group == "candidate" for f in FEATURES[N_CONTEXT:])
 
 # what a decision is (``engine.search``'s D_LEAD, D_FOLLOW, D_BURY)
@@ -173,12 +175,13 @@ def _beatable(seat, after, claim_kind, trump, top, n, k, voids, unseen, cls, pos
 
 
 @njit(cache=True)
-def decision_features(P, st, W, seat, kind, cand, n, X):
+def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     """Rows ``0 .. n-1`` of ``X`` (int64[>= n, N_FEATURES]): the features (``FEATURES``) of
     candidates ``cand[0 .. n-1]`` (count vectors) of the decision ``kind`` (0 lead, 1 follow,
-    2 bury) of ``seat``. The decision's own features (the first ``N_CONTEXT``) are computed once
-    and copied to every row. ``W``: the trick rules' scratch, when a follow of several cards is
-    tested against the trick's best play."""
+    2 bury) of ``seat``. The decision's own features (the first ``N_CONTEXT``) are computed once,
+    into row 0, and copied to the other rows when ``every_row`` (the decision log; the model reads
+    them from row 0). ``W``: the trick rules' scratch, when a follow of several cards is tested
+    against the trick's best play."""
     sc = st.sc
     hand = st.hands[seat]
     played = st.played
@@ -202,43 +205,35 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
     points_unseen = 0
     pairs_held = 0
     hi_u = w_cs(W)[5][16:21]  # the highest unseen position per class
+    nk = w_cs(W)[5][24:29]  # the mover's cards per class
     for k in range(5):
         hi_u[k] = -1
-    n0 = 0
-    n1 = 0
-    n2 = 0
-    n3 = 0
-    n4 = 0
-    for c in range(NC):
+        nk[k] = 0
+    bottom = st.bottom
+    for c in range(NC):  # few branches: the tests below are values, not jumps
         h = hand[c]
-        u = decks - h - played[c]
-        if knows_bottom:
-            u -= st.bottom[c]
-        u = max(u, 0)
+        k = cls[c]
+        u = max(decks - h - played[c] - (bottom[c] if knows_bottom else 0), 0)
         unseen[c] = u
-        if u > 0 and pos[c] > hi_u[cls[c]]:
-            hi_u[cls[c]] = pos[c]
+        p = pos[c]
+        hi_u[k] = p if (u > 0) & (p > hi_u[k]) else hi_u[k]
+        nk[k] += h
         held += h
-        pairs_held += h if h >= 2 else 0
+        pairs_held += h * (h >= 2)
         pts = core.POINTS[c]
         points_held += pts * h
         points_unseen += pts * u
-        k = cls[c]
-        if k == TRUMP:
-            trumps_held += h
-            trumps_unseen += u
-            n4 += h
-        elif k == 0:
-            n0 += h
-        elif k == 1:
-            n1 += h
-        elif k == 2:
-            n2 += h
-        else:
-            n3 += h
-        if _high(c, cls, level):
-            high_held += h
-            high_unseen += u
+        t = k == TRUMP
+        trumps_held += h * t
+        trumps_unseen += u * t
+        hg = (c >= 52) | (t & (c % 13 == level))
+        high_held += h * hg
+        high_unseen += u * hg
+    n0 = nk[0]
+    n1 = nk[1]
+    n2 = nk[2]
+    n3 = nk[3]
+    n4 = nk[4]
     row = X[0]
     row[X_DECKS] = decks
     row[X_BOTTOM_SIZE] = P[BOTTOM]
@@ -307,7 +302,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
     cur = w_cs(W)[5][8:11]
     for i in range(n):
         row = X[i]
-        for j in range(N_CONTEXT if i > 0 else 0):
+        for j in range(N_CONTEXT if (i > 0 and every_row) else 0):
             row[j] = X[0, j]
         play = cand[i]
         cards = 0
@@ -325,7 +320,14 @@ def decision_features(P, st, W, seat, kind, cand, n, X):
         m2 = 0
         m3 = 0
         m4 = 0
-        for c in range(NC):
+        # its cards lie between its first and last card: one card for most follows
+        first = 0
+        while first < NC - 1 and play[first] == 0:
+            first += 1
+        last = NC - 1
+        while last > first and play[last] == 0:
+            last -= 1
+        for c in range(first, last + 1):
             m = play[c]
             if m == 0:
                 continue

@@ -22,8 +22,8 @@ of integers, then float64 coefficients stored bit for bit in the int64 words:
 A bilinear model scores candidate i of a decision of group ``g`` with decision features ``p`` (and a
 trailing 1) and candidate features ``c_i`` as ``c_i . (A[g] p)``: every candidate feature weighted
 by a linear function of the decision and the rules, one for each kind of decision and deck count
-(a model for the three kinds alone lost about a tenth of its gain over the heuristic on four decks;
-docs/learned.md, "The model"). ``A[g] p`` is computed once per decision, so a
+(a model for the three kinds alone played guangxi-2012, the four-deck tournament, no better than
+``expert``; docs/learned.md, "The model"). ``A[g] p`` is computed once per decision, so a
 candidate costs one dot product of ``N_FEATURES - N_CONTEXT`` terms. ``A[g] p`` is summed over k
 in order, each k adding its row to all the candidate weights at once (a loop the compiler turns
 into vector instructions without reordering any sum); a decision feature that is 0 adds nothing
@@ -42,8 +42,8 @@ from numba import njit
 
 from . import phases as ph
 from . import search
-from .core import LOG_META, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
-from .features import N_CONTEXT, N_FEATURES, X_DECKS, decision_features
+from .core import LOG_META, as_bool, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_lk, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
+from .features import N_CONTEXT, N_FEATURES, N_RULES, X_DECKS, decision_features
 from .params import BOTTOM
 from .phases import S_DEALER, S_TRICKS
 
@@ -58,7 +58,7 @@ DECK_GROUPS = (2, 3, 4)  # a model's deck counts: fewer decks read as 2, more as
 N_GROUPS = N_KINDS * len(DECK_GROUPS)
 N_CANDIDATE = N_FEATURES - N_CONTEXT
 MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of a bilinear model
-assert MODEL_SIZE <= MODEL_WORDS
+assert MODEL_SIZE <= MODEL_WORDS and N_GROUPS + 1 <= 16 and N_RULES + 1 <= 32 and N_CANDIDATE <= XCOLS  # w_lw, w_lk
 
 # the decision log's columns before the features, and its counters in ``log_n``
 LOG_COLUMNS = ("decision", "seat", "kind", "candidates", "candidate", "chosen", "value_sum", "samples", "value_sq",
@@ -77,32 +77,54 @@ def group(kind, decks):
 
 
 @njit(cache=True)
-def score_into(M, X, n, kind, weights, scores):
-    """Scores of rows ``0 .. n-1`` of ``X`` (a decision of ``kind``) into ``scores``, with
-    ``weights`` (float64[>= N_CANDIDATE]) as scratch; returns the best row (the first of equals)."""
+def score_into(M, X, n, kind, weights, keys, scores):
+    """Scores of rows ``0 .. n-1`` of ``X`` (a decision of ``kind``) into ``scores``; returns the
+    best row (the first of equals). ``weights`` (float64[>= N_GROUPS + 1, >= N_CANDIDATE]) and
+    ``keys`` (int64[>= N_GROUPS, >= N_RULES + 1]) keep, per group, the weights' part from the
+    constant and the rule features (the same for every decision of a variant) with the rule
+    features it was computed for, so that a decision adds only its position features' part. The
+    sums run in the same order either way, so a score is the same whatever was scored before."""
     if M[MODEL_KIND] != KIND_BILINEAR:
         return 0
     A = M[HEADER:MODEL_SIZE].view(np.float64)
-    base = group(kind, X[0, X_DECKS]) * (N_CONTEXT + 1) * N_CANDIDATE
-    at = base + N_CONTEXT * N_CANDIDATE  # the constant's row first, then each decision feature's
+    g = group(kind, X[0, X_DECKS])
+    base = g * (N_CONTEXT + 1) * N_CANDIDATE
+    cached = keys[g, 0] == 1
+    for k in range(N_RULES):
+        if keys[g, 1 + k] != X[0, k]:
+            cached = False
+    rules = weights[g]
+    if not cached:
+        at = base + N_CONTEXT * N_CANDIDATE  # the constant's row first, then each decision feature's
+        for j in range(N_CANDIDATE):
+            rules[j] = A[at + j]
+        for k in range(N_RULES):
+            _add_row(A, base + k * N_CANDIDATE, X[0, k], rules)
+            keys[g, 1 + k] = X[0, k]
+        keys[g, 0] = 1
+    w = weights[N_GROUPS]
     for j in range(N_CANDIDATE):
-        weights[j] = A[at + j]
-    for k in range(N_CONTEXT):
-        p = X[0, k]
-        if p != 0:
-            pk = np.float64(p)
-            at = base + k * N_CANDIDATE
-            for j in range(N_CANDIDATE):
-                weights[j] += A[at + j] * pk
+        w[j] = rules[j]
+    for k in range(N_RULES, N_CONTEXT):
+        _add_row(A, base + k * N_CANDIDATE, X[0, k], w)
     best = 0
     for i in range(n):
         x = 0.0
         for j in range(N_CANDIDATE):
-            x += X[i, N_CONTEXT + j] * weights[j]
+            x += X[i, N_CONTEXT + j] * w[j]
         scores[i] = x
         if x > scores[best]:
             best = i
     return best
+
+
+@njit(cache=True, inline="always")
+def _add_row(A, at, p, w):
+    """``w += A[at : at + N_CANDIDATE] * p`` (nothing for a feature that is 0)."""
+    if p != 0:
+        pk = np.float64(p)
+        for j in range(N_CANDIDATE):
+            w[j] += A[at + j] * pk
 
 
 @njit(cache=True)
@@ -125,8 +147,8 @@ def decide(P, st, W, s, kind, out):
     best = 0
     if n > 1:
         X = w_lx(W)
-        decision_features(P, st, W, seat, kind, cand, n, X)
-        best = score_into(w_model(W), X, n, kind, w_lw(W), w_lv(W))
+        decision_features(P, st, W, seat, kind, cand, n, X, as_bool(False))
+        best = score_into(w_model(W), X, n, kind, w_lw(W), w_lk(W), w_lv(W))
     for c in range(NC):
         out[c] = cand[best, c]
     return n
@@ -157,7 +179,7 @@ def log_decision(P, st, W, kind, cand, n, stats, out):
         return
     log = w_log(W)
     X = w_lx(W)
-    decision_features(P, st, W, seat, kind, cand, n, X)
+    decision_features(P, st, W, seat, kind, cand, n, X, as_bool(True))
     d = counts[LOG_DECISIONS]
     for i in range(n):
         row = log[at + i]

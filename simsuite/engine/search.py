@@ -30,7 +30,7 @@ from . import core
 from . import phases as ph
 from .core import MAX_CANDIDATES, NC, TRUMP, as_int, copy1, w_cs, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
 from .follow import best_sets
-from .order import class_count
+from .order import class_span
 from .params import BOTTOM
 from .phases import (
     S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
@@ -224,11 +224,18 @@ def rollout(P, st, pol, W, s, lead, play, forced):
 
 
 @njit(cache=True, inline="always")
-def _add(cand, n, play, cap):
-    """Append ``play`` to the candidate list unless it is there already or the list is full."""
+def _add(cand, n, play, cap, sig):
+    """Append ``play`` to the candidate list unless it is there already or the list is full.
+    ``sig[i]``: a sum over candidate ``i``'s cards, kept beside the list, so that only a candidate
+    with the same sum is compared card by card."""
     if n >= cap:
         return n
+    x = 0
+    for c in range(NC):
+        x += play[c] * (c * 5 + 1)
     for i in range(n):
+        if sig[i] != x:
+            continue
         same = True
         for c in range(NC):
             if cand[i, c] != play[c]:
@@ -238,6 +245,7 @@ def _add(cand, n, play, cap):
             return n
     for c in range(NC):
         cand[n, c] = play[c]
+    sig[n] = x
     return n + 1
 
 
@@ -250,39 +258,50 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     hand = st.hands[seat]
     CS = w_cs(W)
     tmp = CS[0][:NC]
+    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
     lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
-    n = _add(cand, 0, tmp, cap)
+    n = _add(cand, 0, tmp, cap, sig)
     highs = CS[5][:5]
+    cls, pos = st.cls, st.pos
     for k in range(5):
         highs[k] = -1
     for k in range(5):
-        if class_count(hand, st.cls, k) == 0:
-            continue
-        nU = build_units(hand, st.cls, st.pos, k, P, 64, 1, W)
-        big = -1
+        # the singles by a pass over the class: the lowest (fewest points, then lowest; the
+        # smaller id of two cards at one position) and the highest (the smaller id likewise);
+        # the biggest unit from the units of two or more copies, which a class without a pair
+        # does not have
+        lo_id, hi_id = class_span(k)
         low = -1
-        for u in range(nU):
-            if big < 0 or U_size[u] > U_size[big] or (U_size[u] == U_size[big] and U_top[u] > U_top[big]):
-                big = u
-            if U_size[u] == 1:
-                c = U_card[u, 0]
-                if low < 0 or core.POINTS[c] * 100 + U_top[u] < core.POINTS[U_card[low, 0]] * 100 + U_top[low]:
-                    low = u
-                if highs[k] < 0 or U_top[u] > st.pos[highs[k]]:
-                    highs[k] = c
-        if big >= 0 and U_size[big] > 1:
-            tmp[:] = 0
-            put_unit(U_card, U_w, U_len, big, tmp)
-            n = _add(cand, n, tmp, cap)
-        if low >= 0:
-            tmp[:] = 0
-            tmp[U_card[low, 0]] = 1
-            n = _add(cand, n, tmp, cap)
+        multi = False
+        for c in range(lo_id, hi_id):
+            if hand[c] == 0 or cls[c] != k:
+                continue
+            multi |= hand[c] >= 2
+            key = core.POINTS[c] * 100 + pos[c]
+            if low < 0 or key < core.POINTS[low] * 100 + pos[low] or (key == core.POINTS[low] * 100 + pos[low] and c < low):
+                low = c
+            if highs[k] < 0 or pos[c] > pos[highs[k]] or (pos[c] == pos[highs[k]] and c < highs[k]):
+                highs[k] = c
+        if low < 0:
+            continue
+        if multi:
+            nU = build_units(hand, cls, pos, k, P, 64, 2, W)
+            big = -1
+            for u in range(nU):
+                if big < 0 or U_size[u] > U_size[big] or (U_size[u] == U_size[big] and U_top[u] > U_top[big]):
+                    big = u
+            if big >= 0 and U_size[big] > 1:
+                tmp[:] = 0
+                put_unit(U_card, U_w, U_len, big, tmp)
+                n = _add(cand, n, tmp, cap, sig)
+        tmp[:] = 0
+        tmp[low] = 1
+        n = _add(cand, n, tmp, cap, sig)
     for k in range(5):
         if highs[k] >= 0:
             tmp[:] = 0
             tmp[highs[k]] = 1
-            n = _add(cand, n, tmp, cap)
+            n = _add(cand, n, tmp, cap, sig)
     return n
 
 
@@ -299,9 +318,10 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     n_need = st.sc[S_N]
     CS = w_cs(W)
     tmp = CS[0][:NC]
+    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
     follow_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
                 st.win_c, st.sc[S_WINNER], tmp)
-    n = _add(cand, 0, tmp, cap)
+    n = _add(cand, 0, tmp, cap, sig)
     have = 0
     for c in range(NC):
         if cls[c] == k:
@@ -333,7 +353,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             if c >= 0:
                 tmp[:] = 0
                 tmp[c] = 1
-                n = _add(cand, n, tmp, cap)
+                n = _add(cand, n, tmp, cap, sig)
         return n
     FS = w_fs(W)
     inclass = CS[1][:NC]
@@ -344,11 +364,11 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
         if have == 0 and k != TRUMP:
             trial = CS[3][:NC]
             if try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
-                n = _add(cand, n, trial, cap)
+                n = _add(cand, n, trial, cap, sig)
         for mode in range(2):
             copy1(tmp, inclass)
             fill(tmp, others, need, cls, pos, mode)
-            n = _add(cand, n, tmp, cap)
+            n = _add(cand, n, tmp, cap, sig)
         return n
     U_card, U_w, U_len, REC, REC_N, INTS = w_u_card(W), w_u_w(W), w_u_len(W), w_rec(W), w_rec_n(W), w_ints(W)
     best = FS[4]
@@ -363,7 +383,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             for c in range(NC):
                 need -= tmp[c]
             fill(tmp, inclass, need, cls, pos, mode)
-            n = _add(cand, n, tmp, cap)
+            n = _add(cand, n, tmp, cap, sig)
             if n >= cap:
                 return n
     return n
@@ -380,10 +400,11 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     nb = P[BOTTOM]
     CS = w_cs(W)
     tmp = CS[0][:NC]
+    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
     bury_three(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
     length = CS[5][:5]
     left = CS[4][:NC]
-    n = _add(cand, 0, tmp, cap)
+    n = _add(cand, 0, tmp, cap, sig)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):
         tmp[:] = 0
@@ -394,7 +415,7 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
             bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 20, 0, length, tmp)
         else:  # points first, from the shortest suits
             bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 16, 1 << 24, length, tmp)
-        n = _add(cand, n, tmp, cap)
+        n = _add(cand, n, tmp, cap, sig)
     return n
 
 

@@ -34,11 +34,11 @@ from ..engine.hand import N_RECORD, R_ERROR
 from ..engine.learned import LOG_COLUMNS, LOG_DROPPED, LOG_ON, LOG_USED
 from ..engine.model import features_hash, work_for
 from ..engine.names import plays_as, policy_code, policy_name
+from ..engine.params import compile_variant
 from ..engine.policies import FULL
 from ..engine.rng import run_key
 from ..engine.search import is_search
 from ..errors import SimsuiteError
-from ..engine.params import compile_variant
 from ..sim import results as R
 from ..sim.limits import check_int, check_jobs, check_seed
 from ..sim.manifest import _hash, _now, _package_version
