@@ -709,7 +709,7 @@ def test_work_buffer_views_are_the_regions_work_names():
 
         return region
 
-    assert len(getters) == 21
+    assert len(getters) == 22
     work = core.Work()
     W = work.arrays()
     for i, (name, shape) in enumerate(core.WORK_LAYOUT):
