@@ -343,9 +343,13 @@ def test_learned_hands_are_legal_on_the_python_path(vid):
         assert py.record == engine.record
 
 
-def test_learned_is_a_name_everywhere(capsys):
+def test_learned_is_a_name_everywhere(capsys, tmp_path):
     assert policy_code("learned") == learned_code()
     for argv in (["duel", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
+                 ["simulate", "--variant", "two-deck-2011", "--policies", "learned,expert", "--matches", "2", "--out",
+                  str(tmp_path / "run"), "--quiet"],
+                 ["tournament", "--variant", "two-deck-2011", "--teams", "4", "--policies", "learned,expert"],
+                 ["calibrate", "--policy", "learned", "--hands", "60"],
                  ["bench", "--policy", "learned", "--variant", "two-deck-2011", "--hands", "20"],
                  ["bury", "--variant", "school-2016", "--policy", "learned", "--hands", "20"],
                  ["compare-policies", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],

@@ -22,8 +22,8 @@ of integers, then float64 coefficients stored bit for bit in the int64 words:
 A bilinear model scores candidate i of a decision of group ``g`` with decision features ``p`` (and a
 trailing 1) and candidate features ``c_i`` as ``c_i . (A[g] p)``: every candidate feature weighted
 by a linear function of the decision and the rules, one for each kind of decision and deck count
-(a model for the three kinds alone played guangxi-2012, the four-deck tournament, no better than
-``expert``; docs/learned.md, "The model"). ``A[g] p`` is computed once per decision, so a
+(on guangxi-2012, the four-deck tournament, a model for the three kinds alone gave up 6% more
+than this one; docs/learned.md, "Choosing the family"). ``A[g] p`` is computed once per decision, so a
 candidate costs one dot product of ``N_FEATURES - N_CONTEXT`` terms. ``A[g] p`` is summed over k
 in order, each k adding its row to all the candidate weights at once (a loop the compiler turns
 into vector instructions without reordering any sum); a decision feature that is 0 adds nothing
