@@ -42,7 +42,7 @@ from numba import njit
 
 from . import phases as ph
 from . import search
-from .core import LOG_META, as_bool, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_lk, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
+from .core import LOG_META, as_bool, as_int, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_lk, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
 from .features import N_CONTEXT, N_FEATURES, N_RULES, X_DECKS, decision_features
 from .params import BOTTOM
 from .phases import S_DEALER, S_TRICKS
@@ -127,7 +127,7 @@ def _add_row(A, at, p, w):
             w[j] += A[at + j] * pk
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller, ``decide``: a call would cost another LLVM pass over the lists
 def candidates(P, st, seat, W, s, kind, cap, cand):
     """The search's candidates for the decision ``kind`` of ``seat`` into ``cand``; returns how many."""
     if kind == search.D_FOLLOW:
@@ -143,7 +143,7 @@ def decide(P, st, W, s, kind, out):
     Returns the number of candidates it weighed."""
     seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
     cand = w_lc(W)
-    n = candidates(P, st, seat, W, s, kind, LEARNED_CANDIDATES, cand)
+    n = candidates(P, st, seat, W, s, kind, as_int(LEARNED_CANDIDATES), cand)  # as_int: the search's compiled lists
     best = 0
     if n > 1:
         X = w_lx(W)
