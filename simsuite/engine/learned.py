@@ -165,12 +165,7 @@ def log_decision(P, st, W, kind, cand, n, stats, out):
     seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
     chosen = -1
     for i in range(n):
-        same = True
-        for c in range(NC):
-            if cand[i, c] != out[c]:
-                same = False
-                break
-        if same:
+        if search.same_play(cand, i, out):
             chosen = i
             break
     at = counts[LOG_USED]

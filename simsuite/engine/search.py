@@ -224,6 +224,15 @@ def rollout(P, st, pol, W, s, lead, play, forced):
 
 
 @njit(cache=True, inline="always")
+def same_play(cand, i, play):
+    """Whether candidate ``i`` of the list ``cand`` is the play ``play`` (count vectors)."""
+    for c in range(NC):
+        if cand[i, c] != play[c]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def _add(cand, n, play, cap, sig):
     """Append ``play`` to the candidate list unless it is there already or the list is full.
     ``sig[i]``: a sum over candidate ``i``'s cards, kept beside the list, so that only a candidate
@@ -234,14 +243,7 @@ def _add(cand, n, play, cap, sig):
     for c in range(NC):
         x += play[c] * (c * 5 + 1)
     for i in range(n):
-        if sig[i] != x:
-            continue
-        same = True
-        for c in range(NC):
-            if cand[i, c] != play[c]:
-                same = False
-                break
-        if same:
+        if sig[i] == x and same_play(cand, i, play):
             return n
     for c in range(NC):
         cand[n, c] = play[c]
