@@ -411,3 +411,27 @@ def test_learned_answers_textbook_positions(name):
     a = advise(s, load_variant("two-deck-2011"), "learned")
     assert format_cards(a.choice) == right
     assert right in [format_cards(p) for p, _ in a.scored]
+
+
+def test_collection_on_a_dask_cluster_is_the_same(tiny, tmp_path):
+    from conftest import local_dask_cluster
+
+    with local_dask_cluster(1) as cluster:
+        C.collect(tmp_path / "dask", hands=6, seed=5, policy=TINY, chunk=3, backend="dask",
+                  scheduler=cluster.scheduler_address, quiet=True)
+    got = C.load_decisions(tmp_path / "dask").collect()
+    assert got.equals(C.load_decisions(tiny).collect().filter(pl.col("hand") < 6))
+    assert C.load_manifest(tmp_path / "dask")["sessions"][-1]["backend"] == "dask"
+
+
+def test_the_shipped_models_collection_is_committed_beside_it():
+    """The data are not committed; their manifest (what was collected, with the command) is, and it
+    is the collection the card names."""
+    m = json.loads((SHIPPED.parent / "learned-collection.json").read_text())
+    assert m["format"] == C.FORMAT
+    card = load_model(SHIPPED).card["training"]["data"]
+    ident = m["identity"]
+    assert {k: ident[k] for k in ("seed", "hands", "policy", "search", "rules")} == \
+        {k: card[k] for k in ("seed", "hands", "policy", "search", "rules")}
+    assert ident["features"] == list(F.FEATURE_NAMES) and m["status"] == "complete"
+    assert m["sessions"][0]["command"][:3] == ["simsuite", "learn", "collect"]
