@@ -251,12 +251,13 @@ def cmd_learn_collect(args) -> int:
 
 
 def cmd_learn_train(args) -> int:
-    from .learn.train import load, train_and_write
+    from .learn.train import load, model_target, train_and_write
     from .report.learn_text import training_text
 
     if args.max_rows is not None:
         check_int("--max-rows", args.max_rows, 1000)
     check_seed("--seed", args.seed)
+    model_target(args.out)  # a bad --out is refused before the data are read
     trained = train_and_write(load(args.data), args.data, args.out, args.max_rows, args.seed,
                               command=["simsuite", *args.argv])
     if args.json:

@@ -214,6 +214,16 @@ def test_train_command_writes_a_card(tiny, tmp_path, capsys):
     assert ev["decisions"] > 0 and 0 <= ev["model"]["all"]["agreement"]["mean"] <= 1
     assert main(["learn", "train", str(tiny), "--out", str(tmp_path / "m.txt")]) == 2
     assert "a model file ends in .npz" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("mine")
+    assert main(["learn", "train", str(tiny), "--out", str(tmp_path / "a-file" / "m.npz")]) == 2
+    assert "cannot create its folder" in capsys.readouterr().err and (tmp_path / "a-file").read_text() == "mine"
+    assert main(["learn", "train", str(tmp_path / "a-file"), "--out", str(tmp_path / "m2.npz")]) == 2
+    assert "not a folder; a collection is" in capsys.readouterr().err
+    assert main(["learn", "evaluate", str(out), str(tmp_path / "nowhere")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert main(["learn", "train", str(tiny), "--out", str(tmp_path / "m3.npz"), "--max-rows", "5"]) == 2
+    assert "--max-rows must be at least 1000" in capsys.readouterr().err
+    assert not (tmp_path / "m2.npz").exists() and not (tmp_path / "m3.npz").exists()
 
 
 # --- the model file ------------------------------------------------------------------------------------------

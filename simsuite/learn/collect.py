@@ -185,6 +185,8 @@ def _part_problem(folder: Path, m: dict, chunk: dict) -> str | None:
 
 def load_manifest(folder: str | Path) -> dict:
     """A collection's manifest, or one line saying why it is not one."""
+    if not Path(folder).is_dir():
+        raise SimsuiteError(f"{folder}: not a folder; a collection is the folder `simsuite learn collect` wrote")
     path = Path(folder) / R.MANIFEST
     try:
         m = json.loads(path.read_text(encoding="utf-8"))

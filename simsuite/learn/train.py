@@ -334,11 +334,29 @@ def header() -> np.ndarray:
     return h
 
 
-def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
-    """``path`` (``.npz``) and its card (``.json``) beside it."""
+def model_target(path: str | Path) -> Path:
+    """``path`` checked as a place to write a model, before any work: a ``.npz`` name in a folder
+    that exists or can be made."""
     path = Path(path)
     if path.suffix != ".npz":
-        raise SimsuiteError(f"{path}: a model file ends in .npz")
+        raise SimsuiteError(f"--out {path}: a model file ends in .npz")
+    if path.exists() and not path.is_file():
+        raise SimsuiteError(f"--out {path}: exists and is not a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimsuiteError(f"--out {path}: cannot create its folder: {exc}") from None
+    if not path.parent.is_dir():
+        raise SimsuiteError(f"--out {path}: {path.parent} is not a folder")
+    return path
+
+
+def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
+    """``path`` (``.npz``) and its card (``.json``) beside it, each written whole (a temporary file,
+    then renamed) so that a failed write never leaves half a model."""
+    import os
+
+    path = model_target(path)
     coef = np.ascontiguousarray(A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)  # the engine's A[kind, k, j]
     h = header()
     card = {"format": FORMAT, "format_version": FORMAT_VERSION, "features": list(FEATURE_NAMES),
@@ -346,10 +364,17 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
                                                         "candidate_features": N_CANDIDATE,
                                                         "decision_features": N_CONTEXT},
             "words_sha256": words_hash(model_words(h, coef)), **card_extra}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
-        np.savez(fh, header=h, coef=coef)
-    path.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    tmp_npz, tmp_card = path.with_name(f".tmp-{path.name}"), path.with_name(f".tmp-{path.stem}.json")
+    try:
+        with open(tmp_npz, "wb") as fh:
+            np.savez(fh, header=h, coef=coef)
+        tmp_card.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp_npz, path)
+        os.replace(tmp_card, path.with_suffix(".json"))
+    except OSError as exc:
+        tmp_npz.unlink(missing_ok=True)
+        tmp_card.unlink(missing_ok=True)
+        raise SimsuiteError(f"--out {path}: cannot write the model: {exc}") from None
     return path
 
 
@@ -364,9 +389,7 @@ def train_and_write(d: Decisions, data: str | Path, out: str | Path, max_rows: i
     command, the rows, the penalty and the held-out figures."""
     from ..sim.manifest import _package_version
 
-    out = Path(out)
-    if out.suffix != ".npz":
-        raise SimsuiteError(f"--out {out}: a model file ends in .npz")
+    out = model_target(out)
     trained = train(d, max_rows, seed)
     m = load_manifest(data)
     ident = m["identity"]
