@@ -412,7 +412,9 @@ def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: An
     policy = check_policy(policy)
     hands = _whole("--hands", hands, 1)
     seed = _whole("--seed", seed, 0)
-    jobs = _whole("--jobs", jobs, 1, allow=(-1,))
+    from ..sim.limits import check_jobs
+
+    jobs = check_jobs("--jobs", _whole("--jobs", jobs, 1, allow=(-1,)))
     refs = [load_reference(reference)] if reference else load_all_references()
     if not refs:
         raise SimsuiteError(f"no reference files in {CALIBRATION_DIR}")

@@ -19,6 +19,7 @@ FALLBACK_MEMORY_BYTES = 4 * 2**30  # when the machine does not say how much memo
 GB = 2**30
 # memory of one hand, or one match slot, held at once by bench, duel and compare-policies (records, states, frames)
 HAND_BYTES = 1_000
+JOBS_PER_CORE = 4  # --jobs at most this many worker processes per core (check_jobs)
 
 
 def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:
@@ -36,12 +37,31 @@ def check_seed(name: str, value) -> int:
     return check_int(name, value, 0, MAX_SEED)
 
 
+def cores() -> int:
+    """The processor cores this process may use."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return max(os.cpu_count() or 1, 1)
+
+
+def max_jobs() -> int:
+    """The most local worker processes a command starts: ``JOBS_PER_CORE`` per core."""
+    return JOBS_PER_CORE * cores()
+
+
 def check_jobs(name: str, value) -> int:
-    """Worker processes: a positive number, or -1 for one per core (joblib's convention)."""
+    """Worker processes: a positive number up to ``max_jobs()``, or -1 for one per core (joblib's
+    convention). The one place every command's ``--jobs`` is checked: a number past the machine's
+    cores only makes processes wait for each other, and a huge one would start processes without
+    end (docs/harness.md, "Limits")."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise SimsuiteError(f"{name} must be an integer; got {value!r}")
     if value == 0 or value < -1:
         raise SimsuiteError(f"{name} must be a positive number of workers or -1 (all cores); got {value}")
+    if value > max_jobs():
+        raise SimsuiteError(f"{name} {value:,} is more worker processes than this machine runs: at most {max_jobs()} "
+                            f"({JOBS_PER_CORE} per core, {cores()} core(s)); -1 starts one per core")
     return value
 
 

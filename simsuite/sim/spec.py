@@ -22,7 +22,7 @@ from ..engine.names import pair_text, parse_policies
 from ..errors import SimsuiteError
 from ..rules.variant import SPEC_BY_NAME, Variant, load_variant, override_keys
 from . import results as R
-from .limits import check_int, check_memory, check_seed
+from .limits import check_int, check_jobs, check_memory, check_seed
 from .manifest import _hash
 
 DEFAULT_CHUNK = 50
@@ -177,8 +177,7 @@ def _engine_ready(variant: Variant, label: str) -> None:
 
 
 def _check_exec(opts: ExecOptions) -> None:
-    if isinstance(opts.jobs, bool) or not isinstance(opts.jobs, int) or opts.jobs == 0 or opts.jobs < -1:
-        raise SimsuiteError(f"--jobs must be a positive number of processes, or -1 for one per core; got {opts.jobs!r}")
+    check_jobs("--jobs", opts.jobs)
     if opts.backend not in BACKENDS:
         raise SimsuiteError(f"--backend must be one of {', '.join(BACKENDS)}; got {opts.backend!r}")
     if opts.backend == "dask" and not opts.scheduler:
