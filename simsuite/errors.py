@@ -6,6 +6,26 @@ import tomllib
 from pathlib import Path
 
 
+ID_CHARS = "letters, digits, '.', '_' and '-'"
+MAX_ID = 64
+
+
+def id_problem(text, what: str = "id") -> str | None:
+    """Why ``text`` cannot serve as an id that may name a file (a variant's, a reference's), or
+    None: 1 to ``MAX_ID`` of ``ID_CHARS``, not starting with a dot (no path, no hidden file)."""
+    if not isinstance(text, str) or not text:
+        return f"{what} must be a non-empty string"
+    if len(text) > MAX_ID or text.startswith(".") or not all(c.isascii() and (c.isalnum() or c in "._-") for c in text):
+        return f"{what} {text!r} is not an id: 1 to {MAX_ID} {ID_CHARS}, not starting with '.'"
+    return None
+
+
+def as_id(text: str) -> str:
+    """A file name's stem made an id (``id_problem``): other characters become '-'."""
+    out = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in text)[:MAX_ID].lstrip(".")
+    return out or "variant"
+
+
 class SimsuiteError(ValueError):
     """Base of every error a user can cause (the command line prints it without a traceback)."""
 
@@ -60,6 +80,16 @@ def unknown_keys(table, known, where: str = "") -> list[str]:
     return [f"{where}unknown key {key!r}; known keys: {', '.join(known)}" for key in table if key not in known]
 
 
+def _toml_char(ch: str) -> str:
+    """One character inside a TOML basic string: quote, backslash and the control characters TOML
+    forbids there (U+0000 to U+001F and U+007F) escaped."""
+    if ch in ('"', "\\"):
+        return "\\" + ch
+    if ord(ch) < 0x20 or ord(ch) == 0x7F:
+        return f"\\u{ord(ch):04X}"
+    return ch
+
+
 def toml_value(v) -> str:
     """A value as TOML text (the inverse of ``read_toml`` for the scalars, lists and inline tables
     of spec and variant files)."""
@@ -68,7 +98,7 @@ def toml_value(v) -> str:
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + "".join(_toml_char(ch) for ch in v) + '"'
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 
 from simsuite.cli import main
+from pathlib import Path
+
 from simsuite.sim.limits import JOBS_PER_CORE, check_jobs, cores, max_jobs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SPEC = 'base = "two-deck-2011"\nmatches = 4\nchunk = 2\n[grid]\nstep = [20, 40]\n'
 DESIGN = """base = "two-deck-2011"
@@ -54,3 +58,59 @@ def test_the_limit_is_a_multiple_of_the_cores():
     for bad in (0, -2, max_jobs() + 1):
         with pytest.raises(ValueError, match="--jobs"):
             check_jobs("--jobs", bad)
+
+
+# --- ids never decide where a file goes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["/srv/elsewhere/ESCAPE", "../escape", "a/b", ".hidden", "x" * 65, "tab\there", ""])
+def test_a_variant_id_that_is_not_an_id_is_refused(tmp_path, capsys, monkeypatch, bad):
+    """An id names a run's default folder (results/<ids>-seed<S>-<hash>): never a path."""
+    from simsuite.errors import toml_value
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    f = tmp_path / "v.toml"
+    f.write_text(f'extends = "school-2016"\nid = {toml_value(bad)}\n')
+    code = main(["simulate", "--variant", str(f), "--matches", "2", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and ("is not an id" in err or "non-empty" in err), err
+    assert list(work.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["v.toml", "work"]
+
+
+def test_a_file_stem_that_is_not_an_id_becomes_one(tmp_path):
+    from simsuite.rules.variant import load_variant
+
+    f = tmp_path / "my rules (v2).toml"
+    f.write_text('extends = "school-2016"\n')
+    assert load_variant(str(f)).id == "my-rules--v2-"
+
+
+def _reference(tmp_path, rules_id: str, ref_id: str = "planted") -> str:
+    from simsuite.errors import toml_value
+
+    top, rules = (ROOT / "calibration" / "ejfn-tractor-2025.toml").read_text().split("[rules]\n", 1)
+    top = top.replace('id = "ejfn-tractor-2025"', f"id = {toml_value(ref_id)}", 1)
+    rules = rules.replace('id = "ejfn-tractor-2025"', f"id = {toml_value(rules_id)}", 1)
+    path = tmp_path / "ref.toml"
+    path.write_text(top + "[rules]\n" + rules)
+    return str(path)
+
+
+@pytest.mark.parametrize("rules_id, ref_id", [("/srv/elsewhere/ESCAPE", "planted"), ("../../ESCAPE", "planted"),
+                                              ("fine", "../../ESCAPE"), ("fine", "/tmp/ESCAPE")])
+def test_a_reference_id_never_names_a_file(tmp_path, capsys, rules_id, ref_id):
+    code = main(["calibrate", "--reference", _reference(tmp_path, rules_id, ref_id), "--hands", "40"])
+    err = capsys.readouterr().err
+    assert code == 2 and "is not an id" in err and "Traceback" not in err, err
+    assert not list(tmp_path.parent.glob("**/ESCAPE*")) and not (ROOT / "ESCAPE.toml").exists()
+
+
+def test_a_reference_with_characters_toml_forbids_plays(tmp_path, capsys):
+    """calibrate writes the reference's rules as a variant file of its own: every string escaped
+    (a title or a deviation note may hold a quote, a backslash or a control character)."""
+    path = Path(_reference(tmp_path, "fine-rules", "planted"))
+    path.write_text(path.read_text().replace('name = "', 'name = "quote \\" backslash \\\\ del \\u007F nul \\u0000 ', 1))
+    code = main(["calibrate", "--reference", str(path), "--hands", "40", "--json"])
+    assert code == 0, capsys.readouterr().err

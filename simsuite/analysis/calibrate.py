@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
+from ..errors import SimsuiteError, VariantError, id_problem, read_toml, toml_value, unknown_keys
 from ..rules.variant import Variant, variant_from_table
 from .stats import Estimate, mean_ci
 
@@ -108,9 +108,10 @@ def load_reference(id_or_path: str | Path) -> Reference:
     path = _reference_path(id_or_path)
     raw = read_toml(path, "reference file")
     problems: list[str] = unknown_keys(raw, TOP_KEYS)
-    for key in ("id", "title"):
-        if not isinstance(raw.get(key), str) or not raw.get(key):
-            problems.append(f"{key} must be a non-empty string")
+    if (bad := id_problem(raw.get("id"))) is not None:
+        problems.append(bad)
+    if not isinstance(raw.get("title"), str) or not raw.get("title"):
+        problems.append("title must be a non-empty string")
     source = _table(raw, "source", problems, required=("repository", "path"))
     policies = _table(raw, "policies", problems, required=("reference", "ours"))
     deviations = _table(raw, "deviations", problems, required=(), optional=True)
@@ -336,19 +337,10 @@ def check_policy(policy: Any) -> str:
 
 def _write_variant(variant: Variant, path: Path) -> None:
     """The variant as a complete variant file, for the harness (it loads cells by path)."""
-    def value(x: Any) -> str:
-        if isinstance(x, bool):
-            return "true" if x else "false"
-        if isinstance(x, str):
-            return json.dumps(x, ensure_ascii=False)
-        if isinstance(x, list):
-            return "[" + ", ".join(value(v) for v in x) + "]"
-        return repr(x)
-
-    lines = [f"id = {value(variant.id)}"]
+    lines = [f"id = {toml_value(variant.id)}"]
     for section, fields in variant.to_toml_dict().items():
         lines.append(f"\n[{section}]")
-        lines += [f"{k} = {value(v)}" for k, v in fields.items()]
+        lines += [f"{k} = {toml_value(v)}" for k, v in fields.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -362,7 +354,7 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
 
     policy = check_policy(policy)
     with tempfile.TemporaryDirectory(prefix="simsuite-calibrate-") as tmp:
-        rules = Path(tmp) / f"{ref.variant.id}.toml"
+        rules = Path(tmp) / "rules.toml"  # a fixed name: an id never decides where a file goes
         _write_variant(ref.variant, rules)
         out = simulate(RunSpec(variants=[str(rules)], policies=f"{policy},{policy}", hands=hands, seed=seed, jobs=jobs,
                                out=Path(tmp) / "run", quiet=quiet,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import CardError, VariantError
+from ..errors import CardError, VariantError, as_id, id_problem
 from .cards import RANK_NAMES, parse_rank
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
@@ -392,7 +392,7 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
                     flat.update(section)
             except VariantError as exc:
                 raise VariantError(source, [f"extends {base!r}: {exc}"]) from None
-    flat["id"] = raw.pop("id", default_id)
+    flat["id"] = raw.pop("id", as_id(default_id))
     for key, value in raw.items():
         if isinstance(value, dict) and key in SECTIONS:
             for sub, subvalue in value.items():
@@ -417,8 +417,8 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
 def _build(flat: dict[str, Any], source: str, prior: list[str] | None = None) -> Variant:
     problems = list(prior or [])
     values: dict[str, Any] = {"id": flat.get("id", ""), "source": source}
-    if not isinstance(values["id"], str) or not values["id"]:
-        problems.append(f"id must be a non-empty string, got {values['id']!r}")
+    if (bad := id_problem(values["id"])) is not None:  # an id may name a results folder: never a path
+        problems.append(bad)
     for spec in SPECS:
         if spec.name not in flat:
             problems.append(f"missing key [{spec.section}] {spec.name} ({spec.doc})")
