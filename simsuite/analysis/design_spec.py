@@ -20,6 +20,7 @@ from typing import Any
 from ..engine.names import parse_policies
 from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.variant import load_variant
+from .exact import RESCORABLE
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
 from ..sim.sweep import _cell_value, _combos, build_cells, decks_scaling_problems, grid_problems
@@ -31,12 +32,9 @@ DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search"
 SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 60}
 SEARCH_MINIMA = {"matches": 2, "growth": 2, "rounds": 1, "reps": 10}
 OPS = ("<=", ">=")
-# Rule fields the exact match model re-scores exactly, without new play: the clock and the duration
-# model (the scripted policies never look at the clock, docs/metrics.md "Re-scoring"). Every other
-# parameter changes how the hands are played (the bands too: the expert plays for the thresholds),
-# so its values are simulated.
-RESCORED_KEYS = ("match_minutes", "warning_minute", "hands_after_warning", "no_new_hand_minutes", "tie_rule",
-                 "seconds_per_trick", "hand_overhead_minutes")
+# Rule fields the exact match model re-scores without new play (the clock and the duration model):
+# the one list, ``analysis.exact.RESCORABLE``. Every other parameter is simulated.
+RESCORED_KEYS = RESCORABLE
 
 
 @dataclass(frozen=True)

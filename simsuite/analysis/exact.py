@@ -38,6 +38,25 @@ import polars as pl
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 
+# The rule fields the chain can be re-scored under without new play, and the one list of them
+# (``simsuite exact --set``, and the axes ``simsuite design`` re-scores instead of playing): the
+# clock and the duration model. No policy looks at the clock, so the hands would be played alike.
+# Every other field changes how hands are played (the bands too: the policies play for the
+# thresholds, and `search` and `learned` read them), so its effect must be simulated.
+RESCORABLE = ("match_minutes", "warning_minute", "hands_after_warning", "no_new_hand_minutes", "tie_rule",
+              "seconds_per_trick", "hand_overhead_minutes")
+MAX_REPS = 10_000  # bootstrap resamples: each solves the chain again (a resample takes milliseconds)
+
+
+def check_rescorable(overrides: Mapping[str, Any], where: str = "--set") -> None:
+    """Refuse, naming them, overrides of fields that change play (``RESCORABLE``)."""
+    bad = [k for k in overrides if k not in RESCORABLE]
+    if bad:
+        raise SimsuiteError(f"{where} {', '.join(bad)}: changes how the hands are played, so the hands played under "
+                            f"the old rules cannot be re-scored under it; simulate it instead (a sweep or a design "
+                            f"grid). Re-scoring takes the clock and the duration model only: "
+                            f"{', '.join(RESCORABLE)}")
+
 DEFAULT_REPS = 100
 TIME_STEP_X100 = 0  # 0: time kept exactly, as tricks played (see Rules.x100); > 0: a grid of that many hundredths
 DECIDED_AT = 0.9  # the decisiveness threshold on the eventual winner's P(win | state)
@@ -776,14 +795,18 @@ def _figures(sol: Solution) -> dict[str, float | None]:
 
 def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
                 overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
-                values: bool = True) -> dict:
+                values: bool = True, approximate: bool = False) -> dict:
     """Solve the chain of one cell (one policy pairing) and bootstrap it over deals.
 
     ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
-    under (bands, clock, duration model; an approximation, see the module docstring). Returns
+    under: the clock and the duration model (``RESCORABLE``). With ``approximate`` the bands too,
+    taking the hands as they fell under the old bands (an approximation the caller names; see the
+    module docstring; notebook 04 shows its error beside simulation). Returns
     {"figures": {key: {"value", "low", "high", "n"}}, "hands_dist", "minutes_quantiles",
     "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}. ``values=False`` skips the backward
     pass in the resamples (drama and the decisive share then have no interval; half the time)."""
+    if overrides and not approximate:
+        check_rescorable(overrides)
     data = hand_data(hands, matches, variant)
     target = variant.with_overrides(dict(overrides), source="--set") if overrides else variant
     if overrides:
@@ -821,11 +844,21 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
 
 
 def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
-                  cells: Sequence[str] | None = None, values: bool = True) -> list[dict]:
-    """``exact_model`` for every cell of a results folder (one row per cell, with its variant)."""
+                  cells: Sequence[str] | None = None, values: bool = True, approximate: bool = False) -> list[dict]:
+    """``exact_model`` for every cell of a results folder (one row per cell, with its variant);
+    ``cells``: only these (each must be one of the run's)."""
+    from ..sim.limits import check_int, check_seed
     from ..sim.results import load
 
+    check_int("--reps", reps, 0 if approximate else 1, MAX_REPS)
+    check_seed("--seed", seed)
+    if overrides and not approximate:
+        check_rescorable(overrides)
     r = load(path)
+    known = [c["id"] for c in r.manifest.get("cells", [])]
+    unknown = [c for c in (cells or []) if c not in known]
+    if unknown:
+        raise SimsuiteError(f"--cell {unknown[0]!r}: no such cell in {path}; its cells: {', '.join(known)}")
     variants = r.variants()
     h_all, m_all = r.hands.collect(), r.matches.collect()
     rows = []
@@ -840,7 +873,7 @@ def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = 
         m = m_all.filter(pl.col("cell") == cid)
         if m.height == 0:
             continue
-        row = exact_model(h, m, v, overrides, reps, seed, values)
+        row = exact_model(h, m, v, overrides, reps, seed, values, approximate)
         row["cell"] = cid
         row["variant"] = v.id
         rows.append(row)
@@ -952,14 +985,15 @@ __all__ = ["exact_model", "exact_results", "solve", "Rules", "hand_data", "resco
 
 def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
                      seed: int = 0, sim_cells: Mapping[str, str] | None = None,
-                     cells: Sequence[str] | None = None) -> str:
+                     cells: Sequence[str] | None = None, approximate: bool = False) -> str:
     """A markdown table: per cell, the exact model built from ``model_run``'s hands (re-scored
-    under ``overrides`` if given) beside the matches simulated in ``sim_run`` (a different seed,
-    so the two are independent samples), with z = difference / combined SE. ``sim_cells`` maps a
-    model cell to the simulated cell to compare it with (default: the same id)."""
+    under ``overrides`` if given; ``approximate``: the bands too, see ``exact_model``) beside the
+    matches simulated in ``sim_run`` (a different seed, so the two are independent samples), with
+    z = difference / combined SE. ``sim_cells`` maps a model cell to the simulated cell to compare
+    it with (default: the same id)."""
     from ..sim.results import load
 
-    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False)
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False, approximate=approximate)
     s = load(sim_run)
     sv = s.variants()
     sh, sm = s.hands.collect(), s.matches.collect()
