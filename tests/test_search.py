@@ -8,6 +8,7 @@ chooses by the result.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -231,6 +232,25 @@ def test_advise_bad_positions_get_one_line(tmp_path, capsys, text, words):
     err = capsys.readouterr().err
     assert rc == 2
     assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("extra, hands, plays, words", [
+    # a seat void in a suit it holds, shows or plays (issue 34: advise accepted these)
+    ({"voids": {"S": "D"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] S is void in D but holds D3"),
+    ({"voids": {"E": "C"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] E is void in C but shows or plays C4"),
+    ({"voids": {"W": "T"}, "shown": {"W": "S3"}}, {"S": "D10 D3"}, None,
+     "[voids] W is void in trump but shows or plays S3"),
+    # voids that leave seats fewer cards than they hold: each alone, and three together
+    ({"voids": {"W": "S H D C T"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] leave W 0 unseen card(s)"),
+    ({"voids": {"N": "S H D C T", "E": "S H D C T", "W": "S H D C T"}}, {"S": "D10 D3"}, None,
+     "[voids] leave N 0 unseen card(s)"),
+])
+def test_advise_refuses_voids_the_position_contradicts(extra, hands, plays, words):
+    s = position(extra, hands, plays, "N" if plays else None, "S",
+                 unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8" if plays else "C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8 S3 S4",
+                 bottom_hidden="")
+    with pytest.raises(SimsuiteError, match=re.escape(words)):
+        advise(s, load_variant("two-deck-2011"), FAST)
 
 
 def test_advise_needs_one_variant(tmp_path, capsys):

@@ -111,6 +111,8 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
         raise ScenarioError(f"{s.source}: {', '.join(over)} in the position, but {v.decks} deck(s) hold only "
                             f"{v.decks} of each card")
     unseen = np.full(NC, v.decks, np.int64) - known
+    cls, pos = hand_tables(P, s.level, s.trump)
+    _check_voids(s, m, mine, unseen, cls)
 
     st = ph.new_state()
     sc = st.sc
@@ -124,7 +126,6 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
     sc[ph.S_LAST_WINNER] = -1
     sc[ph.S_LAST_KEY] = 1
     sc[ph.S_LAST_N] = 1
-    cls, pos = hand_tables(P, s.level, s.trump)
     st.cls[:] = cls
     st.pos[:] = pos
     st.ctx[:] = (s.declarers, m, dealer, s.trump, s.level, gone, 0, leader)
@@ -176,6 +177,39 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
             raise ScenarioError(f"{s.source}: play {i + 1} ({_fmt(play)}) does not fit the lead of {n_trick} card(s)")
     rng = hand_states(seed, 0, 1)[0].copy()
     return P, st, W, rng
+
+
+def _suit_name(k: int) -> str:
+    return "trump" if k == 4 else SUITS[k]
+
+
+def _check_voids(s: Scenario, m: int, mine: np.ndarray, unseen: np.ndarray, cls: np.ndarray) -> None:
+    """Refuse voids the position contradicts: a seat void in a suit it holds, shows or plays in
+    this trick; or seats whose voids leave fewer unseen cards they may hold than the cards they
+    must hold (every group of them, so that three seats void in every suit are caught together)."""
+    leader = s.leader if s.plays else s.to_move
+    plays = {(leader + i) % 4: _counts(p) for i, p in enumerate(s.plays)}
+    for o, suits in s.voids.items():
+        held = mine if o == s.to_move else _counts(s.shown.get(o, [])) + plays.get(o, 0)
+        for k in suits:
+            has = [c for c in range(NC) if held[c] > 0 and cls[c] == k]
+            if has:
+                raise ScenarioError(f"{s.source}: [voids] {SEATS[o]} is void in {_suit_name(k)} but "
+                                    f"{'holds' if o == s.to_move else 'shows or plays'} {format_card(has[0])}")
+    others = [o for o in range(4) if o != s.to_move]
+    need = {o: m - len(s.shown.get(o, [])) - int(np.sum(plays.get(o, 0))) for o in others}
+    for mask in range(1, 1 << len(others)):
+        group = [o for i, o in enumerate(others) if mask >> i & 1]
+        may = np.zeros(NC, bool)
+        for o in group:
+            void = set(s.voids.get(o, []))
+            may |= np.array([cls[c] not in void for c in range(NC)])
+        room = int(unseen[may].sum())
+        wanted = sum(need[o] for o in group)
+        if wanted > room:
+            who = ", ".join(SEATS[o] for o in group)
+            raise ScenarioError(f"{s.source}: [voids] leave {who} {room} unseen card(s) of the suits they may hold, "
+                                f"but they must hold {wanted} more")
 
 
 def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Advice:
