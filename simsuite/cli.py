@@ -441,6 +441,8 @@ def cmd_bury(args) -> int:
     _engine_ready(v)
     check_int("--hands", args.hands, 2, 1_000_000)
     check_seed("--seed", args.seed)
+    if "," in args.policy:
+        raise SimsuiteError(f"--policy takes one policy (the dealer's; it buries in every hand); got {args.policy!r}")
     r = bury_study(v, args.policy, args.hands, args.seed)
     if args.json:
         print(json.dumps(r.as_dict(), indent=2))

@@ -277,6 +277,12 @@ def test_bury_names_a_variant_without_bottom(capsys):
     assert "has no bottom" in capsys.readouterr().err
 
 
+def test_bury_takes_one_policy(capsys):
+    """Issue 34: ``--policy expert,basic`` used one of them without a word."""
+    assert main(["bury", "--variant", "two-deck-2011", "--policy", "expert,basic", "--hands", "10"]) == 2
+    assert "--policy takes one policy" in capsys.readouterr().err
+
+
 def test_bury_command_json(capsys):
     assert main(["bury", "--variant", "two-deck-2011", "--policy", "basic", "--hands", "60", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
