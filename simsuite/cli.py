@@ -161,6 +161,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default=None, help="design folder (default results/design-<spec name>)")
     _exec_args(s)
     s.add_argument("--json", action="store_true", help="the whole result (every figure, n and interval) as JSON")
+    s.add_argument("--max-cells", type=int, default=500,
+                   help="play a grid of up to this many cells (parameter sets x pairings; default 500)")
     s.set_defaults(func=cmd_design)
 
     s = sub.add_parser("summary", help="game length, swing and fairness of a results folder")

@@ -114,3 +114,56 @@ def test_a_reference_with_characters_toml_forbids_plays(tmp_path, capsys):
     path.write_text(path.read_text().replace('name = "', 'name = "quote \\" backslash \\\\ del \\u007F nul \\u0000 ', 1))
     code = main(["calibrate", "--reference", str(path), "--hands", "40", "--json"])
     assert code == 0, capsys.readouterr().err
+
+
+# --- design specs: bounded work, goals that can hold ---------------------------------------------------
+
+
+DESIGN_BASE = """base = "two-deck-2011"
+pairings = ["expert,expert", "expert,basic"]
+tradeoff = ["match_minutes", "stronger_wins"]
+[goals]
+match_minutes = "<= 200"
+stronger_wins = ">= 0.5"
+"""
+
+
+@pytest.mark.parametrize("body, words", [
+    ('[grid]\nstep = { from = 20, to = 40, by = nan }\n', "a range's from, to and by must be finite numbers"),
+    ('[grid]\nstep = { from = 20, to = inf, by = 5 }\n', "a range's from, to and by must be finite numbers"),
+    ('[grid]\nstep = { from = 20, to = 1e600, by = 5 }\n', "a range's from, to and by must be finite numbers"),
+    ('[grid]\nstep = { from = 0, to = 1000000000, by = 1 }\n', "an axis has at most 1,000"),
+    ('[grid]\nstep = { from = 5, to = 400, by = 5 }\ntakeover = { from = 40, to = 200, by = 5 }\n',
+     "cells a design plays unless asked (--max-cells"),
+    ('[grid]\nstep = [20, 40]\n[search]\nreps = 1000000000\n', "search.reps must be at most 10,000"),
+    ('[grid]\nstep = [20, 40]\n[search]\nmatches = 1000000000000\n', "search.matches must be at most 100,000"),
+    ('[grid]\nstep = [20, 40]\n[search]\ngrowth = 1000000\n', "search.growth must be at most 10"),
+    ('[grid]\nstep = [20, 40]\n[search]\nreps = 1e9\n', "search.reps must be an integer"),
+])
+def test_a_design_spec_of_unbounded_work_is_refused_before_play(tmp_path, capsys, body, words):
+    spec = tmp_path / "d.toml"
+    spec.write_text(DESIGN_BASE + body)
+    code = main(["design", str(spec), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_contradictory_goals_on_one_metric_are_refused(tmp_path, capsys):
+    """Issue 34: the design played such a spec, then reported that nothing met the goals."""
+    spec = tmp_path / "d.toml"
+    spec.write_text(DESIGN_BASE.replace('match_minutes = "<= 200"', 'match_minutes = ["<= 10", ">= 20"]')
+                    + "[grid]\nstep = [20, 40]\n")
+    code = main(["design", str(spec), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and '"<= 10" and ">= 20" cannot both hold' in err, err
+
+
+def test_max_cells_prices_and_raises_the_limit(tmp_path):
+    from simsuite.analysis.design_spec import read_design
+
+    spec = tmp_path / "d.toml"
+    spec.write_text(DESIGN_BASE + "[grid]\nstep = [20, 30, 40]\n")
+    with pytest.raises(ValueError, match="3 parameter set\\(s\\) x 2 pairing\\(s\\) = 6 cells"):
+        read_design(spec, max_cells=5)
+    assert len(read_design(spec, max_cells=6).sets) == 3

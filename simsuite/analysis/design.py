@@ -35,7 +35,7 @@ from ..engine.names import pair_text
 from ..errors import SimsuiteError, toml_value
 from ..sim.limits import MAX_SEED
 from ..sim.spec import Cell, ExecOptions, Plan, _check_exec, check_out
-from .design_spec import METRIC_BY_KEY, DesignSpec, Goal, ParamSet, defined, read_design
+from .design_spec import MAX_PLAYED_CELLS, METRIC_BY_KEY, DesignSpec, Goal, ParamSet, defined, read_design
 
 SPEC_COPY = "design-spec.toml"
 RESULT = "design.json"
@@ -349,12 +349,16 @@ def binding(goals: Sequence[str], judged: dict) -> dict:
 
 def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 1, backend: str = "loky",
            scheduler: str | None = None, quiet: bool = False, command: Sequence[str] | None = None,
-           break_lock: bool = False) -> dict:
+           break_lock: bool = False, max_cells: int = MAX_PLAYED_CELLS) -> dict:
     """Run the design search of ``spec_path`` into ``out`` (resuming what is there) and return
-    the result (also written to ``out/design.json``)."""
+    the result (also written to ``out/design.json``). ``max_cells``: the most played cells the spec
+    may imply (``design_spec.MAX_PLAYED_CELLS`` unless the caller raises it)."""
+    from ..sim.limits import check_int
+
     opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
     _check_exec(opts)
-    spec = read_design(spec_path)
+    check_int("--max-cells", max_cells, 1, 1_000_000)
+    spec = read_design(spec_path, max_cells)
     out = Path(out) if out is not None else Path("results") / f"design-{Path(spec_path).stem}"
     _prepare_out(spec, out)
     command = list(command) if command else ["simsuite", "design", str(spec_path), "--out", str(out)]
@@ -620,7 +624,8 @@ def _margin(m: float | None, metric: str) -> str:
 
 def cli(args) -> int:
     res = design(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                 quiet=args.quiet or args.json, command=["simsuite", *args.argv], break_lock=args.break_lock)
+                 quiet=args.quiet or args.json, command=["simsuite", *args.argv], break_lock=args.break_lock,
+                 max_cells=args.max_cells)
     if args.json:
         print(json.dumps(res, indent=1, default=_json_default))
     else:

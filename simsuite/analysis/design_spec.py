@@ -31,6 +31,11 @@ DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search"
 # bootstrap resamples of the exact model
 SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 60}
 SEARCH_MINIMA = {"matches": 2, "growth": 2, "rounds": 1, "reps": 10}
+# and maxima: past these a search would run for days (matches per cell in the first round, the growth
+# per round, the rounds, the exact model's bootstrap resamples), docs/design.md "Limits"
+SEARCH_MAXIMA = {"matches": 100_000, "growth": 10, "rounds": 10, "reps": 10_000}
+MAX_AXIS_VALUES = 1_000  # values of one grid axis
+MAX_PLAYED_CELLS = 500  # played cells (parameter sets that play, x pairings), unless --max-cells raises it
 OPS = ("<=", ">=")
 # Rule fields the exact match model re-scores without new play (the clock and the duration model):
 # the one list, ``analysis.exact.RESCORABLE``. Every other parameter is simulated.
@@ -136,6 +141,8 @@ def defined(metric: str, pairing: tuple[str, str]) -> bool:
 def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
     """A grid value: a list, or a range table ``{ from = a, to = b, by = c }`` (both ends included)."""
     if isinstance(value, list):
+        if len(value) > MAX_AXIS_VALUES:
+            return None, f"grid.{key} lists {len(value):,} values; an axis has at most {MAX_AXIS_VALUES:,}"
         return value, None
     if isinstance(value, dict):
         bad = [k for k in value if k not in ("from", "to", "by")]
@@ -143,9 +150,15 @@ def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
         if bad or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in nums):
             return None, f"grid.{key}: a range is {{ from = A, to = B, by = STEP }} with three numbers; got {value!r}"
         a, b, by = nums
+        if not all(math.isfinite(x) for x in nums):
+            return None, f"grid.{key}: a range's from, to and by must be finite numbers; got {value!r}"
         if by <= 0 or b < a:
             return None, f"grid.{key}: a range needs by > 0 and to >= from; got {value!r}"
-        count = int(math.floor((b - a) / by + 1e-9)) + 1
+        span = (b - a) / by
+        if span + 1 > MAX_AXIS_VALUES:
+            return None, (f"grid.{key}: the range {value!r} has {math.floor(span) + 1:,} values; an axis has at most "
+                          f"{MAX_AXIS_VALUES:,}")
+        count = int(math.floor(span + 1e-9)) + 1
         return [type(a)(a + i * by) if isinstance(by, int) and isinstance(a, int) else round(a + i * by, 9)
                 for i in range(count)], None
     return None, f"grid.{key} must be a list of values or a range {{ from, to, by }}; got {value!r}"
@@ -172,7 +185,34 @@ def _goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
     return Goal(metric, op, bound), None
 
 
-def read_design(spec_path: str | Path) -> DesignSpec:
+def _contradictions(goals: list[Goal]) -> list[str]:
+    """Goals on one metric that no value meets (``<= 10`` with ``>= 20``)."""
+    out = []
+    for metric in dict.fromkeys(g.metric for g in goals):
+        at_most = [g.bound for g in goals if g.metric == metric and g.op == "<="]
+        at_least = [g.bound for g in goals if g.metric == metric and g.op == ">="]
+        if at_most and at_least and max(at_least) > min(at_most):
+            out.append(f"goals.{metric}: \"<= {min(at_most):g}\" and \">= {max(at_least):g}\" cannot both hold; "
+                       f"no rules could meet them")
+    return out
+
+
+def _priced(grid: dict, pairings: list, search: dict, max_cells: int) -> list[str]:
+    """The played cells a grid implies, and the hands of its first round, refused past ``max_cells``
+    (before any parameter set is built)."""
+    played = 1
+    for key, values in grid.items():
+        if key not in RESCORED_KEYS:
+            played *= len(values)
+    cells = played * max(len(pairings), 1)
+    if cells <= max_cells:
+        return []
+    return [f"the grid plays {played:,} parameter set(s) x {len(pairings)} pairing(s) = {cells:,} cells, "
+            f"{cells * search['matches']:,} matches in the first round alone; that is more than the {max_cells:,} "
+            f"cells a design plays unless asked (--max-cells {cells})"]
+
+
+def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> DesignSpec:
     """Read and check a design spec and build every parameter set (all problems at once)."""
     path = Path(spec_path)
     src = str(path)
@@ -267,9 +307,12 @@ def read_design(spec_path: str | Path) -> DesignSpec:
                 problems.append(f"search: unknown key {key!r}; known keys: {', '.join(SEARCH_DEFAULTS)}")
                 continue
             try:
-                search[key] = check_int(f"search.{key}", value, SEARCH_MINIMA[key])
+                search[key] = check_int(f"search.{key}", value, SEARCH_MINIMA[key], SEARCH_MAXIMA[key])
             except SimsuiteError as exc:
                 problems.append(str(exc))
+    problems += _contradictions(goals)
+    if not problems:
+        problems += _priced(grid, pairings, search, max_cells)
     if problems:
         raise VariantError(src, problems)
 
