@@ -59,9 +59,28 @@ class IllegalPlayError(SimsuiteError):
         super().__init__(message)
 
 
+MAX_TOML_BYTES = 4 << 20  # a variant, scenario, spec or reference file is a few kB; past this it is not one
+
+
 def read_toml(path: Path, what: str, error: type[SimsuiteError] = SimsuiteError) -> dict:
     """A user's TOML file (``what``: "sweep spec", "scenario file", ...), or ``error`` naming the
-    file and what is wrong with it in one line."""
+    file and what is wrong with it in one line. Only a regular file of at most ``MAX_TOML_BYTES``
+    is read: a pipe or a device (``/dev/zero``) would never end."""
+    import os
+    import stat
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read: {exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{path}: is a folder, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: not a regular file (a pipe or a device?); a {what} is a file")
+    if info.st_size > MAX_TOML_BYTES:
+        raise error(f"{path}: {info.st_size:,} bytes; a {what} has at most {MAX_TOML_BYTES:,}")
     try:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -167,3 +167,38 @@ def test_max_cells_prices_and_raises_the_limit(tmp_path):
     with pytest.raises(ValueError, match="3 parameter set\\(s\\) x 2 pairing\\(s\\) = 6 cells"):
         read_design(spec, max_cells=5)
     assert len(read_design(spec, max_cells=6).sets) == 3
+
+
+# --- files that are not files ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["advise", "{path}", "--variant", "two-deck-2011"],
+    ["judge", "{path}"],
+    ["simulate", "--variant", "{path}", "--matches", "2"],
+    ["sweep", "{path}", "--out", "{tmp}/w"],
+    ["design", "{path}", "--out", "{tmp}/d"],
+    ["calibrate", "--reference", "{path}"],
+])
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_a_file_that_never_ends_is_not_read(tmp_path, capsys, argv, kind):
+    """Issue 34: a position file that never ends hung the command. Only regular files of sane size
+    are read."""
+    import os
+
+    if kind == "fifo":
+        path = tmp_path / "pipe.toml"
+        os.mkfifo(path)  # opening it for reading would wait for a writer forever
+    elif kind == "device":
+        path = Path("/dev/zero")
+    else:
+        path = tmp_path / "huge.toml"
+        with open(path, "wb") as fh:
+            fh.truncate(5 << 20)
+    code = main([a.format(path=path, tmp=tmp_path) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err, err
+    if kind == "huge":
+        assert "at most 4,194,304" in err, err
+    else:  # refused unread: as no file, or (a name without .toml) as an unknown id
+        assert "not a regular file" in err or "unknown" in err, err

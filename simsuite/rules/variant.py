@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import CardError, VariantError, as_id, id_problem
+from ..errors import CardError, SimsuiteError, VariantError, as_id, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
@@ -359,13 +359,9 @@ def _locate(text: str) -> Path:
 def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
     source = str(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise VariantError(source, ["no such file"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(source, [f"not valid TOML: {exc}"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VariantError(source, [f"cannot be read: {exc}"]) from None
+        raw = read_toml(path, "variant file")
+    except SimsuiteError as exc:  # one line naming the file: the reason, without the path again
+        raise VariantError(source, [str(exc).removeprefix(f"{path}: ").replace("no such variant file", "no such file")]) from None
     return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen)
 
 
