@@ -203,11 +203,11 @@ def test_every_built_in_policy_is_accepted():
     (["--reference", "nope"], "unknown reference 'nope'"),
     (["--policy", "strong"], "unknown policy 'strong'"),
     (["--policy", "expert,basic"], "--policy takes one policy name"),
-    (["--hands", "0"], "--hands must be a whole number of at least 1"),
-    (["--hands", "lots"], "--hands must be a whole number"),
-    (["--seed", "-1"], "--seed must be a whole number of at least 0"),
-    (["--jobs", "0"], "--jobs must be a whole number of at least 1 (or -1)"),
-    (["--jobs", "2.5"], "--jobs must be a whole number"),
+    (["--hands", "0"], "--hands must be at least 1; got 0"),
+    (["--hands", "lots"], "--hands must be an integer; got 'lots'"),
+    (["--seed", "-1"], "--seed must be at least 0; got -1"),
+    (["--jobs", "0"], "--jobs must be a positive number of workers or -1"),
+    (["--jobs", "2.5"], "--jobs must be an integer; got '2.5'"),
 ])
 def test_bad_calibrate_input_is_one_line(capsys, argv, needle):
     assert main(["calibrate", *argv]) == 2

@@ -313,17 +313,15 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
 # --- running ---------------------------------------------------------------------------------------
 
 
-def _whole(name: str, value: Any, minimum: int, allow: Sequence[int] = ()) -> int:
-    """A whole number given on the command line (a string) or in code (an int)."""
-    text = str(value).strip()
-    try:
-        n = int(text) if not isinstance(value, bool) else None
-    except ValueError:
-        n = None
-    if n is None or (n < minimum and n not in allow):
-        extra = f" (or {', '.join(map(str, allow))})" if allow else ""
-        raise SimsuiteError(f"{name} must be a whole number of at least {minimum}{extra}; got {value!r}")
-    return n
+def _whole(value: Any) -> Any:
+    """A number given on the command line (a string) or in code (an int) as an int; anything else as
+    it is, for ``sim.limits`` to name."""
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return value
+    return value
 
 
 def check_policy(policy: Any) -> str:
@@ -402,11 +400,11 @@ def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: An
     """Validate everything first (one line for the first bad input), then calibrate each
     reference (``reference``: an id, a path, or None for every file in ``calibration/``)."""
     policy = check_policy(policy)
-    hands = _whole("--hands", hands, 1)
-    seed = _whole("--seed", seed, 0)
-    from ..sim.limits import check_jobs
+    from ..sim.limits import check_int, check_jobs, check_seed
 
-    jobs = check_jobs("--jobs", _whole("--jobs", jobs, 1, allow=(-1,)))
+    hands = check_int("--hands", _whole(hands), 1)
+    seed = check_seed("--seed", _whole(seed))
+    jobs = check_jobs("--jobs", _whole(jobs))
     refs = [load_reference(reference)] if reference else load_all_references()
     if not refs:
         raise SimsuiteError(f"no reference files in {CALIBRATION_DIR}")
