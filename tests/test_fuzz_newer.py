@@ -1,0 +1,106 @@
+"""Issue 34: the newer commands (design, exact, calibrate, advise, duel, compare-policies, bury,
+learn) tried as a hostile user would, as issue 13's table tries the older ones. Each row: a bad
+argument list, the words the one-line error must hold. A guard stops a case that runs away: an
+alarm after ``LIMIT_S`` seconds, and after each case no worker process left and no memory blow-up,
+so that a regression fails the test rather than the machine."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+from pathlib import Path
+
+import pytest
+
+from simsuite.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LEAD = str(ROOT / "examples" / "scenarios" / "advise-lead.toml")
+LIMIT_S = 60
+MAX_GROWTH_KB = 2 << 20  # 2 GB of resident memory more than before the case
+
+CASES = [
+    ("advise seed", ["advise", LEAD, "--seed", "-1"], ["--seed must be at least 0"]),
+    ("advise huge seed", ["advise", LEAD, "--seed", "99999999999999999999999"], ["--seed must be at most"]),
+    ("advise two policies", ["advise", LEAD, "--policy", "expert,basic"], ["unknown policy 'expert,basic'"]),
+    ("advise variant", ["advise", LEAD, "--variant", "nowhere"], ["unknown variant id"]),
+    ("calibrate hands", ["calibrate", "--hands", "0"], ["--hands must be at least 1"]),
+    ("calibrate words", ["calibrate", "--hands", "abc"], ["--hands must be an integer"]),
+    ("calibrate seed", ["calibrate", "--seed", "-1"], ["--seed must be at least 0"]),
+    ("calibrate jobs", ["calibrate", "--jobs", "0"], ["--jobs must be a positive number"]),
+    ("calibrate fork bomb", ["calibrate", "--jobs", "400000"], ["more worker processes than this machine runs"]),
+    ("calibrate two policies", ["calibrate", "--policy", "expert,basic"], ["--policy takes one policy name"]),
+    ("calibrate huge", ["calibrate", "--hands", "999999999999"], ["more than the 1,000,000 a run's manifest tracks"]),
+    ("duel hands", ["duel", "--hands", "1"], ["--hands must be at least 2"]),
+    ("duel matches", ["duel", "--matches", "0"], ["--matches must be at least 2"]),
+    ("duel seed", ["duel", "--seed", "-1"], ["--seed must be at least 0"]),
+    ("duel one policy", ["duel", "--policies", "expert"], ["--policies needs two names"]),
+    ("duel fork bomb", ["duel", "--jobs", "1000000"], ["more worker processes than this machine runs"]),
+    ("duel memory", ["duel", "--hands", "999999999999999"], ["GB of memory"]),
+    ("compare hands", ["compare-policies", "--hands", "0"], ["--hands must be at least 2"]),
+    ("compare memory", ["compare-policies", "--hands", "99999999999999"], ["GB of memory"]),
+    ("compare seed", ["compare-policies", "--seed", "-5"], ["--seed must be at least 0"]),
+    ("compare policies", ["compare-policies", "--policies", "a,b"], ["unknown policy 'a'"]),
+    ("compare fork bomb", ["compare-policies", "--jobs", "400000"], ["more worker processes than this machine runs"]),
+    ("bury two policies", ["bury", "--variant", "school-2016", "--policy", "expert,basic"], ["takes one policy"]),
+    ("bury hands", ["bury", "--variant", "school-2016", "--hands", "0"], ["--hands must be at least 2"]),
+    ("bury no bottom", ["bury", "--variant", "guangxi-2012"], ["has no bottom"]),
+    ("exact nowhere", ["exact", "/nowhere"], ["no such folder"]),
+    ("learn chunk", ["learn", "collect", "--out", "{tmp}/c", "--hands", "2", "--chunk", "0"], ["--chunk must be at least 1"]),
+    ("learn policy", ["learn", "collect", "--out", "{tmp}/c", "--policy", "expert"], ["logs the search's decisions"]),
+    ("learn fork bomb", ["learn", "collect", "--out", "{tmp}/c", "--jobs", "400000"], ["more worker processes"]),
+    ("learn train nowhere", ["learn", "train", "/nowhere", "--out", "{tmp}/m.npz"], ["not a folder"]),
+    ("learn train out", ["learn", "train", "/nowhere", "--out", "{tmp}/m.pkl"], ["a model file ends in .npz"]),
+    ("learn evaluate", ["learn", "evaluate", "{tmp}/none.npz", "{tmp}"], ["no such model file"]),
+    ("design nowhere", ["design", "{tmp}/none.toml"], ["no such design spec"]),
+    ("design cells", ["design", str(ROOT / "examples" / "designs" / "two-deck-club-60.toml"), "--out", "{tmp}/d",
+                      "--max-cells", "2"], ["cells a design plays unless asked"]),
+]
+
+
+def _children() -> set[int]:
+    """The live processes this one started (from /proc; empty where there is no /proc)."""
+    me = os.getpid()
+    out = set()
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] != "Z":
+            out.add(int(entry.name))
+    return out
+
+
+@pytest.fixture
+def guard():
+    """An alarm after LIMIT_S; afterwards, no new worker left running and no memory blow-up."""
+    def _timeout(signum, frame):
+        raise TimeoutError(f"the case ran past {LIMIT_S} s")
+
+    before = _children()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    old = signal.signal(signal.SIGALRM, _timeout)
+    signal.alarm(LIMIT_S)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert _children() <= before, "a worker process outlived the command"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss < MAX_GROWTH_KB
+
+
+@pytest.mark.parametrize("name, argv, words", CASES, ids=[c[0] for c in CASES])
+def test_a_hostile_input_gets_one_line_naming_it(name, argv, words, tmp_path, capsys, guard):
+    try:
+        code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2, (code, err)
+    assert "Traceback" not in err and "Warning" not in err, err
+    assert any(line.startswith("simsuite") and "error:" in line for line in err.splitlines()), err
+    for w in words:
+        assert w in err, (w, err)
