@@ -7,6 +7,14 @@ players it stands for, the figures, and for each figure a tolerance with its rea
 (``sim.run.simulate``: whole matches, the same deals for a seed whatever ``jobs``), measures the
 same figures with 95% intervals (bootstrap by match, as ``metrics``), and says for each whether
 ours lies inside the reference's tolerance.
+
+Like for like on match length: a reference states the hand cap its harness stopped games at
+(``[population] max_hands``) and how its figures count a game cut there (``capped_matches``).
+Matches are played to that cap: the harness plays to its own cap and every match is cut at the
+reference's, which gives exactly the hands a match capped there plays (hand ``h`` of match ``m``
+depends only on the run's key, ``m``, ``h`` and the hands before it; the cap only stops the loop).
+Every interval resamples matches, and every figure says so (``n``, ``n_unit``) beside the hands it
+averages over.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "calibration"
 DEFAULT_HANDS = 10000
 DEFAULT_POLICY = "expert"
 BOOTSTRAP_SEED = 0
+BOOTSTRAP_REPS = 2000
 
 # measure -> (kind, what it is). "share" figures are fractions, printed as percentages.
 MEASURES: dict[str, tuple[str, str]] = {
@@ -41,7 +50,14 @@ MEASURES: dict[str, tuple[str, str]] = {
 }
 TOP_KEYS = ("id", "title", "source", "policies", "rules", "population", "deviations", "figures")
 FIGURE_KEYS = ("measure", "value", "band", "tolerance", "reason", "quote", "derived")
-POPULATION_KEYS = ("skip_final_hold",)
+POPULATION_KEYS = ("skip_final_hold", "max_hands", "capped_matches")
+# How a reference's figures count a match cut at its hand cap.
+CAPPED_MATCHES: dict[str, str] = {
+    "left_out": "left out of every figure (its hands and the match)",
+    "counted": "counted with the hands it played up to the cap",
+}
+CAP_ENDED = "hand cap"  # the results' ended_by for a match stopped by the hand cap (docs/results.md)
+N_UNIT = "matches"  # what every interval resamples: whole matches (hands within a match are correlated)
 VERDICTS = ("inside", "outside", "undecided")
 
 
@@ -61,6 +77,20 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """One of our figures: ``value`` with its 95% interval [``low``, ``high``]; the interval
+    resamples ``n`` ``n_unit`` (matches), and the figure averages over ``hands`` hands (for
+    ``hands_per_match``: the hands of those matches)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    hands: int
+    n_unit: str = N_UNIT
+
+
+@dataclass(frozen=True)
 class Reference:
     id: str
     title: str
@@ -72,6 +102,8 @@ class Reference:
     skip_final_hold: bool
     deviations: dict
     figures: tuple[Figure, ...]
+    max_hands: int | None = None  # the hand cap the reference's games were stopped at; None: the harness's
+    capped_matches: str = "counted"  # how its figures count a match cut at the cap (CAPPED_MATCHES)
 
 
 # --- loading and validation ------------------------------------------------------------------------
@@ -122,10 +154,43 @@ def load_reference(id_or_path: str | Path) -> Reference:
         problems.append(f"[population] skip_final_hold must be true or false; got {skip!r}")
     figures = _figures(raw.get("figures"), problems)
     variant, extends = _rules(raw.get("rules"), path, problems)
+    max_hands, capped = _cap(population, variant, problems)
     if problems:
         raise _fail(path, problems)
     return Reference(id=raw["id"], title=raw["title"], path=path, source=source, policies=policies, variant=variant,
-                     extends=extends, skip_final_hold=skip, deviations=deviations, figures=tuple(figures))
+                     extends=extends, skip_final_hold=skip, deviations=deviations, figures=tuple(figures),
+                     max_hands=max_hands, capped_matches=capped)
+
+
+def harness_cap(variant: Variant) -> int:
+    """The most hands the harness plays a match of ``variant`` to (500 untimed; a timed match's
+    clock bound)."""
+    from ..compete.match import hand_cap
+
+    return hand_cap(variant)
+
+
+def _cap(population: Mapping, variant: Variant | None, problems: list[str]) -> tuple[int | None, str]:
+    """``[population] max_hands`` and ``capped_matches``, checked: a whole number of hands the
+    harness can play to, and how the reference counts a match cut there (required with a cap)."""
+    cap = population.get("max_hands")
+    capped = population.get("capped_matches")
+    most = harness_cap(variant) if variant is not None else None
+    allowed = f"a whole number of hands from 1 to {most:,} (the harness plays these rules to {most:,})" if most else \
+        "a whole number of hands, at least 1"
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1
+                            or (most is not None and cap > most)):
+        problems.append(f"[population] max_hands must be {allowed}; got {cap!r}")
+        cap = None
+    if capped is None:
+        if "max_hands" in population:
+            problems.append("[population] capped_matches must say how the reference counts a match cut at max_hands: "
+                            + " or ".join(CAPPED_MATCHES))
+        capped = "counted"
+    elif capped not in CAPPED_MATCHES:
+        problems.append(f"[population] capped_matches must be one of {', '.join(CAPPED_MATCHES)}; got {capped!r}")
+        capped = "counted"
+    return cap, capped
 
 
 def _table(raw: Mapping, key: str, problems: list[str], required: Sequence[str], optional: bool = False,
@@ -257,26 +322,46 @@ def _match_key(frame: pl.DataFrame) -> list[str]:
     return [c for c in _MATCH_KEY if c in frame.columns]
 
 
-def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool) -> pl.DataFrame:
-    """The hands a reference counts: all, or all but a match's last hand when that hand ended the
-    match by a hold at the end level (a report that logs no result for the game's last hand)."""
-    if not skip_final_hold:
+def cut_matches(hands: pl.DataFrame, matches: pl.DataFrame, max_hands: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Every match cut at ``max_hands`` hands: the hands a match capped there plays, and each match
+    with its hands and ``ended_by`` (``hand cap`` for one the cap stopped). The match table keeps
+    only its key, ``hands`` and ``ended_by``: a cut match's levels and winner are not recomputed."""
+    key = _match_key(matches)
+    cut = pl.col("hands") > max_hands
+    m = matches.select(key + [
+        pl.when(cut).then(pl.lit(max_hands)).otherwise(pl.col("hands")).cast(matches.schema["hands"]).alias("hands"),
+        pl.when(cut).then(pl.lit(CAP_ENDED)).otherwise(pl.col("ended_by")).alias("ended_by"),
+    ])
+    return hands.filter(pl.col("hand") < max_hands), m
+
+
+def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool,
+                  capped_matches: str = "counted") -> pl.DataFrame:
+    """The hands a reference counts: all, less a match's last hand when that hand ended the match
+    by a hold at the end level (``skip_final_hold``: a report that logs no result for the game's
+    last hand), less every hand of a match the hand cap stopped (``capped_matches = "left_out"``)."""
+    if not skip_final_hold and capped_matches == "counted":
         return hands
     key = _match_key(hands)
     ends = matches.select(key + ["hands", "ended_by"])
     h = hands.join(ends, on=key, how="left")
-    final = (pl.col("hand") == pl.col("hands") - 1) & (pl.col("ended_by") == "level") & ~pl.col("takeover")
-    return h.filter(~final).drop(["hands", "ended_by"])
+    keep = pl.lit(True)
+    if skip_final_hold:
+        keep = ~((pl.col("hand") == pl.col("hands") - 1) & (pl.col("ended_by") == "level") & ~pl.col("takeover"))
+    if capped_matches == "left_out":
+        keep = keep & (pl.col("ended_by") != CAP_ENDED)
+    return h.filter(keep).drop(["hands", "ended_by"])
 
 
 def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool = False,
-            reps: int = 2000, seed: int = BOOTSTRAP_SEED) -> dict[str, Estimate]:
-    """Every measure with its 95% interval. Per-hand figures: ratios of per-match sums with a
-    percentile bootstrap over matches (hands within a match are correlated; docs/metrics.md);
-    n is the hands the figure averages over. hands_per_match: a normal interval over matches."""
+            capped_matches: str = "counted", reps: int = BOOTSTRAP_REPS, seed: int = BOOTSTRAP_SEED) -> dict[str, Measured]:
+    """Every measure with its 95% interval, over the hands ``counted_hands`` keeps. Per-hand
+    figures: ratios of per-match sums with a percentile bootstrap over matches (hands within a
+    match are correlated; docs/metrics.md). hands_per_match: a normal interval over matches. Each
+    figure's ``n`` is the matches its interval resamples; ``hands``, the hands it averages over."""
     from .metrics import bootstrap_match_sums
 
-    h = counted_hands(hands, matches, skip_final_hold)
+    h = counted_hands(hands, matches, skip_final_hold, capped_matches)
     key = _match_key(h)
     pts = pl.col("final_points").cast(pl.Float64)
     to = pl.col("takeover").cast(pl.Float64)
@@ -288,25 +373,26 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
     boots = bootstrap_match_sums(sums, reps, seed) if g >= 2 else np.full((1, 4), np.nan)
     tot = sums.sum(axis=0)
 
-    def ratio(num, den, n_tot) -> Estimate:
-        value = num(tot) / den(tot) if den(tot) > 0 else float("nan")
+    def ratio(num, den, hands_in) -> Measured:
+        value = num(tot) / den(tot) if g and den(tot) > 0 else float("nan")
         with np.errstate(invalid="ignore", divide="ignore"):
             b = num(boots.T) / den(boots.T)
         b = b[np.isfinite(b)]
         if g < 2 or b.size == 0:
-            return Estimate(value, float("nan"), float("nan"), int(n_tot))
+            return Measured(value, float("nan"), float("nan"), g, int(hands_in))
         lo, hi = np.quantile(b, [0.025, 0.975])
-        return Estimate(value, float(lo), float(hi), int(n_tot))
+        return Measured(value, float(lo), float(hi), g, int(hands_in))
 
     n, p, t, pt = (lambda s: s[0]), (lambda s: s[1]), (lambda s: s[2]), (lambda s: s[3])
     held_n, held_p = (lambda s: s[0] - s[2]), (lambda s: s[1] - s[3])
     per_match = sums[:, 0] if g else np.zeros(0)
+    length: Estimate = mean_ci(per_match)
     return {
         "takeover_rate": ratio(t, n, tot[0] if g else 0),
         "defender_points_mean": ratio(p, n, tot[0] if g else 0),
         "defender_points_mean_takeover": ratio(pt, t, tot[2] if g else 0),
         "defender_points_mean_held": ratio(held_p, held_n, (tot[0] - tot[2]) if g else 0),
-        "hands_per_match": mean_ci(per_match),
+        "hands_per_match": Measured(length.value, length.low, length.high, g, int(tot[0]) if g else 0),
     }
 
 
@@ -362,8 +448,11 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
         h, m = r.hands.collect(), r.matches.collect()
     if r.manifest["cells"][0]["rules_hash"] != ref.variant.rules_hash:  # pragma: no cover - a writer bug
         raise SimsuiteError(f"{ref.id}: the rules played differ from the reference's rules")
-    ours = measure(h, m, skip_final_hold=ref.skip_final_hold)
-    counted = counted_hands(h, m, ref.skip_final_hold).height
+    cap = ref.max_hands or harness_cap(ref.variant)
+    h, m = cut_matches(h, m, cap)
+    ours = measure(h, m, skip_final_hold=ref.skip_final_hold, capped_matches=ref.capped_matches)
+    counted = counted_hands(h, m, ref.skip_final_hold, ref.capped_matches)
+    capped = int((m["ended_by"] == CAP_ENDED).sum())
     figures = []
     for f in ref.figures:
         est = ours[f.measure]
@@ -371,7 +460,8 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
             "measure": f.measure, "what": MEASURES[f.measure][1], "kind": f.kind,
             "reference": f.value, "band": [f.low, f.high], "reason": f.reason,
             "derived": f.derived or None,
-            "ours": {"value": _clean(est.value), "low": _clean(est.low), "high": _clean(est.high), "n": est.n},
+            "ours": {"value": _clean(est.value), "low": _clean(est.low), "high": _clean(est.high), "n": est.n,
+                     "n_unit": est.n_unit, "hands": est.hands},
             "verdict": verdict(est.low, est.high, f.low, f.high),
         })
     return {
@@ -380,8 +470,12 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
         "reference_policies": ref.policies.get("reference"),
         "policy": policy, "seed": seed, "hands_requested": hands,
         "rules": {"id": ref.variant.id, "extends": ref.extends, "rules_hash": ref.variant.rules_hash},
-        "matches": m.height, "hands_played": h.height, "hands_counted": counted,
+        "matches": m.height, "hands_played": h.height, "hands_counted": counted.height,
+        "matches_counted": counted.select(_match_key(counted)).unique().height,
+        "max_hands": cap, "max_hands_from": "reference" if ref.max_hands else "harness",
+        "matches_capped": capped, "capped_matches": ref.capped_matches,
         "skip_final_hold": ref.skip_final_hold,
+        "interval_unit": N_UNIT, "bootstrap_resamples": BOOTSTRAP_REPS,
         "figures": figures,
         "command": _command(ref, policy, hands, seed, jobs),
     }
@@ -430,22 +524,33 @@ def format_results(results: Sequence[dict]) -> str:
         head = (f"{r['reference']}: {r['title']}\n"
                 f"  source: {r['source'].get('repository')} {r['source'].get('path')}\n"
                 f"  rules: {r['rules']['id']} (extends {r['rules']['extends']}, rules hash {r['rules']['rules_hash']})\n"
+                f"  {_cap_line(r)}\n"
                 f"  ours: {r['policy']} at all four seats, seed {r['seed']}: {r['matches']:,} matches, "
-                f"{r['hands_played']:,} hands, {r['hands_counted']:,} counted"
+                f"{r['hands_played']:,} hands; counted: {r['matches_counted']:,} matches, {r['hands_counted']:,} hands"
                 + (" (each match's final hold left out, as the reference counts)" if r["skip_final_hold"] else ""))
         rows = []
         for f in r["figures"]:
             o = f["ours"]
             k = f["kind"]
             rows.append([f["measure"], _fmt(k, f["reference"]), f"{_fmt(k, f['band'][0])} to {_fmt(k, f['band'][1])}",
-                         f"{_fmt(k, o['value'])} [{_fmt(k, o['low'])}, {_fmt(k, o['high'])}]", f"{o['n']:,}",
-                         f["verdict"]])
-        blocks.append(head + "\n" + table(["figure", "reference", "tolerance", "ours [95% interval]", "n", "verdict"],
-                                          rows))
+                         f"{_fmt(k, o['value'])} [{_fmt(k, o['low'])}, {_fmt(k, o['high'])}]",
+                         f"{o['n']:,} {o['n_unit']}", f"{o['hands']:,}", f["verdict"]])
+        blocks.append(head + "\n" + table(["figure", "reference", "tolerance", "ours [95% interval]", "n (resampled)",
+                                           "hands", "verdict"], rows))
     foot = ("\nverdict: inside = our whole 95% interval lies in the tolerance; outside = none of it does; "
-            "undecided = it crosses an edge (play more hands). Intervals: bootstrap by match; "
-            "n = hands (matches for hands_per_match).")
+            "undecided = it crosses an edge (play more hands). Intervals: percentile bootstrap over matches "
+            f"({BOOTSTRAP_REPS:,} resamples; a normal interval for hands_per_match); n = the matches an interval resamples; "
+            "hands = the hands a figure averages over (for hands_per_match, the hands of those matches).")
     return "\n\n".join(blocks) + "\n" + foot
+
+
+def _cap_line(r: dict) -> str:
+    """Which hand cap was played, whose it is, and how a match it stopped is counted."""
+    whose = ("the reference's [population] max_hands" if r["max_hands_from"] == "reference"
+             else "the harness's cap; the reference states none")
+    return (f"cap: {r['max_hands']:,} hands a match ({whose}); {r['matches_capped']:,} of {r['matches']:,} matches "
+            f"reached it, {CAPPED_MATCHES[r['capped_matches']]}"
+            + (", as the reference counts them" if r["max_hands_from"] == "reference" else ""))
 
 
 def command(reference: str | None, *, policy: Any, hands: Any, seed: Any, jobs: Any, as_json: bool) -> str:
@@ -456,5 +561,5 @@ def command(reference: str | None, *, policy: Any, hands: Any, seed: Any, jobs: 
     return format_results(results)
 
 
-__all__ = ["Reference", "Figure", "MEASURES", "known_references", "load_reference", "load_all_references", "verdict",
+__all__ = ["Reference", "Figure", "Measured", "MEASURES", "CAPPED_MATCHES", "cut_matches", "harness_cap", "known_references", "load_reference", "load_all_references", "verdict",
            "measure", "counted_hands", "calibrate", "run", "format_results", "command"]
