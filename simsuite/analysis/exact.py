@@ -28,6 +28,7 @@ measured error against direct simulation.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -36,6 +37,7 @@ import numpy as np
 import polars as pl
 
 from ..errors import SimsuiteError
+from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
 
 # The rule fields the chain can be re-scored under without new play, and the one list of them
@@ -114,6 +116,18 @@ class Rules:
     spt_x100: int
     cap: int
     step: int = TIME_STEP_X100
+    point_levels: tuple[int, ...] = ()  # levels modelled apart from the rest (level_check): point-card ranks
+
+    def group(self, level):
+        """The level group of each level played (``GROUPS``): special (a permanent-trump rank) first,
+        then a point-card level where those are modelled apart, else plain."""
+        level = np.asarray(level)
+        g = np.zeros(level.shape, np.int64)
+        if self.point_levels:
+            g[np.isin(level, np.array(self.point_levels, int))] = 2
+        if self.special:
+            g[np.isin(level, np.array(self.special, int))] = 1
+        return g
 
     @classmethod
     def of(cls, v: Variant) -> "Rules":
@@ -150,7 +164,7 @@ class HandData:
     deal: np.ndarray  # int, 0..n_deals-1
     first: np.ndarray  # bool
     a_declares: np.ndarray  # bool
-    special: np.ndarray  # bool: the level played is special
+    level: np.ndarray  # int: the level (rank) played
     final_points: np.ndarray
     tricks: np.ndarray
     gain_d: np.ndarray
@@ -182,11 +196,9 @@ def hand_data(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant) -> H
     lv = np.column_stack([h["levels_ns"].to_numpy(), h["levels_ew"].to_numpy()]).astype(int)
     idx = np.arange(h.height)
     deal = deal_ids(h) - 1
-    rules = Rules.of(variant)
     level = h["level"].to_numpy().astype(int)
     return HandData(
-        a_pol, b_pol, deal, h["hand"].to_numpy() == 0, decl == a_team,
-        np.isin(level, np.array(rules.special, int)) if rules.special else np.zeros(h.height, bool),
+        a_pol, b_pol, deal, h["hand"].to_numpy() == 0, decl == a_team, level,
         h["final_points"].to_numpy().astype(int), h["tricks"].to_numpy().astype(int),
         lv[idx, decl], lv[idx, 1 - decl], h["next_declarers"].to_numpy().astype(int) != decl, int(deal.max()) + 1)
 
@@ -203,7 +215,7 @@ def rescore(data: HandData, variant: Variant) -> HandData:
     lv = scored[inv, 1]
     switch = took | rules.rotate
     return HandData(data.a_policy, data.b_policy, data.deal, data.first, data.a_declares,
-                    data.special, pts, data.tricks,
+                    data.level, pts, data.tricks,
                     np.where(took, 0, lv), np.where(took, lv, 0), switch, data.n_deals)
 
 
@@ -219,53 +231,119 @@ class Table:
     prob: np.ndarray
 
 
-def _tables(data: HandData, rules: Rules, weights: np.ndarray | None = None) -> dict[tuple, Table]:
-    """Per condition key, the weighted outcome distribution. Keys: ("first",), (a_declares,
-    special); a special key with no hands falls back to the non-special one."""
-    w = np.ones(data.deal.size) if weights is None else weights[data.deal]
-    dur = rules.overhead_x100 + (data.tricks * rules.spt_x100) // 60
-    out: dict[tuple, Table] = {}
+# The level groups of a table's condition: plain levels, special levels (a permanent-trump rank), and
+# the point-card levels (5, 10, K: their point cards are trumps) where ``level_check`` finds that hands
+# there fall otherwise than at the plain levels.
+GROUPS = (0, 1, 2)
+POINT_LEVELS = tuple(RANK_NAMES.index(r) for r in ("5", "10", "K"))
+KEYS = (("first",),) + tuple((a, g) for a in (True, False) for g in GROUPS)  # the tables' conditions
 
+
+@dataclass
+class Design:
+    """The per-hand outcomes as counts per deal: ``counts`` (deals x outcomes, the outcomes of the
+    ``KEYS`` laid end to end, a key that borrows another's table repeating its columns) and the
+    outcome tables they give with every deal weighted once; ``bounds`` [start, stop) per key;
+    ``assumptions``: what was borrowed, in words."""
+
+    tables: dict
+    counts: np.ndarray
+    bounds: dict
+    assumptions: list
+
+    def probabilities(self, weights: np.ndarray) -> np.ndarray:
+        """Outcome probabilities (outcomes x resamples) under deal weights (resamples x deals); a key
+        with no weight in a resample keeps the estimate's distribution (all deals weighted once)."""
+        tot = (weights @ self.counts).T
+        full = self.counts.sum(axis=0)
+        for k in KEYS:
+            lo, hi = self.bounds[k]
+            s = tot[lo:hi].sum(axis=0)
+            empty = s <= 0
+            tot[lo:hi] /= np.where(empty, 1.0, s)
+            if empty.any():
+                tot[lo:hi, empty] = (full[lo:hi] / full[lo:hi].sum())[:, None]
+        return tot
+
+
+def _design(data: HandData, rules: Rules) -> Design:
+    """Per condition key, the outcome distribution (``Table``) and each deal's count of each outcome.
+    Keys: ("first",), (a_declares, level group); a group with no hands uses its team's plain table;
+    a team that never declared after the first hand uses the other team's (said in ``assumptions``)."""
+    dur = rules.overhead_x100 + (data.tricks * rules.spt_x100) // 60
     step = rules.step
     if step == 0:  # exact: the time coordinate counts tricks
         lo, frac = data.tricks, np.zeros(data.tricks.size)
     else:
         lo = dur // step
         frac = (dur - lo * step) / step  # a duration between grid points is split between the two, keeping its mean
+    group = rules.group(data.level)
+    tables: dict[tuple, Table] = {}
+    cols_of: dict[tuple, np.ndarray] = {}
 
     def build(mask, key):
-        mw = w[mask]
-        if mw.sum() <= 0:
+        if not mask.any():
             return
         base = [data.gain_d[mask], data.gain_f[mask], data.switch[mask].astype(int)]
         tail = data.a_declares[mask].astype(int) if key == ("first",) else np.zeros(mask.sum(), int)
         cols = np.vstack([np.column_stack(base + [lo[mask], tail]), np.column_stack(base + [lo[mask] + 1, tail])])
-        wts = np.concatenate([mw * (1 - frac[mask]), mw * frac[mask]])
-        keep0 = wts > 0
-        cols, wts = cols[keep0], wts[keep0]
+        wts = np.concatenate([1 - frac[mask], frac[mask]])
+        deal = np.concatenate([data.deal[mask], data.deal[mask]])
+        keep = wts > 0
+        cols, wts, deal = cols[keep], wts[keep], deal[keep]
         uniq, inv = np.unique(cols, axis=0, return_inverse=True)
-        p = np.bincount(inv.ravel(), weights=wts, minlength=len(uniq))
-        keep = p > 0
-        uniq, p = uniq[keep], p[keep] / p[keep].sum()
-        out[key] = Table(uniq[:, 0], uniq[:, 1], uniq[:, 2].astype(bool), uniq[:, 3], uniq[:, 4].astype(bool), p)
+        inv = inv.ravel()
+        c = np.zeros((data.n_deals, len(uniq)))
+        np.add.at(c, (deal, inv), wts)
+        p = c.sum(axis=0)
+        tables[key] = Table(uniq[:, 0], uniq[:, 1], uniq[:, 2].astype(bool), uniq[:, 3], uniq[:, 4].astype(bool),
+                            p / p.sum())
+        cols_of[key] = c
 
     build(data.first, ("first",))
     for a in (True, False):
-        for sp in (False, True):
-            build(~data.first & (data.a_declares == a) & (data.special == sp), (a, sp))
-    for a in (True, False):
-        if (a, False) not in out and (a, True) in out:
-            out[(a, False)] = out[(a, True)]
-        if (a, True) not in out and (a, False) in out:
-            out[(a, True)] = out[(a, False)]
-    if ("first",) not in out:
+        for g in GROUPS:
+            build(~data.first & (data.a_declares == a) & (group == g), (a, g))
+    if ("first",) not in tables:
         raise SimsuiteError("no first hands among the hands given: pass whole matches")
+    assumptions = []
     for a in (True, False):
-        if (a, False) not in out:  # one team never declared after the first hand: use the other's, mirrored
-            other = out.get((not a, False))
-            if other is None:
+        if not any((a, g) in tables for g in GROUPS):  # one team never declared after the first hand
+            if not any((not a, g) in tables for g in GROUPS):
                 raise SimsuiteError("no hands after the first: the matches are too short to estimate the chain")
-            out[(a, False)] = out[(a, True)] = other
+            team = data.a_policy if a else data.b_policy
+            assumptions.append(f"team {'A' if a else 'B'} ({team}) never declared after the first hand: its hands "
+                               f"are assumed to fall as team {'B' if a else 'A'}'s do (their outcome tables borrowed)")
+            for g in GROUPS:
+                if (not a, g) in tables:
+                    tables[(a, g)], cols_of[(a, g)] = tables[(not a, g)], cols_of[(not a, g)]
+    for a in (True, False):
+        base = next((a, g) for g in GROUPS if (a, g) in tables)
+        for g in GROUPS:
+            if (a, g) not in tables:  # no hands at that level group: the team's plain levels' table
+                tables[(a, g)], cols_of[(a, g)] = tables[base], cols_of[base]
+    bounds, at = {}, 0
+    for k in KEYS:
+        bounds[k] = (at, at + tables[k].prob.size)
+        at += tables[k].prob.size
+    return Design(tables, np.hstack([cols_of[k] for k in KEYS]), bounds, assumptions)
+
+
+def _tables(data: HandData, rules: Rules, weights: np.ndarray | None = None) -> dict[tuple, Table]:
+    """Per condition key (``KEYS``), the weighted outcome distribution (``_design``)."""
+    d = _design(data, rules)
+    if weights is None:
+        return d.tables
+    p = d.probabilities(np.asarray(weights, float)[None, :])[:, 0]
+    return {k: dataclasses.replace(d.tables[k], prob=p[d.bounds[k][0]:d.bounds[k][1]]) for k in KEYS}
+
+
+def _complete(tables: Mapping[tuple, Table]) -> dict[tuple, Table]:
+    """``tables`` with every key of ``KEYS``: a missing level group takes its team's plain table."""
+    out = dict(tables)
+    for a in (True, False):
+        for g in GROUPS:
+            out.setdefault((a, g), out[(a, 0)])
     return out
 
 
@@ -309,16 +387,15 @@ def _ended(codes, rules, h):
         ended[:] = True
     if rules.timed:
         tt = rules.x100(t, h)
+        # as the engine (engine/match.py): the no-new-hand cut-off first, and then, whether or not
+        # there is one, the warning countdown where there is a warning, else the full time
         if rules.no_new_x100 > 0:
             ended |= tt >= rules.match_x100 - rules.no_new_x100
-        elif rules.warn_x100 > 0:
+        if rules.warn_x100 > 0:
             ended |= w == 0
         else:
             ended |= tt >= rules.match_x100
     return ended
-
-
-KEYS = (("first",), (True, False), (True, True), (False, False), (False, True))  # the tables' conditions
 
 
 def _offsets(tables) -> dict[tuple, int]:
@@ -345,14 +422,14 @@ def _expand(codes, tables, rules, h):
     if h == 0:
         groups = [(live, ("first",), None)]
     else:
-        lvl = np.where(d[live] == 0, la[live], lb[live])
-        sp = np.isin(lvl, np.array(rules.special, int)) if rules.special else np.zeros(live.size, bool)
+        # the declaring team's level is the level played: it decides the table's level group
+        grp = rules.group(np.where(d[live] == 0, la[live], lb[live]))
         groups = []
         for a in (True, False):
-            for s in (False, True):
-                sel = live[(d[live] == (0 if a else 1)) & (sp == s)]
+            for g in GROUPS:
+                sel = live[(d[live] == (0 if a else 1)) & (grp == g)]
                 if sel.size:
-                    groups.append((sel, (a, s), 0 if a else 1))
+                    groups.append((sel, (a, g), 0 if a else 1))
     # The transitions of a group are its states times its table's outcomes, state by state: each is
     # computed on a (states, outcomes) grid, from a column per state and a row per outcome, and
     # written, flattened in that order, into its place in the arrays of all the groups. The grid is
@@ -460,6 +537,7 @@ class _Chain:
     The chain also keeps each outcome's duration and the work arrays its solves reuse (``_Work``)."""
 
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules):
+        tables = _complete(tables)
         self.tables, self.rules = tables, rules
         start = _encode(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
                         np.array([-1]), np.array([0]))
@@ -479,6 +557,7 @@ class _Chain:
         """Every outcome's probability under ``tables``, laid out as this chain's outcomes; None
         when ``tables`` has an outcome this chain lacks."""
         parts = []
+        tables = _complete(tables)
         for k in KEYS:
             mine, theirs = self.tables[k], tables[k]
             if theirs is mine:
