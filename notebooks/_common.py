@@ -5,6 +5,11 @@ the notebook runs), runs its sweep through ``simsuite.sim.run.sweep`` into
 ``results/notebooks/<name>[-quick]`` (resuming a run that is there) and reads it back with
 ``simsuite.sim.results.load``. The figures draw 95% intervals from ``simsuite.analysis.metrics.summarise``.
 
+Each notebook's claims are written before it runs, in ``notebooks/claims/NN.toml`` (``load_claims``): its
+root seed, its claims (the conclusion's tests, and the conclusions whose dependence on the policy is marked),
+and the margins its replication is tested against; ``notebooks/claims/registry.toml`` keeps every claim's
+text hash with the seed it was first tested on.
+
 Environment:
     SIMSUITE_QUICK=1      quick mode (tiny samples)
     SIMSUITE_JOBS=N       worker processes for the harness (default 2)
@@ -14,6 +19,8 @@ Environment:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 import time
@@ -28,16 +35,13 @@ import polars as pl
 
 import simsuite
 from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
-from simsuite.analysis.stats import Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
+from simsuite.analysis.stats import Z95, Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
 from simsuite.errors import toml_value
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
-# Each notebook's own root seed (agreement between notebooks is then a replication, not a copy), and
-# the second seed every notebook replicates its headline on.
-SEEDS = {"01": 101, "02": 202, "03": 303, "04": 404, "05": 505, "06": 606}
-REPLICATION = 1000  # the replication's seed: the notebook's seed + 1000
+REPLICATION = 1000  # the replication's seed: the notebook's root seed + 1000
 DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
 JOBS = int(os.environ.get("SIMSUITE_JOBS", "2"))
 VARIANT_IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
@@ -56,6 +60,225 @@ def _find_root() -> Path:
 
 ROOT = _find_root()
 RESULTS = Path(os.environ.get("SIMSUITE_RESULTS") or ROOT / "results") / "notebooks"
+
+
+# --- pre-registered claims (notebooks/claims/NN.toml, notebooks/claims/registry.toml) ------------------
+#
+# Each notebook's claims are written down before it runs, in notebooks/claims/NN.toml: the root seed the
+# notebook runs on, every claim (its id, family, test, cells, metric, direction, margin) with the root seed it
+# was first tested on, and the margins of the replication. A claim changed after a run is tested again on a
+# new root seed: notebooks/claims/registry.toml keeps every (notebook, claim id, hash of its text, seed first
+# tested) there has been, and tests/test_notebook_units.py fails when a claim's text changed on a seed an
+# earlier text of it was tested on (``registry_problems``).
+
+CLAIMS_DIR = ROOT / "notebooks" / "claims"
+CLAIM_TESTS = {  # test -> the fields it needs (besides id, family, text, seed)
+    "differ": ("a", "b", "metric", "sign"),
+    "same": ("a", "b", "metric", "margin"),
+    "beyond": ("a", "metric", "ref", "sign"),
+    "near": ("a", "metric", "ref", "margin"),
+    "independent": ("a", "b", "metric", "sign"),
+    "conclusion": ("a", "metric", "sign", "margin"),  # family "robustness": under the three pairings
+}
+CLAIM_FAMILIES = ("conclusion", "robustness")
+# the fields a claim's hash covers: everything that says what is claimed, not when it was first tested
+CLAIM_HASHED = ("family", "test", "text", "a", "b", "metric", "sign", "ref", "margin", "label")
+CLAIM_KEYS = set(CLAIM_HASHED) | {"id", "seed"}
+
+
+def claim_hash(claim: Mapping[str, Any]) -> str:
+    """The hash of a claim's text: its defining fields as canonical JSON, SHA-256, first 12 hex digits."""
+    body = {k: claim[k] for k in CLAIM_HASHED if claim.get(k) is not None}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class ClaimsFile:
+    """One notebook's claims file, read and checked: ``number`` ("01"), ``notebook`` (its results name),
+    ``root_seed``, ``past_root_seeds``, ``claims`` (dicts), ``replication`` (figure -> margin),
+    ``sha256`` (of the file's bytes) and ``path``."""
+
+    number: str
+    notebook: str
+    root_seed: int
+    past_root_seeds: tuple[int, ...]
+    claims: tuple[dict, ...]
+    replication: dict
+    sha256: str
+    path: Path
+
+    def family(self, name: str) -> list[dict]:
+        return [c for c in self.claims if c["family"] == name]
+
+    def seeds_table(self) -> pd.DataFrame:
+        """Each claim with the root seed it was first tested on and its hash."""
+        return pd.DataFrame([{"id": c["id"], "family": c["family"], "claim": c["text"], "hash": claim_hash(c),
+                              "first tested on seed": c["seed"]} for c in self.claims])
+
+    def tests(self, M: pl.DataFrame, cells: Mapping[str, str] | Any, rows: Mapping[str, Mapping] | None = None,
+              alpha: float = 0.05) -> "Claims":
+        """The family "conclusion" as tests on ``M`` (``per_match``): each claim's cells ``a``/``b`` looked up
+        in ``cells`` (a mapping, or a function of the key); an ``independent`` claim compares ``rows[a]`` and
+        ``rows[b]``. Returns the ``Claims`` (Holm over all of them), each row with its id and first seed."""
+        look = cells if callable(cells) else cells.__getitem__
+        T = Claims(M, alpha=alpha)
+        for c in self.family("conclusion"):
+            T._meta = {"id": c["id"], "first tested on seed": c["seed"]}
+            t = c["test"]
+            if t == "differ":
+                T.differ(c["text"], look(c["a"]), look(c["b"]), c["metric"], c["sign"])
+            elif t == "same":
+                T.same(c["text"], look(c["a"]), look(c["b"]), c["metric"], c["margin"])
+            elif t == "beyond":
+                T.beyond(c["text"], look(c["a"]), c["metric"], c["ref"], c["sign"])
+            elif t == "near":
+                T.near(c["text"], look(c["a"]), c["metric"], c["ref"], c["margin"])
+            elif t == "independent":
+                T.independent(c["text"], rows[c["a"]], rows[c["b"]], c["metric"], c["sign"], c.get("label", ""))
+        T._meta = {}
+        return T
+
+    def conclusions(self, cells: Mapping[str, str] | Any) -> list["Conclusion"]:
+        """The family "robustness" as ``Conclusion``s (cells looked up as in ``tests``)."""
+        look = cells if callable(cells) else cells.__getitem__
+        return [Conclusion(c["text"], look(c["a"]), look(c["b"]) if c.get("b") is not None else None, c["metric"],
+                           c["sign"], c.get("ref", 0.0), c["margin"], c["id"], c["seed"]) for c in self.family("robustness")]
+
+    def record(self) -> Path:
+        """The file and its hash next to the notebook's results: ``results/notebooks/claims/<notebook>[-quick]``
+        ``.toml`` (a copy) and ``.json`` (file hash, root seed, each claim's id, hash and first seed)."""
+        stem = self.notebook + ("-quick" if QUICK else "")
+        d = RESULTS / "claims"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{stem}.toml").write_bytes(self.path.read_bytes())
+        meta = {"file": f"notebooks/claims/{self.path.name}", "sha256": self.sha256, "root_seed": self.root_seed,
+                "claims": [{"id": c["id"], "hash": claim_hash(c), "first_tested_on_seed": c["seed"]}
+                           for c in self.claims]}
+        (d / f"{stem}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        return d / f"{stem}.json"
+
+
+def read_claims(path: str | Path) -> ClaimsFile:
+    """A claims file, checked: every problem is named at once (ValueError)."""
+    p = Path(path)
+    raw = p.read_bytes()
+    data = tomllib.loads(raw.decode("utf-8"))
+    problems = []
+    for k in ("number", "notebook", "root_seed"):
+        if k not in data:
+            problems.append(f"{p.name}: '{k}' is missing")
+    seen = set()
+    claims = []
+    for i, c in enumerate(data.get("claim", [])):
+        where = f"{p.name}: claim {i + 1} ({c.get('id', 'no id')})"
+        unknown = set(c) - CLAIM_KEYS
+        if unknown:
+            problems.append(f"{where}: unknown field(s) {sorted(unknown)}; allowed: {sorted(CLAIM_KEYS)}")
+        for k in ("id", "family", "test", "text", "seed"):
+            if k not in c:
+                problems.append(f"{where}: '{k}' is missing")
+        if c.get("family") not in CLAIM_FAMILIES:
+            problems.append(f"{where}: family {c.get('family')!r}; allowed: {', '.join(CLAIM_FAMILIES)}")
+        need = CLAIM_TESTS.get(c.get("test"))
+        if need is None:
+            problems.append(f"{where}: test {c.get('test')!r}; allowed: {', '.join(CLAIM_TESTS)}")
+        else:
+            problems += [f"{where}: test {c['test']} needs '{k}'" for k in need if k not in c]
+        if (c.get("test") == "conclusion") != (c.get("family") == "robustness"):
+            problems.append(f"{where}: the family 'robustness' and the test 'conclusion' go together")
+        if "sign" in c and c["sign"] not in (1, -1):
+            problems.append(f"{where}: sign {c['sign']!r}; allowed: 1, -1")
+        if "margin" in c and not (isinstance(c["margin"], (int, float)) and c["margin"] > 0):
+            problems.append(f"{where}: margin {c['margin']!r}; a positive number")
+        if c.get("id") in seen:
+            problems.append(f"{where}: id {c['id']!r} is used twice")
+        seen.add(c.get("id"))
+        claims.append(dict(c))
+    for k, m in data.get("replication", {}).items():
+        try:
+            _margin(m)
+        except (ValueError, TypeError):
+            problems.append(f"{p.name}: replication margin {k} = {m!r}; a number or a percentage such as '25%'")
+    if problems:
+        raise ValueError("; ".join(problems))
+    return ClaimsFile(str(data["number"]), data["notebook"], int(data["root_seed"]),
+                      tuple(int(s) for s in data.get("past_root_seeds", [])), tuple(claims),
+                      dict(data.get("replication", {})), hashlib.sha256(raw).hexdigest(), p)
+
+
+def load_claims(number: str, show: bool = True) -> ClaimsFile:
+    """Notebook ``number``'s claims file (``notebooks/claims/<number>.toml``), its hash recorded next to the
+    results (``ClaimsFile.record``) and, with ``show``, printed: the file's hash, the root seed and the seed
+    each claim was first tested on."""
+    cf = read_claims(CLAIMS_DIR / f"{number}.toml")
+    cf.record()
+    if show:
+        fams = ", ".join(f"{len(cf.family(f))} {f}" for f in CLAIM_FAMILIES if cf.family(f))
+        new = sum(c["seed"] == cf.root_seed for c in cf.claims)
+        print(f"claims: notebooks/claims/{cf.path.name}, sha256 {cf.sha256[:16]}, written before this run "
+              f"({fams}); root seed {cf.root_seed}"
+              + (f" (earlier root seeds: {', '.join(map(str, cf.past_root_seeds))})" if cf.past_root_seeds else "")
+              + f"; {new} of {len(cf.claims)} claims were first tested on it")
+        by_seed: dict[int, int] = {}
+        for c in cf.claims:
+            by_seed[c["seed"]] = by_seed.get(c["seed"], 0) + 1
+        print("first tested on: " + ", ".join(f"seed {s}: {n} claim(s)" for s, n in sorted(by_seed.items())))
+    return cf
+
+
+def read_registry(path: str | Path | None = None) -> list[dict]:
+    p = Path(path) if path is not None else CLAIMS_DIR / "registry.toml"
+    return list(tomllib.loads(p.read_text(encoding="utf-8")).get("entry", []))
+
+
+def registry_problems(files: Iterable[ClaimsFile], registry: Iterable[Mapping]) -> list[str]:
+    """What breaks pre-registration, one line each (empty: nothing):
+
+    - a claim whose (notebook, id, hash of its text, first seed) is not in the registry, or is there only as
+      ``void`` (a text tested on the seed an earlier text of it had been tested on);
+    - a claim id registered with two different texts on the same seed (changed after a run and tested
+      again on the seed the earlier text was tested on);
+    - a claim first tested on a seed that is neither the file's root seed nor one of its past root seeds;
+    - a root seed that is also a past root seed (a new root seed must be new)."""
+    reg = [dict(e) for e in registry]
+    out = []
+    valid = [e for e in reg if not e.get("void")]
+    keys = {(e["notebook"], e["id"], e["hash"], int(e["seed"])) for e in valid}
+    void = {(e["notebook"], e["id"], e["hash"], int(e["seed"])) for e in reg if e.get("void")}
+    hist: dict[tuple[str, str], dict[int, set]] = {}  # every text of a claim, by the seed it was tested on
+    for e in reg:
+        hist.setdefault((e["notebook"], e["id"]), {}).setdefault(int(e["seed"]), set()).add(e["hash"])
+    valid_hist: dict[tuple[str, str], dict[int, set]] = {}
+    for e in valid:
+        valid_hist.setdefault((e["notebook"], e["id"]), {}).setdefault(int(e["seed"]), set()).add(e["hash"])
+    for (nb, cid), seeds in sorted(valid_hist.items()):
+        for s, hashes in sorted(seeds.items()):
+            if len(hashes) > 1:
+                out.append(f"notebook {nb}, claim {cid}: {len(hashes)} different texts tested on the same root seed {s} "
+                           "(a changed claim needs a new root seed)")
+    for f in files:
+        if f.root_seed in f.past_root_seeds:
+            out.append(f"notebook {f.number}: root seed {f.root_seed} is also listed as a past root seed")
+        for c in f.claims:
+            h = claim_hash(c)
+            if (f.number, c["id"], h, int(c["seed"])) in void:
+                out.append(f"notebook {f.number}, claim {c['id']}: its test on seed {c['seed']} is void in the registry "
+                           "(it was revised on that seed); it needs a new root seed")
+            elif (f.number, c["id"], h, int(c["seed"])) not in keys:
+                out.append(f"notebook {f.number}, claim {c['id']}: (hash {h}, seed {c['seed']}) is not in the registry")
+            if c["seed"] != f.root_seed and c["seed"] not in f.past_root_seeds:
+                out.append(f"notebook {f.number}, claim {c['id']}: first tested on seed {c['seed']}, which is neither "
+                           f"the root seed {f.root_seed} nor a past one")
+            for s, hashes in hist.get((f.number, c["id"]), {}).items():
+                if s == c["seed"] and hashes - {h}:
+                    out.append(f"notebook {f.number}, claim {c['id']}: its text changed but its seed {s} is the one an "
+                               "earlier text was tested on (give the notebook a new root seed)")
+    return sorted(set(out))
+
+
+def claims_files() -> list[ClaimsFile]:
+    return [read_claims(p) for p in sorted(CLAIMS_DIR.glob("[0-9][0-9].toml"))]
+
 
 
 # --- sweep specs ------------------------------------------------------------------------------
@@ -410,12 +633,13 @@ class Claims:
         self.m = m
         self.alpha = alpha
         self.rows: list[dict] = []
+        self._meta: dict = {}  # set by ClaimsFile.tests: the claim's id and first seed, kept with its row
 
     def _cell(self, cell: str) -> pl.DataFrame:
         return self.m.filter(pl.col("cell") == cell)
 
     def _add(self, text, test, est, p, kind):
-        self.rows.append({"claim": text, "test": test, "estimate": est, "p": p, "kind": kind})
+        self.rows.append({**self._meta, "claim": text, "test": test, "estimate": est, "p": p, "kind": kind})
 
     @staticmethod
     def _fmt(e, scale=1.0) -> str:
@@ -484,7 +708,9 @@ class Claims:
         t = self.table()
         n = len(t)
         display(Markdown(
-            f"**{n} claims tested; Holm's correction over all {n}** (family-wise error 5%). A difference between "
+            f"**{n} claims tested; Holm's correction over all {n}** (family-wise error 5%). The claims come from the "
+            "notebook's claims file (`notebooks/claims/NN.toml`), written before the run; each row gives the root seed "
+            "the claim was first tested on. A difference between "
             "cells is a paired difference over the deals both share, its interval a bootstrap over deals; "
             "\"changes nothing\" is a two-one-sided-tests (TOST) equivalence test with the margin in the test column. "
             "Claims marked False do not survive the correction and are not made in the conclusion."))
@@ -515,12 +741,70 @@ def difference_plot(ax, M: pl.DataFrame, baseline: str, cells: list[str], metric
 
 # --- replication and the duration-model band --------------------------------------------------------
 
+REPLICATES = "replicates"
+NOT_SHOWN = "not shown (equivalence not established)"
+DIFFERS = "does not replicate (the seeds differ)"
+NOT_TESTED = "not tested"
+
+
+def _margin(spec: float | str | None) -> tuple[float, bool] | None:
+    """A replication margin: a number (absolute, in the figure's units) or ``"25%"`` (relative: the
+    ratio of the two seeds' values within 1/1.25 .. 1.25, tested on the log scale)."""
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        s = spec.strip()
+        if not s.endswith("%"):
+            raise ValueError(f"replication margin {spec!r}: a number or a percentage such as '25%'")
+        return math.log1p(float(s[:-1]) / 100.0), True
+    return float(spec), False
+
+
+def replication_test(a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float,
+                     margin: float | str | None) -> dict:
+    """One figure on two independent seeds: the difference a - b (or, with a relative margin, log a - log b),
+    its SE from the two 95% intervals, the two-sided p of "they differ" and the TOST p of "they differ by
+    at least the margin". ``reason`` says why it could not be tested (then the p-values are NaN): a missing
+    value or interval end, an unbounded interval, no margin, or a non-positive value with a relative margin."""
+    nan = float("nan")
+    out = {"diff": nan, "se": nan, "p_differ": nan, "p_equivalent": nan, "reason": None}
+    m = _margin(margin)
+    vals = [a, a_lo, a_hi, b, b_lo, b_hi]
+    if m is None:
+        out["reason"] = "no margin stated"
+    elif any(x is None or (isinstance(x, float) and math.isnan(x)) for x in vals):
+        out["reason"] = "a value or an interval end is missing"
+    elif not all(math.isfinite(float(x)) for x in vals):
+        out["reason"] = "an interval is unbounded"
+    elif m[1] and min(vals) <= 0:
+        out["reason"] = "a relative margin needs positive values"
+    if out["reason"]:
+        return out
+    f = math.log if m[1] else float
+    se = math.hypot((f(a_hi) - f(a_lo)) / 3.92, (f(b_hi) - f(b_lo)) / 3.92)
+    if not se > 0:
+        out["reason"] = "the intervals have no width"
+        return out
+    d = f(a) - f(b)
+    out.update(diff=d, se=se, p_differ=normal_p(d, se), p_equivalent=tost_p(d, se, m[0]))
+    return out
+
 
 def replication_table(first: pd.DataFrame, second: pd.DataFrame, keys: list[str], index: str,
-                      labels: Mapping[str, str] | None = None, pct: Iterable[str] = ()) -> pd.DataFrame:
-    """Two seeds' summary rows side by side (``key`` with interval, n = deals) and z of their
-    difference (independent seeds: combined SE from the two intervals)."""
-    pct = set(pct)
+                      labels: Mapping[str, str] | None = None, pct: Iterable[str] = (),
+                      margins: Mapping[str, float | str] | None = None, alpha: float = 0.05) -> pd.DataFrame:
+    """Two seeds' summary rows side by side (``key`` with interval, n = deals) and whether each figure
+    replicates: an equivalence test (TOST) of the two seeds' difference against the figure's stated
+    ``margins[key]`` (a number in the figure's units, or ``"25%"`` for a ratio within 1/1.25..1.25 on the
+    log scale), with Holm's correction over the table. Independent seeds: the SE of the difference
+    combines the two intervals' widths.
+
+    ``verdict``: **replicates** when the Holm-adjusted TOST p is below ``alpha``; **does not replicate**
+    when the two seeds differ (two-sided p below ``alpha``, uncorrected: the stricter side for a claim of
+    replication); **not shown** otherwise (the samples cannot tell); **not tested** (with the reason) when
+    a value or interval end is missing or unbounded or no margin is stated. Agreement within 1.96 SE is
+    not a replication: it is the absence of evidence of a difference."""
+    pct, margins = set(pct), dict(margins or {})
     a, b = first.set_index(index), second.set_index(index)
     rows = []
     for i in a.index:
@@ -528,16 +812,47 @@ def replication_table(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]
             continue
         for k in keys:
             ra, rb = a.loc[i], b.loc[i]
-            if pd.isna(ra[k]) or pd.isna(rb[k]):
-                continue
-            se = math.hypot((ra[k + "_hi"] - ra[k + "_lo"]) / 3.92, (rb[k + "_hi"] - rb[k + "_lo"]) / 3.92)
-            z = (ra[k] - rb[k]) / se if se > 0 and math.isfinite(se) else float("nan")
+            t = replication_test(ra[k], ra[k + "_lo"], ra[k + "_hi"], rb[k], rb[k + "_lo"], rb[k + "_hi"],
+                                 margins.get(k))
+            rel = isinstance(margins.get(k), str)
             rows.append({index: i, "figure": (labels or {}).get(k, k),
                          "first seed": est(ra, k, 3, pct=k in pct) + f" n={int(ra[k + '_n']):,}",
                          "second seed": est(rb, k, 3, pct=k in pct) + f" n={int(rb[k + '_n']):,}",
-                         "z (difference)": round(z, 2) if math.isfinite(z) else None,
-                         "replicates (|z| < 1.96)": bool(abs(z) < 1.96) if math.isfinite(z) else True})
-    return pd.DataFrame(rows)
+                         "difference (SE)": (f"{'log ratio ' if rel else ''}{t['diff']:+.4g} (SE {t['se']:.3g})"
+                                             if t["reason"] is None else "n/a"),
+                         "margin": (f"±{margins[k]}" if rel else f"±{margins[k]:g}") if k in margins else "none",
+                         "_p_eq": t["p_equivalent"], "_p_diff": t["p_differ"], "_reason": t["reason"]})
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    tested = df["_reason"].isna()
+    df["TOST p (Holm)"] = np.nan
+    if tested.any():
+        df.loc[tested, "TOST p (Holm)"] = holm(df.loc[tested, "_p_eq"].to_numpy())
+
+    def verdict(r):
+        if r["_reason"] is not None and not (isinstance(r["_reason"], float) and math.isnan(r["_reason"])):
+            return f"{NOT_TESTED} ({r['_reason']})"
+        if r["TOST p (Holm)"] < alpha:
+            return REPLICATES
+        if r["_p_diff"] < alpha:
+            return DIFFERS
+        return NOT_SHOWN
+
+    df["verdict"] = [verdict(r) for _, r in df.iterrows()]
+    df["TOST p (Holm)"] = df["TOST p (Holm)"].round(4)
+    return df.drop(columns=["_p_eq", "_p_diff", "_reason"])
+
+
+def replication_summary(table: pd.DataFrame) -> str:
+    """One line for a conclusion: how many figures replicate, differ, are not shown, not tested."""
+    if table.empty:
+        return "no figure to replicate"
+    v = table["verdict"]
+    n_rep, n_diff, n_not = int((v == REPLICATES).sum()), int((v == DIFFERS).sum()), int((v == NOT_SHOWN).sum())
+    n_untested = int(v.str.startswith(NOT_TESTED).sum())
+    return (f"{n_rep} of {len(v)} figures replicate (TOST within the stated margins, Holm), {n_diff} differ, "
+            f"{n_not} not shown either way, {n_untested} not tested")
 
 
 def seconds_per_trick_at(variant, fraction: float) -> float:
@@ -676,7 +991,8 @@ def merge_pairings(parts: Mapping[str, "Pairings"]) -> "Pairings":
 class Conclusion:
     """A named comparison with a direction: ``metric`` (a ``per_match`` column) of cell ``a`` minus
     cell ``b`` is positive (``sign`` +1) or negative (-1); with ``b`` None, cell ``a`` against the
-    value ``ref``."""
+    value ``ref``. ``margin``: the smallest rule x policy interaction (in the effect's units) that
+    matters, for ``classify``; ``id``: its id in the notebook's claims file."""
 
     text: str
     a: str
@@ -684,6 +1000,9 @@ class Conclusion:
     metric: str
     sign: int = +1
     ref: float = 0.0
+    margin: float = 0.0
+    id: str = ""
+    seed: int | None = None  # the root seed it was first tested on (its claims file)
 
 
 def _nan_estimate() -> Estimate:
@@ -698,45 +1017,139 @@ def _fmt_effect(e: Estimate, digits: int = 3) -> str:
     return f"{e.value:+.{digits}f} [{lo}, {hi}] n={e.n:,}"
 
 
-def classify(effects: Mapping[str, Estimate], sign: int = +1, pairings: Iterable[str] = PAIRINGS) -> dict:
-    """The verdict on one conclusion from its effect (the claimed difference, with its 95%
-    interval) under each pairing. **robust**: under every pairing the interval lies wholly on
-    the claimed side of 0 (same direction and significant). **policy-dependent** otherwise;
-    ``disagree`` then lists each pairing that breaks it (no data, not significant, or the other
-    way) with its effect and how far that lies from the mean effect of the pairings that agree
-    (``gap``; None when none agrees). Returns ``mark``, ``disagree`` (list of dicts: pairing,
-    reason, effect, gap) and ``text`` (one line for a table or the findings)."""
-    agree, disagree = {}, []
-    for p in pairings:
-        e = effects.get(p) or _nan_estimate()
-        ok = bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
-        if ok and (e.low > 0 if sign > 0 else e.high < 0):
-            agree[p] = e
-            continue
-        if not ok:
-            reason = "no data" if not e.n or not math.isfinite(e.value) else "no interval"
-        elif (e.high < 0 if sign > 0 else e.low > 0):
-            reason = "the other way, significant"
-        elif e.value == 0:
-            reason = "no difference"
-        elif np.sign(e.value) == -np.sign(sign):
-            reason = "the other way, not significant"
+UNDECIDED = "undecided (n too small)"
+POWER = 0.8  # the power the printed sample sizes aim at, for an interaction of the stated margin
+
+
+def _se95(e: Estimate) -> float:
+    return (e.high - e.low) / (2 * Z95)
+
+
+def _usable(e: Estimate | None) -> bool:
+    return (e is not None and bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
+            and _se95(e) > 0)
+
+
+def _pool(es: Iterable[Estimate]) -> tuple[float, float]:
+    """Inverse-variance pooled effect and its SE (the SEs from the 95% intervals)."""
+    w = np.array([1.0 / _se95(e) ** 2 for e in es])
+    v = np.array([e.value for e in es])
+    return float((w * v).sum() / w.sum()), float(1.0 / math.sqrt(w.sum()))
+
+
+def interaction_tests(effects: Mapping[str, Estimate], sign: int, margin: float,
+                      pairings: Iterable[str] = PAIRINGS, alpha: float = 0.05, power: float = POWER) -> dict:
+    """The rule x policy interaction of one conclusion, before any correction. For each pairing with
+    data: its effect minus the pooled (inverse-variance) effect of the other pairings, ``d``, with its SE
+    (the two SEs combined; each from its 95% interval), the two-sided p of "the interaction is not 0"
+    (``p_dependent``) and the TOST p of "|interaction| >= margin" (``p_equivalent``). Also the pooled
+    effect of all pairings and the one-sided p of its claimed direction (``p_direction``); ``p_robust``,
+    the intersection-union p of "robust" (every TOST and the direction: the largest of them); and
+    ``n_needed``, the deals per cell, the same under every pairing, at which each interaction test would
+    detect an interaction of size ``margin`` with ``power`` at two-sided ``alpha`` (each pairing's variance
+    per deal, n x SE^2, taken from its interval). ``missing`` lists pairings without a usable interval."""
+    pairings = list(pairings)
+    ok = {p: effects[p] for p in pairings if _usable(effects.get(p))}
+    missing = [p for p in pairings if p not in ok]
+    nan = float("nan")
+    out = {"tests": {}, "missing": missing, "pooled": nan, "pooled_se": nan, "p_direction": nan,
+           "p_robust": nan, "n_needed": None, "margin": margin}
+    if len(ok) < 2:
+        return out
+    pooled, pooled_se = _pool(ok.values())
+    z = pooled / pooled_se
+    out.update(pooled=pooled, pooled_se=pooled_se, p_direction=0.5 * math.erfc(sign * z / math.sqrt(2.0)))
+    z_alpha, z_power = _z_quantile(1 - alpha / 2), _z_quantile(power)
+    unit = {p: e.n * _se95(e) ** 2 for p, e in ok.items()}  # variance of the effect per deal
+    need = 0.0
+    for p, e in ok.items():
+        o_val, o_se = _pool([x for q, x in ok.items() if q != p])
+        d, se = e.value - o_val, math.hypot(_se95(e), o_se)
+        out["tests"][p] = {"effect": e, "others": o_val, "d": d, "se": se, "p_dependent": normal_p(d, se),
+                           "p_equivalent": tost_p(d, se, margin)}
+        per_deal = unit[p] + 1.0 / sum(1.0 / unit[q] for q in ok if q != p)  # the interaction's variance x n
+        need = max(need, per_deal * ((z_alpha + z_power) / margin) ** 2)
+    out["p_robust"] = max([out["p_direction"]] + [t["p_equivalent"] for t in out["tests"].values()])
+    out["n_needed"] = int(math.ceil(need))
+    return out
+
+
+def _z_quantile(q: float) -> float:
+    """The standard normal quantile (bisection on erfc: no scipy needed here)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < q:
+            lo = mid
         else:
-            reason = "same direction, not significant"
-        disagree.append({"pairing": p, "reason": reason, "effect": e})
-    ref = float(np.mean([e.value for e in agree.values()])) if agree else None
-    for d in disagree:
-        v = d["effect"].value
-        d["gap"] = v - ref if ref is not None and math.isfinite(v) else None
-    if not disagree:
-        return {"mark": ROBUST, "disagree": [], "text": f"**{ROBUST}** (all {len(agree)} pairings)"}
-    parts = []
-    for d in disagree:
-        s = f"{d['pairing']}: {_fmt_effect(d['effect'])}, {d['reason']}"
-        if d["gap"] is not None:
-            s += f"; {d['gap']:+.3f} from the agreeing pairings' mean {ref:+.3f}"
-        parts.append(s)
-    return {"mark": DEPENDENT, "disagree": disagree, "text": f"**{DEPENDENT}** ({'; '.join(parts)})"}
+            hi = mid
+    return (lo + hi) / 2
+
+
+def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pairings: Iterable[str] = PAIRINGS,
+                 alpha: float = 0.05) -> list[dict]:
+    """The verdicts on all the conclusions of one notebook, with **one** Holm correction over every p-value
+    that grants a mark: for each conclusion its ``p_robust`` and, for each pairing, its ``p_dependent``.
+    ``items``: (effects per pairing, claimed sign, margin) per conclusion; the margin is the smallest
+    interaction (in the effect's units) that matters, stated before the run.
+
+    - **robust**: the pooled effect lies on the claimed side and every pairing's interaction is within
+      ±margin (TOST), Holm-adjusted p below ``alpha``;
+    - **policy-dependent**: some pairing's interaction differs from 0 (Holm-adjusted p below ``alpha``);
+      ``disagree`` names it with its effect, its interaction d ± SE and the pooled effect of the others;
+    - **undecided (n too small)**: neither, or a pairing has no data; ``n_needed`` says how many deals per
+      cell would detect an interaction of the margin's size (80% power, two-sided 5%).
+
+    Each verdict: mark, text, disagree, tests (``interaction_tests``), p_robust_holm, n_needed."""
+    items = list(items)
+    pairings = list(pairings)
+    runs = [interaction_tests(eff, sign, margin, pairings, alpha) for eff, sign, margin in items]
+    flat = []  # (conclusion index, pairing or None, p)
+    for i, r in enumerate(runs):
+        if r["tests"]:
+            flat.append((i, None, r["p_robust"]))
+            flat += [(i, p, t["p_dependent"]) for p, t in r["tests"].items()]
+    adj = holm([p for _, _, p in flat]) if flat else np.array([])
+    for (i, p, _), a in zip(flat, adj):
+        if p is None:
+            runs[i]["p_robust_holm"] = float(a)
+        else:
+            runs[i]["tests"][p]["p_dependent_holm"] = float(a)
+    out = []
+    for (eff, sign, margin), r in zip(items, runs):
+        now = ", ".join(f"{q} {t['effect'].n:,}" for q, t in r["tests"].items())
+        need = f"{r['n_needed']:,} under every pairing (now {now})" if r["n_needed"] is not None else ""
+        dep = sorted(({"pairing": p, **t} for p, t in r["tests"].items() if t.get("p_dependent_holm", 1.0) < alpha),
+                     key=lambda d: -abs(d["d"]))
+        if r["tests"] and not r["missing"] and r.get("p_robust_holm", 1.0) < alpha:
+            mark = ROBUST
+            text = (f"**{ROBUST}** (pooled {r['pooled']:+.3f} ± {Z95 * r['pooled_se']:.3f}; every interaction within "
+                    f"±{margin:g}, Holm p = {r['p_robust_holm']:.3g})")
+        elif dep:
+            mark = DEPENDENT
+            text = f"**{DEPENDENT}** (" + "; ".join(
+                f"{d['pairing']}: {_fmt_effect(d['effect'])}, interaction {d['d']:+.3f} (SE {d['se']:.3f}) from the "
+                f"others' pooled {d['others']:+.3f}, Holm p = {d['p_dependent_holm']:.3g}" for d in dep) + ")"
+        else:
+            mark = UNDECIDED
+            why = (f"no data: {', '.join(r['missing'])}" if r["missing"] else
+                   f"largest |interaction| {max(abs(t['d']) for t in r['tests'].values()):.3f} against a margin of "
+                   f"±{margin:g}; robust Holm p = {r.get('p_robust_holm', float('nan')):.3g}")
+            text = (f"**{UNDECIDED}** ({why}" + (f"; deals per cell needed to detect ±{margin:g} (80% power): {need}"
+                                                 if need else "") + ")")
+        out.append({"mark": mark, "text": text, "disagree": dep, "tests": r["tests"], "missing": r["missing"],
+                    "pooled": r["pooled"], "p_robust_holm": r.get("p_robust_holm", float("nan")),
+                    "n_needed": r["n_needed"], "margin": margin})
+    return out
+
+
+def classify(effects: Mapping[str, Estimate], sign: int = +1, margin: float | None = None,
+             pairings: Iterable[str] = PAIRINGS, alpha: float = 0.05) -> dict:
+    """The verdict on one conclusion (``classify_all`` with a family of one). ``margin`` is required:
+    robustness is an equivalence claim and means nothing without it."""
+    if margin is None or not margin > 0:
+        raise ValueError(f"classify: margin={margin!r}; a positive smallest interaction of interest is required")
+    return classify_all([(effects, sign, margin)], pairings, alpha)[0]
 
 
 class Pairings:
@@ -853,32 +1266,46 @@ class Pairings:
             return Estimate(e.value - c.ref, e.low - c.ref, e.high - c.ref, e.n)
         return paired_test(fa, M.filter(pl.col("cell") == c.b), pl.col(c.metric))["estimate"]
 
-    def verdicts(self, conclusions: Iterable[Conclusion]) -> pd.DataFrame:
-        """Each conclusion's effect under each pairing and the classifier's verdict (``classify``)."""
+    def verdicts(self, conclusions: Iterable[Conclusion], alpha: float = 0.05) -> pd.DataFrame:
+        """Each conclusion's effect under each pairing and its verdict (``classify_all``: one Holm
+        correction over all the conclusions given)."""
+        conclusions = list(conclusions)
+        effs = [{p: self.effect(p, c) for p in PAIRINGS} for c in conclusions]
+        marks = classify_all([(e, c.sign, c.margin) for e, c in zip(effs, conclusions)], PAIRINGS, alpha)
         rows = []
-        for c in conclusions:
-            eff = {p: self.effect(p, c) for p in PAIRINGS}
-            v = classify(eff, c.sign)
+        for c, eff, v in zip(conclusions, effs, marks):
+            worst = max(v["tests"].items(), key=lambda kv: abs(kv[1]["d"]), default=None)
             rows.append({"conclusion": c.text, "metric": c.metric, "claimed": "> 0" if c.sign > 0 else "< 0",
-                         **{pairing_label(p): _fmt_effect(eff[p]) for p in PAIRINGS}, "verdict": v["mark"],
-                         "disagreeing pairing (effect, by how much)": v["text"].split("(", 1)[1][:-1]
-                         if v["mark"] == DEPENDENT else "", "_effects": eff})
+                         "margin": f"±{c.margin:g}", "first tested on seed": c.seed,
+                         **{pairing_label(p): _fmt_effect(eff[p]) for p in PAIRINGS},
+                         "largest interaction (SE)": (f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})"
+                                                      if worst else "n/a"),
+                         "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
+                         "deals per cell needed (80% power)": v["n_needed"],
+                         "verdict": v["mark"], "detail": v["text"].split("(", 1)[1][:-1] if "(" in v["text"] else "",
+                         "_effects": eff})
         return pd.DataFrame(rows)
 
     def show_verdicts(self, conclusions: Iterable[Conclusion]) -> pd.DataFrame:
         """``verdicts`` as the notebook shows it, with the rule stated (quick mode: marked as such)."""
         from IPython.display import Markdown, display
 
+        conclusions = list(conclusions)
         t = self.verdicts(conclusions)
         n = ", ".join(f"{pairing_label(p)} {self.n(p):,}" for p in self.pairings)
         display(Markdown(
-            f"**Robust or policy-dependent** (deals per cell: {n}). A conclusion is **robust** when under all three "
-            "pairings its effect (a paired difference over the deals the cells share, 95% bootstrap interval over "
-            "deals; or one cell against a reference value) lies on the claimed side of 0 with an interval that "
-            "excludes 0; otherwise it is **policy-dependent**, and the disagreeing pairing is named with its effect "
-            "and its distance from the agreeing pairings' mean. Intervals are per conclusion (no multiplicity "
-            "correction: Holm is not needed to *withhold* the mark robust)."
-            + ("\n\n*Quick mode: a handful of deals, so nearly every conclusion reads policy-dependent here; the "
+            f"**Robust, policy-dependent or undecided** (deals per cell: {n}). Each conclusion's effect under a "
+            "pairing is a paired difference over the deals the cells share (95% bootstrap interval over deals), or "
+            "one cell against a reference value. Its **rule x policy interaction** under a pairing is that effect "
+            "minus the pooled (inverse-variance) effect of the other two, with the SE of the difference. A "
+            "conclusion is **robust** when the pooled effect lies on the claimed side and every interaction lies "
+            "within ±margin (TOST; the margin, the smallest interaction that matters, is stated in the notebook's "
+            "claims file before the run); **policy-dependent** when an interaction differs from 0; otherwise "
+            "**undecided (n too small)**, with the deals per cell that would detect an interaction of the margin's "
+            f"size (80% power, two-sided 5%). One Holm correction over all {len(conclusions) * (len(PAIRINGS) + 1)} "
+            "p-values behind this notebook's marks (per conclusion: its robust test and one interaction test per "
+            "pairing)."
+            + ("\n\n*Quick mode: a handful of deals, so nearly every conclusion reads undecided here; the "
                "marks mean something only at full scale (`make notebooks`).*" if QUICK else "")))
         display(Markdown(MARKS_HEAD + "\n\n" + marks_markdown(t)))
         return t.drop(columns=["_effects"])
@@ -936,14 +1363,14 @@ class Pairings:
 
 
 def marks_markdown(verdicts: pd.DataFrame) -> str:
-    """The verdicts as the bullet list docs/findings.md carries: each conclusion, its mark and, when
-    policy-dependent, the disagreeing pairing with its effect and distance (n = deals per cell)."""
+    """The verdicts as the bullet list docs/findings.md carries: each conclusion, its mark and why (the
+    pooled effect, the interactions, or the deals per cell needed; n = deals per cell)."""
     out = []
     for r in verdicts.itertuples(index=False):
         d = dict(zip(verdicts.columns, r))
         line = f"- {d['conclusion']}: **{d['verdict']}**"
-        if d["verdict"] == DEPENDENT:
-            line += f" ({d['disagreeing pairing (effect, by how much)']})"
+        if d.get("detail"):
+            line += f" ({d['detail']})"
         out.append(line + ("" if not QUICK else " *(quick run)*"))
     return "\n".join(out)
 
@@ -993,7 +1420,14 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
     return done
 
 
-__all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "pairing_policies", "pairing_label",
+# Each notebook's own root seed, from its claims file (agreement between notebooks is then a replication,
+# not a copy); its second seed, for the replication, is the root seed + REPLICATION.
+SEEDS = {f.number: f.root_seed for f in claims_files()}
+
+__all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "UNDECIDED", "classify_all",
+           "interaction_tests", "ClaimsFile", "read_claims", "load_claims", "claim_hash", "claims_files", "read_registry",
+           "registry_problems", "CLAIMS_DIR", "replication_test", "replication_summary", "REPLICATES", "NOT_SHOWN",
+           "DIFFERS", "NOT_TESTED", "pairing_policies", "pairing_label",
            "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings", "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION", "DURATION_FRACTIONS", "per_match", "Claims", "replication_table",
            "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS", "VARIANT_IDS", "COLORS", "run_sweep", "run_design", "read_spec", "to_toml", "frames",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
