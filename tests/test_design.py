@@ -7,11 +7,12 @@ import json
 import math
 import shutil
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 
 from conftest import local_dask_cluster
-from simsuite.analysis.design import design, judge, load_design, pareto, round_seed
+from simsuite.analysis.design import ALPHA, confirm_seed, design, judge, load_design, pareto, round_seed
 from simsuite.analysis.design_spec import Goal, read_design
 from simsuite.cli import main
 from simsuite.rules.variant import load_variant
@@ -121,7 +122,7 @@ def test_judge_reads_the_interval_against_the_bound():
     assert judge(g, {"value": 0.15, "low": 0.12, "high": 0.18, "n": 100})["status"] == "fails"
     up = judge(Goal("stronger_wins", ">=", 0.75), {"value": 0.80, "low": 0.77, "high": 0.83, "n": 100})
     assert up["status"] == "meets" and up["margin"] == pytest.approx(0.02)
-    assert up["z"] == pytest.approx(0.05 / (0.06 / 3.92))
+    assert up["z"] == pytest.approx(0.05 / (0.06 / (2 * 1.959964)))
     assert judge(g, None)["status"] == "no figure"
 
 
@@ -147,14 +148,13 @@ def tiny(tiny_design) -> tuple[Path, dict]:
 def test_every_figure_has_n_and_an_interval(tiny):
     _, res = tiny
     assert len(res["sets"]) == 2 and res["pairings"] == ["expert,basic", "basic,basic"]
-    checked = set(res["candidates"]) or {res["binding"]["nearest"]}
     for s in res["sets"]:
         for pair, figs in s["figures"].items():
             for metric, f in figs.items():
-                if pair == "basic,basic" and (metric == "stronger_wins" or s["id"] not in checked):
-                    assert f is None  # undefined, or not a candidate: equal teams judge the candidates only
+                if pair == "basic,basic" and metric == "stronger_wins":
+                    assert f is None  # undefined under equal teams
                     continue
-                assert f["n"] >= 8 and f["low"] <= f["value"] <= f["high"], (s["id"], pair, metric, f)
+                assert f["n"] >= 8 and f["low"] <= f["value"] <= f["high"] and f["se"] >= 0, (s["id"], pair, metric, f)
 
 
 def test_rounds_play_more_only_for_undecided_cells(tiny):
@@ -166,8 +166,8 @@ def test_rounds_play_more_only_for_undecided_cells(tiny):
     for later in res["rounds"][1:]:
         assert later["matches_per_cell"] == 8  # 16 in all after round 1
     c = res["cost"]
-    assert c["design_hands"] == sum(res["hands_by_cell"].values()) > 0
-    assert c["ratio"] is not None and c["ratio"] > 1  # the clock is re-scored, never played
+    assert c["design_hands"] == sum(res["hands_by_cell"].values()) + c["confirmation_hands"] > 0
+    assert c["ratio"] is not None and c["brute_force_hands"] > sum(res["hands_by_cell"].values())  # clock re-scored
 
 
 def test_recommendation_or_binding_goal_and_variant_file(tiny):
@@ -251,3 +251,100 @@ def test_binding_goal_is_the_one_that_alone_keeps_sets_out():
     assert b["failing"] == {"a": 1, "b": 3, "c": 1}
     b = binding(["a", "b", "c"], {"s1": j(False, False, True, z=-1), "s2": j(False, False, True, z=-3)})
     assert b["goals"] == ["a", "b"] and b["sets_failing_only_it"] == 0 and b["nearest"] == "s1"
+
+
+# --- error control, replay, confirmation, cost ----------------------------------------------------------------
+
+
+def test_screening_uses_the_bonferroni_level_not_the_95_percent_interval():
+    g = Goal("stronger_wins", ">=", 0.60)
+    fig = {"value": 0.66, "low": 0.62, "high": 0.70, "n": 500, "se": 0.02}  # 95%: clear of the bound (z = 3)
+    assert judge(g, fig)["status"] == "meets"
+    screened = judge(g, fig, z_crit=3.5)  # the adjusted interval 0.59..0.73 straddles: not decided
+    assert screened["status"] == "likely" and screened["meets"] and screened["z"] == pytest.approx(3.0)
+    assert judge(g, {**fig, "value": 0.52}, z_crit=3.5)["status"] == "fails"  # 0.45..0.59: fails for sure
+
+
+def test_error_control_method_is_applied_and_reported(tiny):
+    _, res = tiny
+    ec = res["error_control"]
+    assert ec["method"] == "bonferroni-alpha-spending" and ec["alpha"] == ALPHA
+    assert len(ec["rounds"]) == len(res["rounds"]) >= 2
+    for rd in ec["rounds"]:  # round r: ALPHA / rounds, split over the round's open judgements
+        assert rd["alpha"] == pytest.approx(ALPHA / res["search"]["rounds"])
+        assert rd["z"] == pytest.approx(NormalDist().inv_cdf(1 - rd["alpha"] / (2 * rd["judgements"])))
+        assert rd["z"] > 1.96
+    text = (Path(res["out"]) / "design.txt").read_text()
+    assert "Error control: Bonferroni with alpha spending" in text and "round 0 " in text
+    # a goal decided in a round keeps that decision, and was decided at that round's level
+    for s in res["sets"]:
+        for pair, js in s["by_pairing"].items():
+            for j in js:
+                if "decided_round" in j:
+                    assert j["status"] in ("meets", "fails")
+
+
+def test_every_judged_pairing_is_replayed_while_a_set_is_undecided(tiny):
+    _, res = tiny
+    assert len(res["rounds"]) == 2  # the tiny design leaves something open after round 0
+    for rd in res["rounds"][1:]:  # equal teams judge match_minutes and draws: played again with the rest
+        assert set(rd["cells"]) == {"expert,basic", "basic,basic"}, rd["cells"]
+        assert (Path(res["out"]) / "runs" / f"round{rd['round']}-basic-basic" / "manifest.json").is_file()
+
+
+def test_the_recommendation_is_confirmed_on_fresh_deals(tiny):
+    _, res = tiny
+    conf = res["confirmation"]
+    assert conf["tried"], "no candidate was confirmed"
+    first = conf["tried"][0]
+    assert first["set"] == res["candidates"][0] and first["seed"] == confirm_seed(res["seed"], 0)
+    assert first["seed"] not in {rd["seed"] for rd in res["rounds"]}
+    assert first["matches"] == res["cost"]["brute_force_matches_per_cell"]
+    manifest = json.loads((Path(res["out"]) / "runs" / "confirm0-expert-basic" / "manifest.json").read_text())
+    assert manifest["seed"] == first["seed"]
+    for g in first["goals"]:  # the figures of the fresh deals alone: their n is the confirmation's
+        assert g["figure"]["n"] == first["matches"] and g["holds"] == g["meets"]
+    assert res["recommended"] == conf["confirmed"]
+    if res["recommended"]:
+        assert first["confirmed"] or len(conf["tried"]) > 1
+        assert "Confirmed on" in res["sentence"]
+    text = (Path(res["out"]) / "design.txt").read_text()
+    assert f"Confirmation of {first['set']} on fresh deals (seed {first['seed']}" in text
+
+
+def test_cost_against_brute_force_is_printed(tiny):
+    _, res = tiny
+    c = res["cost"]
+    assert c["confirmation_hands"] == sum(t["hands"] for t in res["confirmation"]["tried"]) > 0
+    assert c["design_hands"] == sum(res["hands_by_cell"].values()) + c["confirmation_hands"]
+    text = (Path(res["out"]) / "design.txt").read_text()
+    assert f"Cost: {c['design_hands']:,} hands played" in text and f"about {c['brute_force_hands']:,} hands" in text
+
+
+def test_delta_method_figures_match_the_exact_model_and_its_bootstrap(tiny):
+    """The design's exact figures are exact_model's point values, and their analytic SE is close
+    to the standard deviation of exact_model's bootstrap over deals."""
+    import numpy as np
+    import polars as pl
+
+    from simsuite.analysis.design import _exact_sets
+    from simsuite.analysis.exact import exact_model
+    from simsuite.sim.results import load
+
+    _, res = tiny
+    r = load(Path(res["out"]) / "runs" / "confirm0-expert-basic")
+    h, m = r.hands.collect(), r.matches.collect()
+    variant = next(iter(r.variants().values()))
+    rescores = [{"no_new_hand_minutes": 12}, {"no_new_hand_minutes": 4}]  # one chain, each set its own stop
+    got = _exact_sets(h, m, variant, rescores)
+    assert got[1]["minutes_mean"]["value"] > got[0]["minutes_mean"]["value"]
+    ex4 = exact_model(h, m, variant, rescores[1], reps=2, seed=5, values=False)["figures"]
+    for k in ("p_a", "p_draw", "minutes_mean", "hands_mean", "clock_share", "lead_changes"):  # the shared chain
+        assert got[1][k]["value"] == pytest.approx(ex4[k]["value"], abs=1e-9), k
+    for rs, figs in list(zip(rescores, got))[:1]:
+        ex = exact_model(h, m, variant, rs, reps=60, seed=5, values=False)["figures"]
+        for k in ("p_a", "minutes_mean", "hands_mean", "lead_changes"):
+            assert figs[k]["value"] == pytest.approx(ex[k]["value"], abs=1e-9), k
+            boot_se = (ex[k]["high"] - ex[k]["low"]) / (2 * 1.959964)
+            if boot_se > 1e-6:
+                assert 0.6 < figs[k]["se"] / boot_se < 1.6, (k, figs[k]["se"], boot_se)

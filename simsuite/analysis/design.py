@@ -19,6 +19,7 @@ variant file).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -26,6 +27,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from statistics import NormalDist
 from typing import Sequence
 
 import numpy as np
@@ -42,6 +44,16 @@ RESULT = "design.json"
 TEXT = "design.txt"
 VARIANT_FILE = "recommended.toml"
 RUNS = "runs"
+# Error control (docs/design.md, "Error control"): the family-wise error rate of every screening
+# decision (a goal met or failed for sure, in any round, by any set, under any pairing) is at most
+# ALPHA: round r spends ALPHA / rounds, split equally (Bonferroni) over the judgements it makes.
+ALPHA = 0.05
+ERROR_CONTROL = "bonferroni-alpha-spending"
+BOOT_REPS = 1_000  # bootstrap resamples wherever a figure's interval is a bootstrap's (simulated hands, fallback)
+# The confirmation plays fresh deals: seed SeedSequence([seed, CONFIRM_KEY + i]) for the i-th set tried
+# (the rounds use [seed, r] with r <= 10, so the two never meet); at most CONFIRM_TRIES sets are tried.
+CONFIRM_KEY = 1_000
+CONFIRM_TRIES = 3
 
 
 # --- where and what to play -------------------------------------------------------------------------
@@ -53,6 +65,11 @@ def round_seed(seed: int, r: int) -> int:
     if r == 0:
         return seed
     return int(np.random.SeedSequence([seed, r]).generate_state(2, dtype=np.uint64)[0] % MAX_SEED)
+
+
+def confirm_seed(seed: int, i: int = 0) -> int:
+    """The fresh deals of the i-th confirmation: ``SeedSequence([seed, CONFIRM_KEY + i])``."""
+    return int(np.random.SeedSequence([seed, CONFIRM_KEY + i]).generate_state(2, dtype=np.uint64)[0] % MAX_SEED)
 
 
 def pairing_slug(pair: tuple[str, str]) -> str:
@@ -90,37 +107,48 @@ def _prepare_out(spec: DesignSpec, out: Path) -> None:
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
 
 
-def _play_round(spec: DesignSpec, out: Path, r: int, todo: dict[tuple[str, str], list[str]],
-                opts: ExecOptions, command: Sequence[str]) -> None:
-    """Play round r: per pairing, the listed played cells, ``round_matches`` each, through the
-    harness's executor (one results folder per pairing; a rerun resumes it)."""
+def confirm_dir(out: Path, i: int, pair: tuple[str, str]) -> Path:
+    return out / RUNS / f"confirm{i}-{pairing_slug(pair)}"
+
+
+def _play(spec: DesignSpec, todo: dict[tuple[str, str], list[str]], n: int, seed: int, where, label: str,
+          meta: dict, opts: ExecOptions, command: Sequence[str]) -> None:
+    """Play, per pairing, the listed played cells, ``n`` matches each from ``seed``, through the
+    harness's executor into ``where(pair)`` (one results folder per pairing; a rerun resumes it)."""
     from ..sim.executor import execute
 
-    n = round_matches(spec, r)
     for pair in spec.pairings:
         ids = todo.get(pair) or []
         if not ids:
             continue
         cells = [Cell(c.id, c.variant, c.given, c.overrides, pair, n) for c in (spec.played[i] for i in ids)]
-        plan = Plan("sweep", cells, round_seed(spec.seed, r), pair[0] != pair[1], spec.chunk, run_dir(out, r, pair),
-                    list(command), {"spec_path": spec.path, "spec": {"design": spec.raw, "round": r,
-                                                                     "pairing": pair_text(pair)}})
+        plan = Plan("sweep", cells, seed, pair[0] != pair[1], spec.chunk, where(pair), list(command),
+                    {"spec_path": spec.path, "spec": {"design": spec.raw, **meta, "pairing": pair_text(pair)}})
         if not opts.quiet:
-            print(f"design: round {r}, {pair_text(pair)}: {len(cells)} cell(s) x {n:,} matches", file=sys.stderr)
+            print(f"design: {label}, {pair_text(pair)}: {len(cells)} cell(s) x {n:,} matches", file=sys.stderr)
         execute(plan, opts)
+
+
+def _play_round(spec: DesignSpec, out: Path, r: int, todo: dict[tuple[str, str], list[str]],
+                opts: ExecOptions, command: Sequence[str]) -> None:
+    """Play round r: the listed played cells, ``round_matches`` each, on the round's own deals."""
+    _play(spec, todo, round_matches(spec, r), round_seed(spec.seed, r), lambda p: run_dir(out, r, p), f"round {r}",
+          {"round": r}, opts, command)
 
 
 # --- figures ----------------------------------------------------------------------------------------
 
 
-def _load_played(out: Path, spec: DesignSpec, rounds: int) -> dict[tuple[str, tuple[str, str]], tuple]:
-    """Every played cell's hands and matches under each pairing, all rounds together."""
+def _load_played(out: Path, spec: DesignSpec, rounds: int, where=None) -> dict[tuple[str, tuple[str, str]], tuple]:
+    """Every played cell's hands and matches under each pairing, all rounds together (``where``:
+    the folders of (round, pairing), default the rounds')."""
     from ..sim.results import load
 
+    where = where or (lambda r, pair: run_dir(out, r, pair))
     frames: dict[tuple[str, tuple[str, str]], list] = {}
     for r in range(rounds):
         for pair in spec.pairings:
-            d = run_dir(out, r, pair)
+            d = where(r, pair)
             if not (d / "manifest.json").is_file():
                 continue
             res = load(d)
@@ -135,68 +163,256 @@ def _load_played(out: Path, spec: DesignSpec, rounds: int) -> dict[tuple[str, tu
 def _fig(d: dict | None, source: str) -> dict | None:
     if not d or d.get("value") is None:
         return None
-    return {"value": float(d["value"]), "low": d.get("low"), "high": d.get("high"), "n": int(d.get("n") or 0),
-            "source": source}
+    out = {"value": float(d["value"]), "low": d.get("low"), "high": d.get("high"), "n": int(d.get("n") or 0),
+           "source": source}
+    if d.get("low") is not None:  # the standard error: the delta method's, else from the 95% interval
+        out["se"] = float(d["se"]) if d.get("se") is not None else (d["high"] - d["low"]) / (2 * Z95)
+    return out
 
 
-def _exact(h: pl.DataFrame, m: pl.DataFrame, variant, rescore: dict, reps: int, seed: int) -> dict | None:
-    """The exact model's figures of one played cell re-scored under ``rescore`` (in a worker)."""
+# --- the exact model's figures with analytic intervals ---------------------------------------------
+#
+# A figure of the exact model is a smooth function F(p) of the per-hand outcome distributions p, and
+# p is a ratio of sums over deals (each deal's hands of each condition and outcome). Its standard
+# error is the delta method's (the infinitesimal jackknife): the influence of deal i is
+# IF_i = sum_o dF/dp_o (c_io - p_o m_ik(o)) / M_k(o) (c: the deal's hands with outcome o, m: its
+# hands of o's condition, M: all hands of that condition), and SE^2 = sum_i IF_i^2, the variance a
+# bootstrap over deals estimates, without resampling. dF/dp comes from one backward pass over the
+# chain (each figure is an expected sum of rewards, so dF/dp_o = sum over the states that draw from
+# o's condition of P(state) x (o's reward + the value of the state o leads to)). Sets of one played
+# cell whose rules differ only in when the clock stops the match (match_minutes, no_new_hand_minutes,
+# without a warning) share one chain, built under the latest stop: a set ends its states at its own.
+
+Z95 = NormalDist().inv_cdf(0.975)
+# the figures, as columns of the backward pass
+_COLS = ("p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "clock_share", "lead_changes")
+
+
+def _stop_x100(rules) -> int | None:
+    """The elapsed time at which a timed match without a warning stops before a new hand (the
+    only thing such sets of one played cell change in the chain); None when the set cannot share."""
+    if not rules.timed or rules.warn_x100 > 0 or rules.cap:
+        return None
+    return rules.match_x100 - rules.no_new_x100 if rules.no_new_x100 > 0 else rules.match_x100
+
+
+def _counts(data, rules) -> tuple[dict, np.ndarray, np.ndarray] | None:
+    """The exact model's outcome tables of ``data`` under ``rules`` and, per deal, its hands of each
+    outcome (deals x outcomes, the outcomes laid end to end as the chain lays them) and of each
+    outcome's condition (the same shape); None where the exact model does not give them (then the
+    caller bootstraps instead)."""
+    from . import exact as X
+
+    if not hasattr(X, "_design"):
+        return None
+    d = X._design(data, rules)
+    c = np.asarray(d.counts, float)
+    m = np.empty_like(c)
+    for k in X.KEYS:
+        lo, hi = d.bounds[k]
+        m[:, lo:hi] = c[:, lo:hi].sum(axis=1, keepdims=True)
+    return d.tables, c, m
+
+
+def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None):
+    """The figures of ``_COLS`` (point values) and their gradient in the outcomes' probabilities
+    (outcomes x figures), propagating through ``chain`` with the match also stopped before a hand
+    once elapsed time reaches ``stop`` (None: the chain's own rules only)."""
+    from . import exact as X
+
+    nf = len(_COLS)
+    fa, fd, fb, fh, fmin, fclk, flead = range(nf)
+    mass = np.array([1.0])
+    total = np.zeros(nf)
+    done = 0.0
+    layers = []  # per hand: (hand, live mass, ended mask, terminal rewards of the ended states)
+    h = 0
+    while chain.codes[h].size and mass.sum() > X.TOL and h <= 10_000:
+        hand = chain.hand(h)
+        codes = chain.codes[h]
+        ended = hand.ended
+        if stop is not None:
+            t = X._decode(codes)[5]
+            ended = ended | (rules.x100(t, h) >= stop)
+        term = np.zeros((int(ended.sum()), nf))
+        if ended.any():
+            la, lb, d, _, _, _ = X._decode(codes[ended])
+            a, dr, b = X._winner_probs(la, lb, d, rules)
+            term[:, fa], term[:, fd], term[:, fb], term[:, fh] = a, dr, b, h
+            if rules.timed and not (rules.cap and h >= rules.cap):
+                term[:, fclk] = 1.0
+            em = mass[ended]
+            total += em @ term
+            done += float(em.sum())
+        live = np.where(ended, 0.0, mass)
+        flow = np.empty(hand.n)
+        for sel, o, k, at in hand.groups:
+            np.multiply(live[sel][:, None], prob[o:o + k], out=flow[at:at + sel.size * k].reshape(sel.size, k))
+        if hand.n_end:
+            done += float(flow[hand.end_lvl].sum())
+        layers.append((hand, live, ended, term))
+        codes_next = chain.codes[h + 1]
+        mass = np.bincount(hand.nxt, weights=flow, minlength=codes_next.size + 1)[:codes_next.size]
+        h += 1
+    # backward: the value of each state (expected rewards to come), and the gradient
+    grad = np.zeros((prob.size, nf))
+    v_next = np.zeros((1, nf))
+    dur = chain.duration / 100.0 if rules.step == 0 else chain.duration * rules.step / 100.0
+    for h in range(len(layers) - 1, -1, -1):
+        hand, live, ended, term = layers[h]
+        nxt = np.minimum(hand.nxt, v_next.shape[0] - 1)  # past the states kept: worth 0
+        q = v_next[nxt]
+        q[hand.change, flead] += 1.0
+        if hand.n_end:
+            a, dr, b = hand.end_win
+            q[hand.end_lvl, fa] += a
+            q[hand.end_lvl, fd] += dr
+            q[hand.end_lvl, fb] += b
+            q[hand.end_lvl, fh] += h + 1
+        v = np.zeros((ended.size, nf))
+        for sel, o, k, at in hand.groups:
+            g = q[at:at + sel.size * k].reshape(sel.size, k, nf)
+            g[:, :, fmin] += dur[o:o + k]
+            v[sel] = np.einsum("skf,k->sf", g, prob[o:o + k])
+            grad[o:o + k] += np.einsum("s,skf->kf", live[sel], g)
+        v[ended] = term
+        v_next = np.vstack([v, np.zeros((1, nf))])
+    point = v_next[0] if len(layers) else total
+    return point, grad, done
+
+
+def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict]) -> list[dict | None]:
+    """The exact model's figures of one played cell and pairing re-scored under each of ``rescores``
+    (one dict of clock keys per parameter set), each with its delta-method 95% interval and SE; None
+    for a set the model cannot solve. Sets that can share a chain share it (see above)."""
+    from . import exact as X
+
+    try:
+        base = X.hand_data(h, m, variant)
+    except SimsuiteError:
+        return [None] * len(rescores)
+    out: list[dict | None] = [None] * len(rescores)
+    groups: dict = {}
+    for i, rs in enumerate(rescores):
+        target = variant.with_overrides(dict(rs), source="--set") if rs else variant
+        rules = X.Rules.of(target)
+        stop = _stop_x100(rules)
+        key = (bool(rs), dataclasses.astuple(dataclasses.replace(rules, match_x100=0, no_new_x100=0))
+               if stop is not None else i)
+        groups.setdefault(key, []).append((i, target, rules, stop))
+    for members in groups.values():
+        i0, target, rules0, stop0 = members[0]
+        data = X.rescore(base, target) if rescores[i0] else base
+        chain_rules = rules0
+        if stop0 is not None:  # the latest stop of the group: every member's states are among its
+            chain_rules = dataclasses.replace(rules0, match_x100=max(s for _, _, _, s in members), no_new_x100=0)
+        try:
+            got = _counts(data, chain_rules)
+            if got is not None:
+                tables, c, mm = got
+                chain = X._Chain(tables, chain_rules)
+                p = c.sum(axis=0) / np.maximum(mm.sum(axis=0), 1e-300)
+                if not np.allclose(p, chain.probabilities(tables), atol=1e-12, rtol=0):
+                    got = None
+        except SimsuiteError:
+            continue
+        for i, _, rules, stop in members:
+            if got is None:
+                out[i] = _bootstrapped(h, m, variant, rescores[i])
+                continue
+            try:
+                point, grad, done = _solve_with_gradient(chain, rules, p, stop if stop0 is not None else None)
+            except SimsuiteError:
+                continue
+            # influence of each deal on each figure; hands_mean is E[hands] / P(ended) with P(ended) ~ 1
+            tot = np.maximum(mm.sum(0), 1e-300)
+            infl = c @ (grad / tot[:, None]) - mm @ (grad * (p / tot)[:, None])
+            se = np.sqrt((infl ** 2).sum(0))
+            figs = {}
+            for j, col in enumerate(_COLS):
+                v = float(point[j])
+                if col == "hands_mean":
+                    v = v / done if done > 0 else v
+                if col == "clock_share" and not rules.timed:
+                    figs[col] = {"value": None, "low": None, "high": None, "n": 0}
+                    continue
+                figs[col] = _analytic(v, float(se[j]), data.n_deals, share=col in ("p_a", "p_draw", "p_b", "clock_share"))
+            out[i] = figs
+    return out
+
+
+def _analytic(value: float, se: float, n: int, share: bool) -> dict:
+    """A figure with its 95% normal interval from its standard error (a share's clipped to 0..1;
+    a mean's below at 0: every figure here is non-negative)."""
+    lo, hi = value - Z95 * se, value + Z95 * se
+    lo = max(lo, 0.0)
+    if share:
+        hi = min(hi, 1.0)
+    return {"value": value, "low": lo, "high": hi, "n": n, "se": se, "interval": "delta method"}
+
+
+def _bootstrapped(h, m, variant, rescore: dict) -> dict | None:
+    """The exact model's own percentile bootstrap (``BOOT_REPS`` resamples): where the hands cannot
+    be matched to the chain's outcomes for the delta method."""
     from .exact import exact_model
 
     try:
-        return exact_model(h, m, variant, rescore or None, reps=reps, seed=seed, values=False)["figures"]
+        figs = exact_model(h, m, variant, rescore or None, reps=BOOT_REPS, seed=0, values=False)["figures"]
     except SimsuiteError:
         return None
+    for f in figs.values():
+        if f.get("low") is not None:
+            f["se"] = (f["high"] - f["low"]) / (2 * Z95)
+            f["interval"] = f"percentile bootstrap, {BOOT_REPS} resamples"
+    return figs
 
 
-def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None = None,
-             only: set | None = None) -> dict:
-    """Per parameter set, per pairing text, per metric of the goals (and the trade-off): the figure
-    with its interval and n (None where undefined). Match figures from the exact model re-scored
-    under the set's clock keys; where the model gives none (an untimed match's minutes) or cannot
-    be solved, from the simulated matches; per-hand figures from the simulated hands. The exact
-    models run in ``jobs`` processes, each seeded alike, so the figures do not depend on ``jobs``;
-    ``cache`` keeps a figure until its played cell gets more hands; ``only``: the (set id, pairing)
-    pairs to evaluate (the others are None), default all."""
+def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = None) -> dict:
+    """Per parameter set, per pairing text, per metric of the goals and the trade-off (and hands
+    per match, for the cost): the figure with its 95% interval, n and standard error (None where
+    undefined or not asked). Match figures from the exact model re-scored under the set's clock
+    keys, with delta-method intervals (``_exact_sets``); where the model gives none or cannot be
+    solved, from the simulated matches of the same rules (sets that re-score nothing); per-hand
+    figures from the simulated hands (cluster bootstrap, ``BOOT_REPS`` resamples). ``only``: the
+    (set id, pairing) pairs to evaluate, default all. The models of the played cells run in
+    ``jobs`` processes; the figures do not depend on ``jobs``."""
     import joblib
 
-    from .metrics import summarise
-
-    cache = {} if cache is None else cache
-    # hands per match always: the same solve gives it, and the brute-force estimate of the cost needs it
     metrics = sorted({g.metric for g in spec.goals} | set(spec.tradeoff) | {"hands_per_match"})
     need_exact = any(METRIC_BY_KEY[k].source == "exact" for k in metrics)
-    tasks, keys = [], []
+    want: dict[tuple, list] = {}
     for s in spec.sets:
         for pair in spec.pairings:
-            key = (s.played, pair)
-            if key not in played or (only is not None and (s.id, pair) not in only):
-                continue
-            h, m = played[key]
-            ck = (s.id, pair, h.height)
-            if ck in cache:
-                continue
-            cell = spec.played[s.played]
-            hk = ("hands", s.played, pair, h.height)
-            if hk not in cache:
-                cache[hk] = summarise(h, m, by="cell", variants={cell.id: cell.variant}, seed=spec.seed,
-                                      reps=spec.search["reps"] * 10)[0]
-            if need_exact:
-                tasks.append(joblib.delayed(_exact)(h, m, cell.variant, s.rescore, spec.search["reps"], spec.seed))
-            keys.append(ck)
-    if need_exact and tasks:
+            if (s.played, pair) in played and (only is None or (s.id, pair) in only):
+                want.setdefault((s.played, pair), []).append(s)
+    keys = sorted(want, key=lambda k: (k[0], k[1]))
+    exacts: dict = {}
+    if need_exact and keys:
+        tasks = [joblib.delayed(_exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]])
+                 for k in keys]
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
         if n_jobs > 1:
             from ..sim.executor import local_processes
 
             with local_processes():  # the pool that played the rounds, reused
-                exacts = joblib.Parallel(n_jobs=n_jobs)(tasks)
+                got = joblib.Parallel(n_jobs=n_jobs)(tasks)
         else:
-            exacts = [t[0](*t[1], **t[2]) for t in tasks]
-    else:
-        exacts = [None] * len(keys)
-    for ck, ex in zip(keys, exacts):
-        cache[ck] = ex
+            got = [t[0](*t[1], **t[2]) for t in tasks]
+        for k, figs in zip(keys, got):
+            for s, f in zip(want[k], figs):
+                exacts[(s.id, k[1])] = f
+    sims: dict = {}
+
+    def simulated(key):
+        if key not in sims:
+            from .metrics import summarise
+
+            h, m = played[key]
+            cell = spec.played[key[0]]
+            sims[key] = summarise(h, m, by="cell", variants={cell.id: cell.variant}, seed=spec.seed,
+                                  reps=max(BOOT_REPS, spec.search["reps"]))[0]
+        return sims[key]
+
     out: dict = {}
     for s in spec.sets:
         out[s.id] = {}
@@ -206,19 +422,17 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None =
             key = (s.played, pair)
             if key not in played or (only is not None and (s.id, pair) not in only):
                 continue
-            h, _ = played[key]
-            sim = cache[("hands", s.played, pair, h.height)]
-            ex = cache[(s.id, pair, h.height)]
+            ex = exacts.get((s.id, pair))
             for k in metrics:
                 if not defined(k, pair):
                     continue
                 dm = METRIC_BY_KEY[k]
                 if dm.source == "hands":
-                    figs[k] = _fig(sim.get(dm.source_key), "simulated hands")
+                    figs[k] = _fig(simulated(key).get(dm.source_key), "simulated hands")
                     continue
                 f = _fig(ex.get(dm.source_key), "exact model") if ex else None
                 if f is None and not s.rescore and dm.fallback:  # simulated matches of these very rules
-                    f = _fig(sim.get(dm.fallback), "simulated matches")
+                    f = _fig(simulated(key).get(dm.fallback), "simulated matches")
                 figs[k] = f
     return out
 
@@ -226,44 +440,65 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, cache: dict | None =
 # --- judging ----------------------------------------------------------------------------------------
 
 
-def judge(goal: Goal, fig: dict | None) -> dict:
-    """A goal against one figure: whether the estimate meets it, how surely (``margin``: the
-    distance from the bound to the interval's far end, positive when the whole interval meets the
-    goal; ``z``: the estimate's distance from the bound in standard errors, from the interval's
-    half-width / 1.96) and the status: meets (whole interval), likely (estimate meets, interval
-    straddles), unlikely (estimate fails, interval straddles), fails (whole interval). ``z`` is None
-    for an interval of no width."""
+def judge(goal: Goal, fig: dict | None, z_crit: float | None = None) -> dict:
+    """A goal against one figure: whether the estimate meets it (``meets``), its ``margin`` (the
+    distance from the bound to the 95% interval's far end, positive when the whole interval meets
+    the goal), ``z`` (the estimate's distance from the bound in standard errors) and the status of
+    the screening interval, estimate +- ``z_crit`` SE (default: the 95% interval): meets (the whole
+    interval meets the goal), likely (the estimate does, the interval straddles), unlikely (the
+    estimate does not, the interval straddles), fails (the whole interval fails it). The SE is the
+    figure's ``se``, else its 95% interval's half-width / 1.96; ``z`` is None for no width."""
     if fig is None:
         return {"goal": goal.text(), "status": "no figure", "meets": False, "margin": None, "z": None}
     v = fig["value"]
     lo = fig["low"] if fig["low"] is not None else v
     hi = fig["high"] if fig["high"] is not None else v
     s = goal.sign
-    near, far = (lo, hi) if s > 0 else (hi, lo)  # near: the end closest to failing
+    near = lo if s > 0 else hi  # the end closest to failing
     margin = s * (near - goal.bound)
-    se = (hi - lo) / 3.92
+    se = fig.get("se")
+    if se is None:
+        se = (hi - lo) / (2 * Z95)
     diff = s * (v - goal.bound)
-    z = diff / se if se > 0 else None  # no width (e.g. no draw in any resample): the status says it all
-    worst = s * (far - goal.bound)
-    status = "meets" if margin >= 0 else ("fails" if worst < 0 else ("likely" if diff >= 0 else "unlikely"))
+    z = diff / se if se > 0 else None  # no width (e.g. no draw in any deal): the status says it all
+    if z_crit is None:
+        near_s, far_s = s * (near - goal.bound), s * ((hi if s > 0 else lo) - goal.bound)
+    else:
+        near_s, far_s = diff - z_crit * se, diff + z_crit * se
+    status = "meets" if near_s >= 0 else ("fails" if far_s < 0 else ("likely" if diff >= 0 else "unlikely"))
     return {"goal": goal.text(), "status": status, "meets": diff >= 0, "margin": margin, "z": z}
 
 
-def _judge_sets(spec: DesignSpec, figs: dict) -> dict[str, dict]:
-    """Per set: each goal judged under its primary pairing, and under every other pairing."""
+def _judgements(spec: DesignSpec, s: ParamSet) -> list[tuple[int, tuple[str, str]]]:
+    """The (goal index, pairing) pairs a set is judged on: every goal under every pairing where its
+    metric is defined (the primary pairing decides whether the set is a candidate, the others
+    whether it holds under every pairing)."""
+    return [(gi, pair) for pair in spec.pairings for gi, g in enumerate(spec.goals) if defined(g.metric, pair)]
+
+
+def _judge_sets(spec: DesignSpec, figs: dict, decided: dict, z_last: dict) -> dict[str, dict]:
+    """Per set: each goal judged under its primary pairing, and under every pairing. A judgement
+    decided in a round (``decided``: (set, goal index, pairing) -> (status, round)) keeps its status;
+    the others are judged on the set's latest figures at the screening level of the round that
+    evaluated it last (``z_last``)."""
     out = {}
     for s in spec.sets:
-        primary, others = [], {}
-        for g in spec.goals:
-            p = spec.primary(g.metric)
-            primary.append(judge(g, figs[s.id][pair_text(p)].get(g.metric)))
-        for pair in spec.pairings:
-            others[pair_text(pair)] = [judge(g, figs[s.id][pair_text(pair)].get(g.metric))
-                                       for g in spec.goals if defined(g.metric, pair)]
+        by_pair: dict[str, list] = {pair_text(p): [] for p in spec.pairings}
+        for gi, pair in _judgements(spec, s):
+            g = spec.goals[gi]
+            j = judge(g, figs[s.id][pair_text(pair)].get(g.metric), z_last.get(s.id))
+            d = decided.get((s.id, gi, pair))
+            if d is not None:
+                j.update(status=d[0], meets=d[0] == "meets", decided_round=d[1])
+            by_pair[pair_text(pair)].append(j)
+        primary = []
+        for gi, g in enumerate(spec.goals):
+            pt = pair_text(spec.primary(g.metric))
+            primary.append(next(j for j in by_pair[pt] if j["goal"] == g.text()))
         meets = all(j["meets"] for j in primary)
-        holds = [p for p, js in others.items() if all(j["meets"] for j in js)]
+        holds = [p for p, js in by_pair.items() if all(j["meets"] for j in js)]
         zs = [j["z"] for j in primary if j["z"] is not None]
-        out[s.id] = {"goals": primary, "by_pairing": others, "meets_all": meets,
+        out[s.id] = {"goals": primary, "by_pairing": by_pair, "meets_all": meets,
                      "sure": all(j["status"] == "meets" for j in primary), "holds_under": holds,
                      "robust": len(holds) == len(spec.pairings), "min_z": min(zs) if zs else None,
                      "failed": sum(not j["meets"] for j in primary),
@@ -301,23 +536,26 @@ def _front(spec: DesignSpec, figs: dict) -> list[str]:
     return pareto(pts, (spec.direction(x), spec.direction(y)))
 
 
-def _undecided(spec: DesignSpec, judged: dict, front: list[str]) -> dict[tuple[str, str], list[str]]:
-    """The played cells (per pairing) that decide something: a set whose primary goals straddle a
-    bound with none clearly failed, or a set on the front with none clearly failed; the pairings
-    played more are the primary ones and those where one of its goals straddles."""
-    todo: dict[tuple[str, str], set[str]] = {}
-    primaries = {spec.primary(g.metric) for g in spec.goals}
+def _open_sets(spec: DesignSpec, decided: dict) -> list[ParamSet]:
+    """The sets still undecided: none of their primary goals failed for sure, and some judgement
+    (a goal under a pairing) not yet decided either way."""
+    out = []
     for s in spec.sets:
-        j = judged[s.id]
-        if j["clearly_failed"]:
+        primary = {(gi, spec.primary(g.metric)) for gi, g in enumerate(spec.goals)}
+        if any(decided.get((s.id, gi, p), ("",))[0] == "fails" for gi, p in primary):
             continue
-        straddles = any(g["status"] in ("likely", "unlikely") for g in j["goals"])
-        if not straddles and s.id not in front:
-            continue
-        for pair in spec.pairings:
-            strad = any(g["status"] in ("likely", "unlikely") for g in j["by_pairing"][pair_text(pair)])
-            if pair in primaries or strad:
-                todo.setdefault(pair, set()).add(s.played)
+        if any((s.id, gi, p) not in decided for gi, p in _judgements(spec, s)):
+            out.append(s)
+    return out
+
+
+def _replay(spec: DesignSpec, open_sets: list[ParamSet]) -> dict[tuple[str, str], list[str]]:
+    """The played cells to play again: those of the sets still undecided, under every pairing that
+    one of their goals is judged under."""
+    todo: dict[tuple[str, str], set[str]] = {}
+    for s in open_sets:
+        for pair in {p for _, p in _judgements(spec, s)}:
+            todo.setdefault(pair, set()).add(s.played)
     return {p: sorted(v) for p, v in todo.items()}
 
 
@@ -368,34 +606,90 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
             print(f"{out}: complete already ({len(done['rounds'])} round(s)); nothing to do", file=sys.stderr)
         return done
     t0 = time.perf_counter()
+    ev_jobs = jobs if backend == "loky" else 1
     todo = {pair: sorted(spec.played) for pair in spec.pairings}
-    rounds_log = []
+    rounds_log, decided, z_last, figs = [], {}, {}, {}
+    open_sets = list(spec.sets)
     r = 0
-    cache: dict = {}
     while True:
         _play_round(spec, out, r, todo, opts, command)
-        rounds_log.append({"round": r, "seed": round_seed(spec.seed, r), "matches_per_cell": round_matches(spec, r),
-                           "cells": {pair_text(p): list(v) for p, v in todo.items() if v}})
         played = _load_played(out, spec, r + 1)
+        # the screening level of this round: ALPHA / rounds, split over the judgements still open
+        k_r = sum(1 for s in open_sets for gi, p in _judgements(spec, s) if (s.id, gi, p) not in decided)
+        alpha_r = ALPHA / spec.search["rounds"]
+        z_r = NormalDist().inv_cdf(1 - alpha_r / (2 * max(k_r, 1)))
         if not quiet:
-            print(f"design: round {r}: evaluating {len(spec.sets)} parameter sets", file=sys.stderr)
-        ev_jobs = jobs if backend == "loky" else 1
-        primaries = {spec.primary(g.metric) for g in spec.goals}
-        figs = evaluate(spec, played, ev_jobs, cache, {(s.id, p) for s in spec.sets for p in primaries})
-        judged = _judge_sets(spec, figs)
-        front = _front(spec, figs)
+            print(f"design: round {r}: evaluating {len(open_sets)} parameter set(s); {k_r} judgement(s) at "
+                  f"alpha {alpha_r:.4f} / {k_r} (z {z_r:.2f})", file=sys.stderr)
+        new = evaluate(spec, played, ev_jobs, {(s.id, p) for s in open_sets for p in spec.pairings})
+        n_decided = 0
+        for s in open_sets:
+            figs[s.id] = new[s.id]
+            z_last[s.id] = z_r
+            for gi, pair in _judgements(spec, s):
+                if (s.id, gi, pair) in decided:
+                    continue
+                g = spec.goals[gi]
+                st = judge(g, new[s.id][pair_text(pair)].get(g.metric), z_r)["status"]
+                if st in ("meets", "fails"):
+                    decided[(s.id, gi, pair)] = (st, r)
+                    n_decided += 1
+        rounds_log.append({"round": r, "seed": round_seed(spec.seed, r), "matches_per_cell": round_matches(spec, r),
+                           "cells": {pair_text(p): list(v) for p, v in todo.items() if v},
+                           "sets_evaluated": len(open_sets), "judgements": k_r, "alpha": alpha_r, "z": z_r,
+                           "decided": n_decided})
+        open_sets = _open_sets(spec, decided)
         r += 1
-        todo = _undecided(spec, judged, front)
+        todo = _replay(spec, open_sets)
         if r >= spec.search["rounds"] or not todo:
             break
-    # the candidates (and, with none, the nearest set) under every pairing, for the robustness check
-    check = {i for i, j in judged.items() if j["meets_all"]} or {binding([g.text() for g in spec.goals], judged)["nearest"]}
-    figs = evaluate(spec, played, ev_jobs, cache,
-                    {(s.id, p) for s in spec.sets for p in spec.pairings if p in primaries or s.id in check})
-    judged = _judge_sets(spec, figs)
-    result = _result(spec, out, played, figs, judged, front, rounds_log, r, time.perf_counter() - t0)
+    judged = _judge_sets(spec, figs, decided, z_last)
+    front = _front(spec, figs)
+    cands = _ranked(spec, judged)
+    confirmation = _confirm(spec, out, played, cands, ev_jobs, opts, command)
+    result = _result(spec, out, played, figs, judged, front, cands, confirmation, rounds_log, r,
+                     time.perf_counter() - t0)
     _write(out, result, spec)
     return result
+
+
+def _ranked(spec: DesignSpec, judged: dict) -> list[str]:
+    """The candidates (estimates meeting every goal under their primary pairings), best first: every
+    goal met for sure, then holding under every pairing, then the largest smallest z."""
+    cands = [s.id for s in spec.sets if judged[s.id]["meets_all"]]
+    return sorted(cands, key=lambda i: (not judged[i]["sure"], not judged[i]["robust"],
+                                        -(judged[i]["min_z"] if judged[i]["min_z"] is not None else math.inf), i))
+
+
+def _confirm(spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: int, opts: ExecOptions,
+             command: Sequence[str]) -> dict:
+    """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, at the
+    most matches the design gave any cell, and judge its goals on those deals alone (95%
+    intervals): it is confirmed when every estimate under its primary pairings still meets its
+    goal. A candidate that is not confirmed gives way to the next, up to ``CONFIRM_TRIES``."""
+    n = max((m.select(pl.struct("seed", "match").n_unique()).item() for _, m in played.values()), default=0)
+    by_id = {s.id: s for s in spec.sets}
+    tried = []
+    for i, cid in enumerate(cands[:CONFIRM_TRIES]):
+        s = by_id[cid]
+        todo = {pair: [s.played] for pair in spec.pairings}
+        _play(spec, todo, n, confirm_seed(spec.seed, i), lambda p, i=i: confirm_dir(out, i, p), f"confirming {cid}",
+              {"confirm": i}, opts, command)
+        fresh = _load_played(out, spec, 1, lambda _r, p, i=i: confirm_dir(out, i, p))
+        f = evaluate(spec, fresh, jobs, {(cid, p) for p in spec.pairings})[cid]
+        goals = []
+        for gi, pair in _judgements(spec, s):
+            g = spec.goals[gi]
+            j = judge(g, f[pair_text(pair)].get(g.metric))
+            goals.append({**j, "pairing": pair_text(pair), "primary": pair == spec.primary(g.metric),
+                          "figure": f[pair_text(pair)].get(g.metric), "holds": j["meets"]})
+        ok = all(g["holds"] for g in goals if g["primary"])
+        tried.append({"set": cid, "seed": confirm_seed(spec.seed, i), "matches": n, "confirmed": ok, "goals": goals,
+                      "hands": sum(int(h.height) for h, _ in fresh.values()), "figures": f})
+        if ok:
+            break
+    return {"seed_rule": f"SeedSequence([seed, {CONFIRM_KEY} + i]) for the i-th set tried", "tried": tried,
+            "confirmed": next((t["set"] for t in tried if t["confirmed"]), None)}
 
 
 def _finished(out: Path, spec: DesignSpec) -> dict | None:
@@ -413,7 +707,11 @@ def _finished(out: Path, spec: DesignSpec) -> dict | None:
                 if rd["cells"].get(pair_text(pair)) and read_manifest(run_dir(out, rd["round"], pair)).get(
                         "status") != "complete":
                     return None
-        if res["recommended"] is None:  # the wording follows the code, the numbers the stored run
+        for i, t in enumerate(res["confirmation"]["tried"]):
+            for pair in spec.pairings:
+                if read_manifest(confirm_dir(out, i, pair)).get("status") != "complete":
+                    return None
+        if res["recommended"] is None and res.get("binding"):  # the wording follows the code, the numbers the stored run
             res["binding"] = binding(res["goals"], {s["id"]: s for s in res["sets"]})
         res["sentence"] = sentence(res)
     except (SimsuiteError, KeyError, TypeError):
@@ -425,11 +723,11 @@ def _hands_played(played: dict) -> dict:
     return {f"{cid} | {pair_text(p)}": int(h.height) for (cid, p), (h, _) in played.items()}
 
 
-def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int) -> dict:
-    """Hands the design played beside a brute-force sweep of the same grid that simulates every
+def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int, confirm_hands: int = 0) -> dict:
+    """Hands the design played (its rounds and its confirmation) beside a brute-force sweep of the same grid that simulates every
     parameter set under every pairing at the most matches the design gave any cell (the n at the
     boundary): its hands estimated from each set's hands per match (exact model) x tables."""
-    design_hands = sum(int(h.height) for h, _ in played.values())
+    design_hands = sum(int(h.height) for h, _ in played.values()) + confirm_hands
     n_max = max((m.select(pl.struct("seed", "match").n_unique()).item() for _, m in played.values()), default=0)
     brute = 0.0
     for s in spec.sets:
@@ -446,30 +744,37 @@ def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int) -> dict:
             brute += n_max * (2 if pair[0] != pair[1] else 1) * (ex or per_match)
     return {"design_hands": design_hands, "brute_force_hands": round(brute), "brute_force_matches_per_cell": n_max,
             "ratio": round(brute / design_hands, 2) if design_hands else None, "rounds": rounds,
+            "confirmation_hands": confirm_hands,
             "parameter_sets": len(spec.sets), "played_cells": len(spec.played), "pairings": len(spec.pairings)}
 
 
-def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict, front: list[str],
-            rounds_log: list, rounds: int, seconds: float) -> dict:
-    cands = [s.id for s in spec.sets if judged[s.id]["meets_all"]]
-    cands.sort(key=lambda i: (not judged[i]["sure"], not judged[i]["robust"],
-                              -(judged[i]["min_z"] if judged[i]["min_z"] is not None else math.inf), i))
+def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict, front: list[str], cands: list[str],
+            confirmation: dict, rounds_log: list, rounds: int, seconds: float) -> dict:
     by_id = {s.id: s for s in spec.sets}
-    rec = cands[0] if cands else None
+    rec = confirmation["confirmed"]
     res = {
         "spec": spec.path, "spec_hash": spec.hash, "base": spec.base, "seed": spec.seed, "out": str(out),
         "goals": [g.text() for g in spec.goals], "tradeoff": list(spec.tradeoff),
         "pairings": [pair_text(p) for p in spec.pairings],
         "primary": {g.metric: pair_text(spec.primary(g.metric)) for g in spec.goals},
         "search": spec.search, "rounds": rounds_log, "seconds": round(seconds, 1),
+        "error_control": {
+            "method": ERROR_CONTROL, "alpha": ALPHA,
+            "text": (f"Bonferroni with alpha spending: family-wise error rate <= {ALPHA:g} over every screening "
+                     f"decision (a goal met or failed for sure, any set, any pairing, any round): round r spends "
+                     f"{ALPHA:g} / {spec.search['rounds']} rounds, split over its open judgements; screening "
+                     "intervals estimate +- z SE (delta-method SE for the exact model, bootstrap for simulated "
+                     "figures); decisions are final"),
+            "rounds": [{k: rd[k] for k in ("round", "judgements", "alpha", "z")} for rd in rounds_log]},
         "sets": [{"id": s.id, "params": s.params, "played": s.played, "rescored": s.rescore,
                   "figures": figs[s.id], **judged[s.id]} for s in spec.sets],
-        "candidates": cands, "front": front, "recommended": rec,
-        "cost": _cost(spec, played, figs, rounds), "hands_by_cell": _hands_played(played),
+        "candidates": cands, "front": front, "recommended": rec, "confirmation": confirmation,
+        "cost": _cost(spec, played, figs, rounds, sum(t["hands"] for t in confirmation["tried"])),
+        "hands_by_cell": _hands_played(played),
     }
-    if rec is None:
+    if not cands:
         res["binding"] = binding(res["goals"], judged)
-    else:
+    if rec is not None:
         j = judged[rec]
         res["flag"] = None if j["robust"] else (
             f"holds under {', '.join(j['holds_under']) or 'no pairing'} only; fails under "
@@ -493,6 +798,14 @@ def _fmt(fig: dict | None, metric: str) -> str:
 def sentence(res: dict) -> str:
     """The recommendation in one sentence, with its figures, intervals and n."""
     sets = {s["id"]: s for s in res["sets"]}
+    conf = res.get("confirmation") or {"tried": []}
+    if res["recommended"] is None and res["candidates"]:
+        t = conf["tried"]
+        fails = "; ".join(f"{x['set']}: " + ", ".join(
+            f"{g['goal']} {_fmt(g['figure'], g['goal'].split()[0])}" for g in x["goals"] if g["primary"] and not g["holds"])
+            for x in t)
+        return (f"No parameter set is recommended: {len(res['candidates'])} set(s) met every goal on the search's deals, "
+                f"but the {len(t)} best did not hold on fresh deals ({fails}; 95% intervals, n = deals).")
     if res["recommended"] is None:
         b = res["binding"]
         if b["sets_failing_only_it"]:
@@ -513,8 +826,11 @@ def sentence(res: dict) -> str:
         parts.append(f"{metric} {_fmt(s['figures'][res['primary'][metric]].get(metric), metric)}")
     how = "with every interval inside its bound" if s["sure"] else "on the estimates (some intervals straddle a bound)"
     flag = f" Flagged: it {res['flag']}." if res.get("flag") else ""
+    t = conf["tried"][-1] if conf["tried"] else None
+    held = (f" Confirmed on {t['matches']:,} fresh deals (seed {t['seed']}): every goal still holds under its primary "
+            "pairing." if t else "")
     return (f"Play {s['id']} ({res['base']}): it meets every goal {how}: " + "; ".join(parts)
-            + f" (95% intervals; n = deals).{flag}")
+            + f" (95% intervals; n = deals).{held}{flag}")
 
 
 def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
@@ -606,13 +922,25 @@ def format_design(res: dict) -> str:
         lines.append(table(["pairing"] + metrics + ["meets its goals"], body, max_width=40))
         if res.get("flag"):
             lines.append(f"FLAG: the recommendation {res['flag']}.")
+    conf = res.get("confirmation") or {"tried": []}
+    for t in conf["tried"]:
+        lines += ["", f"Confirmation of {t['set']} on fresh deals (seed {t['seed']}, {t['matches']:,} matches per "
+                  f"pairing): {'CONFIRMED' if t['confirmed'] else 'NOT CONFIRMED'}"]
+        body = [[g["pairing"], g["goal"], _fmt(g["figure"], g["goal"].split()[0]), g["status"],
+                 ("yes" if g["holds"] else "NO") + ("" if g["primary"] else " (not primary)")] for g in t["goals"]]
+        lines.append(table(["pairing", "goal", "figure on fresh deals", "status", "still holds"], body, max_width=40))
+    ec = res["error_control"]
+    lines += ["", "Error control: " + ec["text"] + "; per round: " + ", ".join(
+        f"round {x['round']} {x['judgements']} judgement(s) at z {x['z']:.2f}" for x in ec["rounds"]) + "."]
     c = res["cost"]
-    lines += ["", f"Cost: {c['design_hands']:,} hands played in {len(res['rounds'])} round(s) "
-              f"({c['played_cells']} played cells for {c['parameter_sets']} parameter sets x {c['pairings']} pairings); "
-              f"simulating every set at the boundary's {c['brute_force_matches_per_cell']:,} matches would take about "
-              f"{c['brute_force_hands']:,} hands ({c['ratio']}x).",
-              "Figures: estimate [95% interval] n = deals; match figures from the exact match model (bootstrap over "
-              "deals), per-hand figures from the simulated hands (bootstrap over deals); docs/design.md."]
+    lines += [f"Cost: {c['design_hands']:,} hands played in {len(res['rounds'])} round(s) and the confirmation "
+              f"({c.get('confirmation_hands', 0):,} of them; {c['played_cells']} played cells for "
+              f"{c['parameter_sets']} parameter sets x {c['pairings']} pairings); a brute-force sweep simulating every "
+              f"set at the boundary's {c['brute_force_matches_per_cell']:,} matches would play about "
+              f"{c['brute_force_hands']:,} hands ({c['ratio']}x the design's).",
+              "Figures: estimate [95% interval] n = deals; match figures from the exact match model (delta-method "
+              "intervals over deals), per-hand figures from the simulated hands (bootstrap over deals, "
+              f"{BOOT_REPS:,} resamples); docs/design.md."]
     return "\n".join(lines)
 
 
@@ -633,4 +961,5 @@ def cli(args) -> int:
     return 0
 
 
-__all__ = ["design", "evaluate", "judge", "pareto", "format_design", "load_design", "round_seed", "sentence"]
+__all__ = ["design", "evaluate", "judge", "pareto", "format_design", "load_design", "round_seed", "confirm_seed",
+           "sentence", "ALPHA", "ERROR_CONTROL"]
