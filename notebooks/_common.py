@@ -222,7 +222,8 @@ def load_claims(number: str, show: bool = True) -> ClaimsFile:
         by_seed: dict[int, int] = {}
         for c in cf.claims:
             by_seed[c["seed"]] = by_seed.get(c["seed"], 0) + 1
-        print("first tested on: " + ", ".join(f"seed {s}: {n} claim(s)" for s, n in sorted(by_seed.items())))
+        print("first tested on: " + (", ".join(f"seed {s}: {n} claim(s)" for s, n in sorted(by_seed.items()))
+                                     or "no claims in this file (only the replication's margins)"))
     return cf
 
 
@@ -1132,12 +1133,13 @@ def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pai
                 f"others' pooled {d['others']:+.3f}, Holm p = {d['p_dependent_holm']:.3g}" for d in dep) + ")"
         else:
             mark = UNDECIDED
-            why = (f"no data: {', '.join(r['missing'])}" if r["missing"] else
+            why = (f"no data or no interval: {', '.join(r['missing'])}" if r["missing"] else
                    f"largest |interaction| {max(abs(t['d']) for t in r['tests'].values()):.3f} against a margin of "
                    f"±{margin:g}; robust Holm p = {r.get('p_robust_holm', float('nan')):.3g}")
             text = (f"**{UNDECIDED}** ({why}" + (f"; deals per cell needed to detect ±{margin:g} (80% power): {need}"
                                                  if need else "") + ")")
-        out.append({"mark": mark, "text": text, "disagree": dep, "tests": r["tests"], "missing": r["missing"],
+        out.append({"mark": mark, "text": text, "detail": text[len(mark) + 6:-1], "disagree": dep, "tests": r["tests"],
+                    "missing": r["missing"],
                     "pooled": r["pooled"], "p_robust_holm": r.get("p_robust_holm", float("nan")),
                     "n_needed": r["n_needed"], "margin": margin})
     return out
@@ -1282,7 +1284,7 @@ class Pairings:
                                                       if worst else "n/a"),
                          "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
                          "deals per cell needed (80% power)": v["n_needed"],
-                         "verdict": v["mark"], "detail": v["text"].split("(", 1)[1][:-1] if "(" in v["text"] else "",
+                         "verdict": v["mark"], "detail": v["detail"],
                          "_effects": eff})
         return pd.DataFrame(rows)
 

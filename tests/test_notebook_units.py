@@ -56,51 +56,210 @@ def test_mixed_duplicate_claims_and_shares_are_per_deal():
     assert list(t.survives) == [True, True] and "n=10" in t.estimate.iloc[1]
 
 
-# --- issue 11: robust or policy-dependent ------------------------------------------------------------
+# --- robust, policy-dependent or undecided: the rule x policy interaction ------------------------------
 
 E = pytest.importorskip("simsuite.analysis.stats").Estimate
 
 
-def test_classify_robust_when_every_pairing_is_significant_the_same_way():
-    v = C.classify({"basic": E(0.10, 0.05, 0.15, 500), "expert": E(0.08, 0.02, 0.14, 500),
-                    "search": E(0.12, 0.01, 0.23, 60)}, +1)
-    assert v["mark"] == C.ROBUST and v["disagree"] == [] and "robust" in v["text"]
-    down = C.classify({p: E(-0.3, -0.4, -0.2, 100) for p in C.PAIRINGS}, -1)
-    assert down["mark"] == C.ROBUST
+def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
+    """docs/findings.md's example: search +0.078 [-0.028, +0.174] on 24 deals, 0.02 from the other pairings. The
+    old rule (any interval that includes 0) called it policy-dependent; its interaction with the policy is
+    -0.021 with an SE of 0.052, so the data cannot tell: undecided, with the deals per cell that could."""
+    eff = {"basic": E(0.10, 0.085, 0.115, 1000), "expert": E(0.098, 0.083, 0.113, 1000),
+           "search": E(0.078, -0.028, 0.174, 24)}
+    v = C.classify(eff, +1, margin=0.05)
+    assert v["mark"] == C.UNDECIDED == "undecided (n too small)" and v["mark"] != C.DEPENDENT
+    assert v["tests"]["search"]["d"] == pytest.approx(0.078 - 0.099, abs=2e-3)
+    assert v["tests"]["search"]["se"] == pytest.approx(0.052, abs=1e-3)
+    # the interaction's variance per deal, 24 x 0.0515^2 + 1 / (2 / (1000 x 0.0077^2)), x ((1.96 + 0.84) / 0.05)^2
+    assert 250 < v["n_needed"] < 340 and f"{v['n_needed']:,} under every pairing" in v["text"]
+    assert "search 24" in v["text"]
 
 
-def test_classify_names_the_pairing_that_goes_the_other_way_and_by_how_much():
-    v = C.classify({"basic": E(0.10, 0.05, 0.15, 500), "expert": E(0.06, 0.02, 0.10, 500),
-                    "search": E(-0.04, -0.07, -0.01, 60)}, +1)
+def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claimed_direction():
+    same = {p: E(0.10, 0.09, 0.11, 5000) for p in C.PAIRINGS}
+    v = C.classify(same, +1, margin=0.05)
+    assert v["mark"] == C.ROBUST and v["disagree"] == []
+    assert C.classify(same, -1, margin=0.05)["mark"] == C.UNDECIDED  # equivalent across policies, wrong direction
+    # every interval excludes 0 on the claimed side, but the effects differ by more than the margin: not robust
+    spread = {"basic": E(0.02, 0.01, 0.03, 5000), "expert": E(0.10, 0.09, 0.11, 5000), "search": E(0.20, 0.19, 0.21, 5000)}
+    w = C.classify(spread, +1, margin=0.02)
+    assert w["mark"] == C.DEPENDENT and w["disagree"][0]["pairing"] in ("basic", "search")
+    with pytest.raises(ValueError, match="margin"):
+        C.classify(same, +1)
+
+
+def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se():
+    v = C.classify({"basic": E(0.10, 0.09, 0.11, 5000), "expert": E(0.101, 0.091, 0.111, 5000),
+                    "search": E(-0.10, -0.12, -0.08, 5000)}, +1, margin=0.05)
     assert v["mark"] == C.DEPENDENT
-    [d] = v["disagree"]
-    assert d["pairing"] == "search" and d["reason"] == "the other way, significant"
-    assert d["gap"] == pytest.approx(-0.04 - 0.08)  # from the mean of basic's and expert's effects
-    assert "search: -0.040 [-0.070, -0.010] n=60" in v["text"] and "-0.120" in v["text"]
-    # a claim of the other sign turns it round: now basic and expert disagree, search agrees
-    w = C.classify({"basic": E(0.10, 0.05, 0.15, 500), "expert": E(0.06, 0.02, 0.10, 500),
-                    "search": E(-0.04, -0.07, -0.01, 60)}, -1)
-    assert [d["pairing"] for d in w["disagree"]] == ["basic", "expert"]
+    d = v["disagree"][0]
+    assert d["pairing"] == "search" and d["d"] == pytest.approx(-0.10 - 0.1005, abs=1e-3)
+    assert "search: -0.100 [-0.120, -0.080] n=5,000, interaction -0.20" in v["text"]
 
 
-def test_classify_a_pairing_that_is_not_significant_or_missing_makes_it_policy_dependent():
-    v = C.classify({"basic": E(0.10, 0.05, 0.15, 500), "expert": E(0.03, -0.01, 0.07, 500),
-                    "search": E(0.09, 0.02, 0.16, 60)}, +1)
-    assert v["mark"] == C.DEPENDENT
-    [d] = v["disagree"]
-    assert d["pairing"] == "expert" and d["reason"] == "same direction, not significant"
-    assert d["gap"] == pytest.approx(0.03 - 0.095)
-    flat = C.classify({"basic": E(-0.01, -0.05, 0.03, 500), "expert": E(0.0, -0.04, 0.04, 500)}, +1)
-    assert flat["mark"] == C.DEPENDENT
-    reasons = {d["pairing"]: (d["reason"], d["gap"]) for d in flat["disagree"]}
-    assert reasons == {"basic": ("the other way, not significant", None),
-                       "expert": ("no difference", None), "search": ("no data", None)}
+def test_classify_without_a_pairing_is_undecided_and_says_which():
+    v = C.classify({"basic": E(0.10, 0.09, 0.11, 500), "expert": E(0.10, 0.09, 0.11, 500)}, +1, margin=0.05)
+    assert v["mark"] == C.UNDECIDED and "no data or no interval: search" in v["text"]
+
+
+def test_one_holm_correction_over_all_the_marks_of_a_notebook():
+    """A conclusion robust on its own (p just under 5%) is not once many conclusions share the correction."""
+    eff = {p: E(0.10, 0.06, 0.14, 400) for p in C.PAIRINGS}
+    alone = C.classify_all([(eff, +1, 0.065)])
+    assert alone[0]["mark"] == C.ROBUST and 0.01 < alone[0]["p_robust_holm"] < 0.05
+    many = C.classify_all([(eff, +1, 0.065)] * 10)
+    assert all(v["mark"] == C.UNDECIDED for v in many)
+    assert many[0]["p_robust_holm"] > alone[0]["p_robust_holm"]
+
+
+# --- replication: an equivalence test against a stated margin -------------------------------------------------
+
+
+def _rows(**vals):
+    import pandas as pd
+
+    return pd.DataFrame([{"cell": k, "x": v, "x_lo": lo, "x_hi": hi, "x_n": n} for k, (v, lo, hi, n) in vals.items()])
+
+
+def test_replication_with_a_missing_or_unbounded_interval_is_not_tested():
+    """N* 9.1 [6.8, inf] against 1.2 [1.0, 1.4] passed the old |z| < 1.96 rule (z was NaN); so did a missing end."""
+    inf, nan = float("inf"), float("nan")
+    t = C.replication_table(_rows(a=(9.1, 6.8, inf, 1000), b=(0.5, nan, 0.6, 1000)),
+                            _rows(a=(1.2, 1.0, 1.4, 1000), b=(0.5, 0.4, 0.6, 1000)), ["x"], "cell", margins={"x": "25%"})
+    assert list(t.verdict) == ["not tested (an interval is unbounded)", "not tested (a value or an interval end is missing)"]
+    assert not (t.verdict == C.REPLICATES).any()
+    assert C.replication_table(_rows(a=(0.5, 0.49, 0.51, 1000)), _rows(a=(0.5, 0.49, 0.51, 1000)), ["x"],
+                               "cell").verdict.iloc[0] == "not tested (no margin stated)"
+
+
+def test_replication_of_a_pair_that_differs_by_2_7_se_is_not_a_replication():
+    """docs/findings.md's 62.9% [61.4, 64.4] (n = 2,000) against 66.5% [64.4, 68.6] (n = 1,000): z = -2.7."""
+    t = C.replication_table(_rows(a=(0.629, 0.614, 0.644, 2000)), _rows(a=(0.665, 0.644, 0.686, 1000)), ["x"], "cell",
+                            margins={"x": 0.03}, pct=["x"])
+    assert t.verdict.iloc[0] == C.DIFFERS != C.REPLICATES
+    assert "-0.036 (SE 0.0132)" in t["difference (SE)"].iloc[0]
+
+
+def test_replication_within_the_margin_replicates_and_a_small_sample_is_not_shown():
+    close = C.replication_table(_rows(a=(0.500, 0.490, 0.510, 4000)), _rows(a=(0.503, 0.489, 0.517, 2000)), ["x"], "cell",
+                                margins={"x": 0.03})
+    assert close.verdict.iloc[0] == C.REPLICATES
+    small = C.replication_table(_rows(a=(0.50, 0.40, 0.60, 50)), _rows(a=(0.52, 0.38, 0.66, 25)), ["x"], "cell",
+                                margins={"x": 0.03})
+    assert small.verdict.iloc[0] == C.NOT_SHOWN  # |z| < 1.96 used to call this replicated
+    ratio = C.replication_table(_rows(a=(4.2, 3.4, 5.2, 1000)), _rows(a=(4.0, 3.3, 4.9, 1000)), ["x"], "cell",
+                                margins={"x": "25%"})
+    assert ratio.verdict.iloc[0] == C.NOT_SHOWN and "log ratio" in ratio["difference (SE)"].iloc[0]
+    assert C.replication_summary(close) .startswith("1 of 1 figures replicate")
+    with pytest.raises(ValueError, match="replication margin"):
+        C.replication_test(1, 0, 2, 1, 0, 2, "25")
+
+
+# --- claims written before the run, and the registry of their seeds -----------------------------------------
+
+
+def test_the_claims_files_and_the_registry_agree():
+    files = C.claims_files()
+    assert [f.number for f in files] == ["01", "02", "03", "04", "05", "06"]
+    assert C.registry_problems(files, C.read_registry()) == []
+    assert C.SEEDS == {f.number: f.root_seed for f in files} and len(set(C.SEEDS.values())) == 6
+
+
+def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
+    """Notebooks 01, 02 and 05 replaced failed claims by others after their runs and tested them again on the same
+    seed: those claims now carry the notebooks' new root seeds, and the registry keeps the void tests."""
+    files = {f.number: f for f in C.claims_files()}
+    reg = C.read_registry()
+    for nb, old, new in (("01", 101, 20101), ("02", 202, 20202), ("05", 505, 20505)):
+        f = files[nb]
+        assert f.root_seed == new and f.past_root_seeds == (old,)
+        voids = {e["id"] for e in reg if e["notebook"] == nb and e.get("void")}
+        assert voids and all(c["seed"] == new for c in f.claims if c["id"] in voids)
+        revised = {e["id"] for e in reg if e["notebook"] == nb and e["seed"] == old and not e.get("void")
+                   and any(e["hash"] != C.claim_hash(c) for c in f.claims if c["id"] == e["id"])}
+        assert revised == voids
+
+
+def _file(tmp_path, claims, root=7, past=()):
+    import tomllib
+
+    from simsuite.errors import toml_value
+
+    lines = ['number = "99"', 'notebook = "99-x"', f"root_seed = {root}", f"past_root_seeds = {list(past)}"]
+    for c in claims:
+        lines += ["", "[[claim]]"] + [f"{k} = {toml_value(v)}" for k, v in c.items()]
+    p = tmp_path / "99.toml"
+    p.write_text("\n".join(lines) + "\n")
+    tomllib.loads(p.read_text())
+    return C.read_claims(p)
+
+
+def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_registry(tmp_path):
+    old = {"id": "x", "family": "conclusion", "test": "near", "text": "no edge", "a": "c", "metric": "first_win",
+           "ref": 0.5, "margin": 0.05, "seed": 7}
+    new = {**old, "test": "beyond", "text": "an edge", "sign": -1}
+    new.pop("margin")
+    reg = [{"notebook": "99", "id": "x", "hash": C.claim_hash(old), "seed": 7}]
+    assert C.registry_problems([_file(tmp_path, [old])], reg) == []
+    # what notebooks 01, 02 and 05 did: the text changed, the seed stayed, the registry got the new pair on it
+    reg_same = reg + [{"notebook": "99", "id": "x", "hash": C.claim_hash(new), "seed": 7}]
+    problems = C.registry_problems([_file(tmp_path, [new])], reg_same)
+    assert any("different texts tested on the same root seed 7" in p for p in problems)
+    assert any("its text changed but its seed 7" in p for p in problems)
+    # ... or the new text, unregistered
+    assert any("not in the registry" in p for p in C.registry_problems([_file(tmp_path, [new])], reg))
+    # the remedy: a new root seed for the notebook and the claim, registered
+    moved = {**new, "seed": 8}
+    reg_ok = reg + [{"notebook": "99", "id": "x", "hash": C.claim_hash(moved), "seed": 8}]
+    assert C.registry_problems([_file(tmp_path, [moved], root=8, past=[7])], reg_ok) == []
+    # a claim left on a seed the notebook no longer runs on, and not tested there, fails too
+    assert any("neither the root seed" in p for p in C.registry_problems([_file(tmp_path, [moved], root=9, past=[7])],
+                                                                           reg_ok))
+
+
+def test_a_claims_file_names_every_problem(tmp_path):
+    bad = [{"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "metric": "m", "sign": 2,
+            "seed": 1},
+           {"id": "x", "family": "robustness", "test": "near", "text": "t", "seed": 1, "colour": "red"}]
+    with pytest.raises(ValueError) as e:
+        _file(tmp_path, bad)
+    msg = str(e.value)
+    for part in ("sign 2; allowed: 1, -1", "id 'x' is used twice", "unknown field(s) ['colour']",
+                 "test near needs 'margin'", "'robustness' and the test 'conclusion' go together"):
+        assert part in msg, part
+
+
+def test_the_hash_covers_what_is_claimed_not_when():
+    c = {"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "b": "d", "metric": "m", "sign": 1,
+         "seed": 1}
+    assert C.claim_hash(c) == C.claim_hash({**c, "seed": 2}) == C.claim_hash({**c, "id": "y"})
+    for k, v in (("sign", -1), ("text", "u"), ("metric", "n"), ("b", "e")):
+        assert C.claim_hash({**c, k: v}) != C.claim_hash(c)
+    assert C.claim_hash({**c, "margin": 0.05}) != C.claim_hash(c)
+
+
+def test_the_claims_become_tests_with_their_first_seed(tmp_path, monkeypatch):
+    h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
+    M = C.per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
+    f = _file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
+                          "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7},
+                         {"id": "r", "family": "robustness", "test": "conclusion", "text": "more", "a": "cell", "b": "cell",
+                          "metric": "hands", "sign": 1, "margin": 1.0, "seed": 7}])
+    t = f.tests(M, {"cell": "c"}).table()
+    assert list(t["id"]) == ["edge"] and list(t["first tested on seed"]) == [7] and bool(t.survives.iloc[0])
+    [conc] = f.conclusions({"cell": "c"})
+    assert (conc.a, conc.b, conc.margin, conc.id, conc.seed) == ("c", "c", 1.0, "r", 7)
+    monkeypatch.setattr(C, "RESULTS", tmp_path / "results")
+    meta = __import__("json").loads(f.record().read_text())
+    assert meta["sha256"] == f.sha256 and meta["claims"][0] == {"id": "edge", "hash": C.claim_hash(f.claims[0]),
+                                                                 "first_tested_on_seed": 7}
 
 
 def test_pairings_effects_are_paired_over_the_same_deals():
     """Two cells under two pairings: the effect of a conclusion is the paired difference over the deals
-    both cells share, a cell against itself has effect 0 (not significant: policy-dependent), and the
-    table gives every pairing a column."""
+    both cells share, a cell against itself has effect 0 (no interval: undecided), and the table gives every
+    pairing a column."""
     data = {}
     for p in ("basic", "expert"):
         h, m = _played([(False, (p, p))], deals=8)
@@ -109,11 +268,12 @@ def test_pairings_effects_are_paired_over_the_same_deals():
                    pl.concat([m.with_columns(cell=pl.lit("a")), m2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"))
     P = C.Pairings.from_frames(data)
     assert P.pairings == ["basic", "expert"] and P.n("basic") == 8
-    same = C.Conclusion("a equals itself", "a", "a", "hands", +1)
+    same = C.Conclusion("a equals itself", "a", "a", "hands", +1, margin=1.0)
     assert P.effect("basic", same).value == 0 and P.effect("basic", same).n == 8
-    t = P.verdicts([same, C.Conclusion("more hands in a than 0", "a", None, "hands", +1, ref=0.0)])
-    assert list(t.verdict) == [C.DEPENDENT, C.DEPENDENT]  # the second: search has no data
-    assert "search: n/a, no data" in t.iloc[1, -2]
+    t = P.verdicts([same, C.Conclusion("a takes over in some hands", "a", None, "takeover", +1, ref=0.0, margin=0.1)])
+    assert list(t.verdict) == [C.UNDECIDED, C.UNDECIDED]  # search has no data
+    assert t.iloc[1][C.pairing_label("search")] == "n/a"
+    assert t.iloc[1]["detail"].startswith("no data or no interval: search;")
     tab = P.table({"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)})
     assert list(tab.columns) == ["basic/basic", "expert/expert"] and tab.shape == (4, 2) and "n=8" in tab.iloc[0, 0]
 

@@ -15,7 +15,9 @@ of each notebook's time in quick mode.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -143,6 +145,16 @@ def test_notebook_runs_in_quick_mode(path, workdir, kernel):
     text = "".join(o.get("data", {}).get("text/markdown", "") for o in last.get("outputs", []))
     assert "too small to conclude" in text, f"{path.name}: the last cell must give the quick-mode conclusion"
     assert (workdir / "results" / "notebooks" / f"{path.stem}-quick").is_dir()
+    # the claims file the run used, and its hash, are recorded with its results and printed
+    import hashlib
+
+    claims_file = NOTEBOOKS / "claims" / f"{path.stem[:2]}.toml"
+    sha = hashlib.sha256(claims_file.read_bytes()).hexdigest()
+    meta = json.loads((workdir / "results" / "notebooks" / "claims" / f"{path.stem}-quick.json").read_text())
+    assert meta["sha256"] == sha
+    printed = "".join(o.get("text", "") for c in code for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    assert f"sha256 {sha[:16]}" in printed and "first tested on: " in printed
+    assert "first tested on: seed" in printed or path not in ANALYSIS
     assert path.read_bytes() == committed, f"{path.name}: the committed notebook was rewritten"
 
 
@@ -159,10 +171,34 @@ def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     number = path.stem[:2]
     assert f'C.SEEDS["{number}"]' in code and '"seed": 1,' not in code and "seed=1," not in code
-    assert "C.REPLICATION" in code and "replication_table" in code
+    assert "C.REPLICATION" in code and "replication_table" in code and "margins=CLAIMS.replication" in code
     if path in ANALYSIS:  # 06's claim is its replication of the recommendation
-        assert "C.Claims(" in code and "tests=" in code
+        assert "CLAIMS.tests(" in code and "tests=" in code
     assert len(set(C.SEEDS.values())) == len(C.SEEDS) == len(PATHS)
+
+
+# a claim or a conclusion made in the notebook itself instead of in its claims file
+INLINE = re.compile(r"C\.Claims\(|C\.Conclusion\(|\.(differ|same|near|beyond|independent)\(")
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_each_notebook_loads_its_claims_from_its_file_and_defines_none_inline(path):
+    """Pre-registration: a notebook's claims live in notebooks/claims/NN.toml, written before the run; the
+    notebook loads them (printing the file's hash and each claim's first seed) and makes none of its own."""
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    number = path.stem[:2]
+    assert f'CLAIMS = C.load_claims("{number}")' in code
+    assert (NOTEBOOKS / "claims" / f"{number}.toml").is_file()
+    inline = [m.group(0) for m in INLINE.finditer(code)]
+    assert not inline, f"{path.name} defines claims inline: {inline}"
+    if path in ANALYSIS:
+        assert "CLAIMS.conclusions(" in code
+
+
+def test_the_inline_check_catches_a_claim_made_in_a_notebook():
+    assert INLINE.search('T = C.Claims(M)') and INLINE.search('T.near("x", c, "m", 0.5, 0.05)')
+    assert INLINE.search('C.Conclusion("x", a, b, "m", +1)') and not INLINE.search("T = CLAIMS.tests(M, CELLS)")
 
 
 @pytest.mark.parametrize("path", ANALYSIS, ids=[p.stem for p in ANALYSIS])
@@ -174,7 +210,7 @@ def test_each_notebook_shows_its_headline_under_the_three_pairings(path):
     code = [c for c in nb.cells if c.cell_type == "code"]
     src = "\n".join(c.source for c in code)
     assert "C.run_pairings(" in src and "C.pairing_matches(" in src and "P.table(" in src
-    assert "C.SEARCH_MATCHES[" in src and "C.Conclusion(" in src
+    assert "C.SEARCH_MATCHES[" in src and "CLAIMS.conclusions(" in src
     figure = [c for c in code if "P.figure(" in c.source]
     assert len(figure) == 1 and "figure" in figure[0].metadata.get("tags", [])
     verdict = [i for i, c in enumerate(code) if "P.show_verdicts(" in c.source]
