@@ -35,6 +35,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES
@@ -59,7 +60,8 @@ def check_rescorable(overrides: Mapping[str, Any], where: str = "--set") -> None
                             f"grid). Re-scoring takes the clock and the duration model only: "
                             f"{', '.join(RESCORABLE)}")
 
-DEFAULT_REPS = 100
+DEFAULT_REPS = 1000  # bootstrap resamples of the exact model's intervals
+MIN_REPS = 1000  # fewer: the intervals are labelled rough
 TIME_STEP_X100 = 0  # 0: time kept exactly, as tricks played (see Rules.x100); > 0: a grid of that many hundredths
 DECIDED_AT = 0.9  # the decisiveness threshold on the eventual winner's P(win | state)
 TOL = 1e-12  # mass below which propagation stops (reported as "unresolved")
@@ -851,6 +853,167 @@ def _values(sol: Solution, steps: Sequence[_Hand], prob_all: np.ndarray, work: _
     sol.layers = []
 
 
+# --- many solves at once: the bootstrap ----------------------------------------------------------
+
+_BATCH_CELLS = 1 << 25  # states x resamples a batched solve holds at once (every layer's masses: 256 MB)
+_BATCH_MAX = 256  # resamples solved at once
+
+
+@dataclass
+class _Plan:
+    """A hand's transitions as flat index arrays, for solving many outcome distributions at once:
+    each transition's state (``src``) and outcome (``out``), laid out as ``_Hand.groups`` lays them
+    (a state's transitions together, from ``seg_start``, for the states ``seg_state``); ``order``
+    sorts the transitions that lead to a next state by it (``starts``: where each next state's
+    begin), and ``end`` picks those that end the match on levels, in ``_Hand.end_win``'s order."""
+
+    src: np.ndarray
+    out: np.ndarray
+    seg_start: np.ndarray
+    seg_state: np.ndarray
+    order: np.ndarray
+    starts: np.ndarray
+    end: np.ndarray
+    change: np.ndarray
+    dur: np.ndarray
+
+
+def _plan(chain: "_Chain", h: int) -> _Plan:
+    hand = chain.hand(h)
+    plans = chain.__dict__.setdefault("plans", {})
+    if h in plans:
+        return plans[h]
+    src = np.empty(hand.n, np.int64)
+    out = np.empty(hand.n, np.int64)
+    seg_start, seg_state = [], []
+    for sel, o, k, at in hand.groups:
+        src[at:at + sel.size * k] = np.repeat(sel, k)
+        out[at:at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
+        seg_start.append(at + np.arange(sel.size) * k)
+        seg_state.append(sel)
+    n_next = chain.codes[h + 1].size
+    going = np.nonzero(hand.nxt < n_next)[0]
+    order = going[np.argsort(hand.nxt[going], kind="stable")]
+    starts = np.searchsorted(hand.nxt[order], np.arange(n_next)) if order.size else np.zeros(0, np.int64)
+    plans[h] = _Plan(src, out, np.concatenate(seg_start) if seg_start else np.zeros(0, np.int64),
+                     np.concatenate(seg_state) if seg_state else np.zeros(0, np.int64), order, starts,
+                     np.nonzero(hand.end_lvl)[0], hand.change.astype(float), chain.duration[out])
+    return plans[h]
+
+
+@njit(cache=True)
+def _forward_hand(mass, src, out, nxt, prob, change, dur, end_a, end_d, end_b, n_next, acc):
+    """One hand of ``solve_batch``'s forward pass over every resample (columns): returns the next
+    states' masses; adds to ``acc`` (rows: P(A), P(draw), P(B), lead changes, duration, ended on levels)."""
+    B = mass.shape[1]
+    nm = np.zeros((n_next, B))
+    j = 0
+    for t in range(src.size):
+        s, o, n = src[t], out[t], nxt[t]
+        if n < n_next:
+            for b in range(B):
+                f = mass[s, b] * prob[o, b]
+                nm[n, b] += f
+                acc[3, b] += change[t] * f
+                acc[4, b] += dur[t] * f
+        else:
+            for b in range(B):
+                f = mass[s, b] * prob[o, b]
+                acc[0, b] += end_a[j] * f
+                acc[1, b] += end_d[j] * f
+                acc[2, b] += end_b[j] * f
+                acc[3, b] += change[t] * f
+                acc[4, b] += dur[t] * f
+                acc[5, b] += f
+            j += 1
+    return nm
+
+
+@njit(cache=True)
+def _backward_hand(v_next, src, out, nxt, prob, end_v, v):
+    """One hand of ``solve_batch``'s backward pass: adds to ``v`` (states x resamples) each state's
+    sum over its transitions of probability x the value they lead to (``end_v`` for those that end
+    the match on levels; 0 for those into a state no later layer holds)."""
+    B = v.shape[1]
+    n_next = v_next.shape[0]
+    j = 0
+    for t in range(src.size):
+        s, o, n = src[t], out[t], nxt[t]
+        if n < n_next:
+            for b in range(B):
+                v[s, b] += prob[o, b] * v_next[n, b]
+        else:  # ends the match on levels
+            x = end_v[j]
+            for b in range(B):
+                v[s, b] += prob[o, b] * x
+            j += 1
+
+
+def solve_batch(chain: "_Chain", prob: np.ndarray, values: bool = True) -> dict[str, np.ndarray]:
+    """``solve`` for many outcome distributions at once: ``prob`` (the chain's outcomes x B, each
+    column laid out as ``_Chain.probabilities``). Returns each figure of ``FIGURES`` as an array of
+    B (``clock_share`` None for an untimed match; drama and the decisive share NaN without
+    ``values``). Every column moves through the chain's states, a resample's tables keeping some of
+    its outcomes; the figures are ``solve``'s up to float rounding (compiled loops over the
+    transitions, each over the B columns)."""
+    rules = chain.rules
+    prob = np.ascontiguousarray(prob, dtype=float)
+    B = prob.shape[1]
+    mass = np.ones((1, B))
+    acc = np.zeros((6, B))
+    clock, hands_sum, hands_w, ended_pre = np.zeros(B), np.zeros(B), np.zeros(B), np.zeros((3, B))
+    scale = 1 / 100.0 if rules.step == 0 else rules.step / 100.0
+    layers, h = [], 0
+    limit = rules.cap if rules.cap else 10_000
+    while chain.codes[h].size and mass.sum(axis=0).max() > TOL and h <= limit:
+        hand, pl_ = chain.hand(h), _plan(chain, h)
+        layers.append(mass)
+        ended = hand.ended
+        if ended.any():
+            em = mass[ended]
+            for i, x in enumerate(hand.ended_win):
+                ended_pre[i] += x @ em
+            if not (rules.cap and h >= rules.cap):
+                clock += em.sum(axis=0)
+            hands_sum += h * em.sum(axis=0); hands_w += em.sum(axis=0)
+        before = acc[5].copy()
+        a, dr, b = (np.asarray(x, float) for x in hand.end_win)
+        mass = _forward_hand(mass, pl_.src, pl_.out, hand.nxt, prob, pl_.change, pl_.dur, a, dr, b,
+                             chain.codes[h + 1].size, acc)
+        hands_sum += (h + 1) * (acc[5] - before); hands_w += acc[5] - before
+        h += 1
+    out = {"p_a": acc[0] + ended_pre[0], "p_draw": acc[1] + ended_pre[1], "p_b": acc[2] + ended_pre[2],
+           "hands_mean": hands_sum / np.maximum(hands_w, 1e-300), "minutes_mean": acc[4] * scale,
+           "clock_share": clock if rules.timed else None, "lead_changes": acc[3],
+           "drama": np.full(B, np.nan), "decisive_share": np.full(B, np.nan)}
+    if not values:
+        return out
+    drama, decisive, played = np.zeros(B), np.zeros(B), np.zeros(B)
+    va_next = vb_next = None
+    for h in range(len(layers) - 1, -1, -1):
+        hand, pl_ = chain.hand(h), _plan(chain, h)
+        S = hand.codes.size
+        va, vb = np.zeros((S, B)), np.zeros((S, B))
+        if hand.ended.any():
+            a, dr, b = hand.ended_win
+            va[hand.ended], vb[hand.ended] = np.asarray(a, float)[:, None], np.asarray(b, float)[:, None]
+        if h + 1 == len(layers):  # into the next hand's states from the last layer: worth 0 (as _values)
+            va_next = vb_next = np.zeros((chain.codes[h + 1].size, B))
+        _backward_hand(va_next, pl_.src, pl_.out, hand.nxt, prob, np.asarray(hand.end_win[0], float), va)
+        _backward_hand(vb_next, pl_.src, pl_.out, hand.nxt, prob, np.asarray(hand.end_win[2], float), vb)
+        live = ~hand.ended
+        m, a, b = layers[h][live], va[live], vb[live]
+        top = np.maximum(a, b)
+        drama += (m * (a * (top - a) + b * (top - b))).sum(axis=0)
+        decisive += (m * (a * (a >= DECIDED_AT) + b * (b >= DECIDED_AT))).sum(axis=0)
+        played += m.sum(axis=0)
+        va_next, vb_next = va, vb
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["drama"] = np.where(played > 0, drama / played, np.nan)
+        out["decisive_share"] = np.where(played > 0, decisive / played, np.nan)
+    return out
+
+
 # --- the model with its bootstrap -----------------------------------------------------------------
 
 FIGURES = (
@@ -891,35 +1054,105 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     if overrides:
         data = rescore(data, target)
     rules = Rules.of(target)
-    chain = _Chain(_tables(data, rules), rules)
+    check = level_check(data, rules, seed=seed)
+    if check["separate"]:
+        rules = dataclasses.replace(rules, point_levels=POINT_LEVELS)
+    design = _design(data, rules)
+    chain = _Chain(design.tables, rules)
     sol = solve(chain.tables, rules, chain=chain)
     point = _figures(sol)
-    rng = np.random.default_rng(seed)
-    boots = {k: [] for k in point}
-    for _ in range(reps if data.n_deals >= 2 else 0):
-        wts = np.bincount(rng.integers(0, data.n_deals, data.n_deals), minlength=data.n_deals).astype(float)
-        try:
-            b = _figures(solve(_tables(data, rules, wts), rules, values=values, chain=chain))
-            if not values:
-                b["drama"] = b["decisive_share"] = None
-        except SimsuiteError:
-            continue
-        for k, v in b.items():
-            boots[k].append(np.nan if v is None else v)
+    boots = _bootstrap(chain, design, data.n_deals, reps if data.n_deals >= 2 else 0, seed, values)
     figs = {}
     for k, v in point.items():
         if v is None:
             figs[k] = {"value": None, "low": None, "high": None, "n": 0, "note": "untimed: no clock"}
             continue
-        arr = np.array(boots[k], float)
-        arr = arr[~np.isnan(arr)]
+        arr = boots[k]
+        arr = arr[~np.isnan(arr)] if arr is not None else np.zeros(0)
         lo, hi = (np.quantile(arr, [0.025, 0.975]) if arr.size >= 2 else (np.nan, np.nan))
         figs[k] = {"value": float(v), "low": None if np.isnan(lo) else float(lo),
                    "high": None if np.isnan(hi) else float(hi), "n": data.n_deals}
     return {"a": data.a_policy, "b": data.b_policy, "n_deals": data.n_deals, "n_hands": int(data.deal.size),
             "rescored": dict(overrides or {}), "figures": figs, "hands_dist": sol.hands_dist.tolist(),
             "minutes_quantiles": {q: sol.minutes_quantile(q) for q in (0.1, 0.5, 0.9)} if sol.minutes_dist else None,
-            "unresolved": sol.unresolved, "reps": reps}
+            "unresolved": sol.unresolved, "reps": reps, "assumptions": design.assumptions, "level_check": check}
+
+
+def _bootstrap(chain: _Chain, design: Design, n_deals: int, reps: int, seed: int, values: bool) -> dict:
+    """Each figure over ``reps`` resamples of the deals (an array per figure; None for one without
+    a value). A resample is a weight vector over the deals (how often each was drawn); the outcome
+    tables are its weighted counts (``Design.probabilities``), and the chain is solved for a batch of
+    resamples at once (``solve_batch``)."""
+    keys = [k for k, _ in FIGURES]
+    if reps <= 0:
+        return {k: None for k in keys}
+    rng = np.random.default_rng(seed)
+    states = sum(c.size for c in chain.codes)
+    batch = max(1, min(reps, _BATCH_MAX, _BATCH_CELLS // max(states, 1)))
+    parts: dict[str, list] = {k: [] for k in keys}
+    for start in range(0, reps, batch):
+        k = min(batch, reps - start)
+        pick = rng.integers(0, n_deals, size=(k, n_deals))
+        w = np.bincount((pick + (np.arange(k) * n_deals)[:, None]).ravel(), minlength=k * n_deals)
+        res = solve_batch(chain, design.probabilities(w.reshape(k, n_deals).astype(float)), values)
+        for key in keys:
+            parts[key].append(None if res[key] is None else res[key])
+    return {key: None if any(p is None for p in v) else np.concatenate(v) for key, v in parts.items()}
+
+
+# --- the level-independence check -----------------------------------------------------------------
+
+LEVEL_CHECK_ALPHA = 0.05  # family-wise (Holm over both teams' two differences)
+LEVEL_CHECK_REPS = 2000
+
+
+def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed: int = 0) -> dict:
+    """Does a hand fall alike at the point-card levels (5, 10, K: their point cards are trumps) and at
+    the other plain levels? Per declaring team, hands after the first at a point level against those
+    at the other levels (special levels and first hands left out): the difference (point - other) in
+    the mean net levels gained by the declarers (declarers' gain - defenders' gain) and in the share of
+    hands after which the deal passes, each with a percentile bootstrap interval over deals
+    (``reps`` resamples; n = deals with hands in both groups) and a normal p-value from the
+    bootstrap SE; Holm over the (up to) four p-values. ``separate``: some adjusted p is below
+    ``LEVEL_CHECK_ALPHA``, and the chain then models the point levels with their own tables."""
+    from .stats import cluster_bootstrap, holm, normal_p
+
+    grp = rules.group(data.level)  # no point levels in rules yet: 0 plain, 1 special
+    point = np.isin(data.level, np.array(POINT_LEVELS)) & (grp == 0)
+    net = (data.gain_d - data.gain_f).astype(float)
+    sw = data.switch.astype(float)
+    teams, ps = {}, []
+    for a in (True, False):
+        name = "A" if a else "B"
+        base = ~data.first & (data.a_declares == a) & (grp == 0)
+        cols = []
+        for m in (base & point, base & ~point):
+            cols += [np.bincount(data.deal[m], minlength=data.n_deals).astype(float),
+                     np.bincount(data.deal[m], weights=net[m], minlength=data.n_deals),
+                     np.bincount(data.deal[m], weights=sw[m], minlength=data.n_deals)]
+        sums = np.column_stack(cols)
+        sums = sums[(sums[:, 0] > 0) | (sums[:, 3] > 0)]
+        n_pt, n_pl = int((base & point).sum()), int((base & ~point).sum())
+        if n_pt == 0 or n_pl == 0 or sums.shape[0] < 2:
+            teams[name] = {"hands_point": n_pt, "hands_other": n_pl, "note": "no hands in one group: not tested"}
+            continue
+        row = {"hands_point": n_pt, "hands_other": n_pl}
+        for key, j in (("net_levels", 1), ("deal_passes", 2)):
+            def stat(t, j=j):
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    return t[..., j] / t[..., 0] - t[..., 3 + j] / t[..., 3]
+            est, boots = cluster_bootstrap(sums, stat, reps, seed)
+            b = boots[np.isfinite(boots)]
+            se = float(np.std(b, ddof=1)) if b.size > 1 else float("nan")
+            p = normal_p(est.value, se) if np.isfinite(se) else 1.0
+            row[key] = {"value": est.value, "low": est.low, "high": est.high, "n": est.n, "p": p}
+            ps.append((name, key, p))
+        teams[name] = row
+    adj = holm([p for *_, p in ps]) if ps else np.zeros(0)
+    for (name, key, _), q in zip(ps, adj):
+        teams[name][key]["p_holm"] = float(q)
+    return {"levels": [RANK_NAMES[r] for r in POINT_LEVELS], "teams": teams, "reps": reps,
+            "separate": bool((adj < LEVEL_CHECK_ALPHA).any()) if ps else False}
 
 
 def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
