@@ -354,7 +354,8 @@ def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: b
 
 
 def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool = False,
-            capped_matches: str = "counted", reps: int = BOOTSTRAP_REPS, seed: int = BOOTSTRAP_SEED) -> dict[str, Measured]:
+            capped_matches: str = "counted", reps: int = BOOTSTRAP_REPS,
+            seed: int = BOOTSTRAP_SEED) -> dict[str, Measured]:
     """Every measure with its 95% interval, over the hands ``counted_hands`` keeps. Per-hand
     figures: ratios of per-match sums with a percentile bootstrap over matches (hands within a
     match are correlated; docs/metrics.md). hands_per_match: a normal interval over matches. Each
@@ -539,7 +540,8 @@ def format_results(results: Sequence[dict]) -> str:
                                            "hands", "verdict"], rows))
     foot = ("\nverdict: inside = our whole 95% interval lies in the tolerance; outside = none of it does; "
             "undecided = it crosses an edge (play more hands). Intervals: percentile bootstrap over matches "
-            f"({BOOTSTRAP_REPS:,} resamples; a normal interval for hands_per_match); n = the matches an interval resamples; "
+            f"({BOOTSTRAP_REPS:,} resamples; a normal interval for hands_per_match); "
+            "n = the matches an interval resamples; "
             "hands = the hands a figure averages over (for hands_per_match, the hands of those matches).")
     return "\n\n".join(blocks) + "\n" + foot
 
@@ -561,5 +563,6 @@ def command(reference: str | None, *, policy: Any, hands: Any, seed: Any, jobs: 
     return format_results(results)
 
 
-__all__ = ["Reference", "Figure", "Measured", "MEASURES", "CAPPED_MATCHES", "cut_matches", "harness_cap", "known_references", "load_reference", "load_all_references", "verdict",
+__all__ = ["Reference", "Figure", "Measured", "MEASURES", "CAPPED_MATCHES", "cut_matches", "harness_cap",
+           "known_references", "load_reference", "load_all_references", "verdict",
            "measure", "counted_hands", "calibrate", "run", "format_results", "command"]
