@@ -196,7 +196,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                    help="re-score the hands under changed rules (bands, clock, duration model); repeat for several")
     s.add_argument("--cell", action="append", metavar="ID", help="only this cell (repeat for several)")
-    s.add_argument("--reps", type=int, default=100, help="bootstrap resamples over deals (default 100)")
+    s.add_argument("--reps", type=int, default=1000,
+                   help="bootstrap resamples over deals (default 1,000; fewer are labelled rough)")
     s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_exact)

@@ -1222,7 +1222,8 @@ def simulated_figures(hands: pl.DataFrame, matches: pl.DataFrame, variant: Varia
 
 def agreement(exact: dict, simulated: dict) -> dict:
     """Per figure: the difference exact - simulated and z = difference / combined SE (each SE
-    from its 95% interval's half-width / 1.96); |z| <= 1.96 agrees within the intervals."""
+    from its 95% interval's half-width / 1.96). A description of the difference only: failing to
+    find one is no evidence of agreement; the validation tests equivalence (``equivalence``)."""
     out = {}
     for k, e in exact.items():
         s = simulated.get(k)
@@ -1261,8 +1262,16 @@ def format_exact(rows: list[dict]) -> str:
     for key, label in FIGURES:
         body.append([label] + [_fmt(r["figures"][key], key in _PCT) for r in rows])
     text = table(header, body, max_width=60)
+    reps = rows[0]["reps"]
     notes = [f"Exact solution of the match chain (docs/metrics.md); 95% intervals: percentile bootstrap over deals "
-             f"({rows[0]['reps']} resamples of the per-hand distributions), n = deals."]
+             f"({reps:,} resamples of the per-hand distributions), n = deals."]
+    if 0 < reps < MIN_REPS:
+        notes.append(f"ROUGH INTERVALS: {reps:,} resamples, fewer than {MIN_REPS:,}; their 95% coverage is not assured.")
+    for r in rows:
+        notes += [f"{r['cell']}: assumed: {a}." for a in r.get("assumptions", [])]
+        c = r.get("level_check")
+        if c:
+            notes.append(f"{r['cell']}: " + format_level_check(c))
     if rows[0]["rescored"]:
         notes.append("Re-scored with " + ", ".join(f"{k}={v}" for k, v in rows[0]["rescored"].items()) +
                      ": an approximation (hands as the policies played them under the run's rules; a policy that "
@@ -1271,6 +1280,24 @@ def format_exact(rows: list[dict]) -> str:
     if left > 1e-9:
         notes.append(f"Unresolved probability mass (matches still running at the cap): {left:.2e}.")
     return text + "\n\n" + "\n".join(notes)
+
+
+def format_level_check(c: dict) -> str:
+    """One line: the level-independence check (``level_check``) and what the chain did with it."""
+    parts = []
+    for team, t in c["teams"].items():
+        if "net_levels" not in t:
+            parts.append(f"team {team}: {t['note']} ({t['hands_point']:,} hands at {'/'.join(c['levels'])})")
+            continue
+        nl, dp = t["net_levels"], t["deal_passes"]
+        parts.append(f"team {team} ({t['hands_point']:,} hands there, {t['hands_other']:,} at other levels): "
+                     f"net levels {nl['value']:+.3f} [{nl['low']:+.3f}, {nl['high']:+.3f}] (Holm p {nl['p_holm']:.3f}), "
+                     f"deal passes {dp['value']:+.3f} [{dp['low']:+.3f}, {dp['high']:+.3f}] (Holm p {dp['p_holm']:.3f}), "
+                     f"n={nl['n']:,} deals")
+    verdict = ("they differ: those levels have their own tables" if c["separate"] else
+               "no difference found at 5%: all plain levels pooled")
+    return (f"levels {'/'.join(c['levels'])} against the other plain levels, difference (there - elsewhere), "
+            f"bootstrap over deals ({c['reps']:,} resamples): " + "; ".join(parts) + f"; {verdict}.")
 
 
 def cli(args) -> int:
@@ -1288,30 +1315,72 @@ def cli(args) -> int:
     return 0
 
 
-__all__ = ["exact_model", "exact_results", "solve", "Rules", "hand_data", "rescore", "simulated_figures",
-           "agreement", "format_exact", "FIGURES", "DECIDED_AT"]
+__all__ = ["exact_model", "exact_results", "solve", "solve_batch", "Rules", "hand_data", "rescore",
+           "simulated_figures", "agreement", "equivalence", "validation_rows", "validation_table", "level_check",
+           "format_exact", "FIGURES", "DECIDED_AT", "VALIDATION_MARGINS"]
 
 
 # --- validation against simulated matches ---------------------------------------------------------
 
 
-def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
-                     seed: int = 0, sim_cells: Mapping[str, str] | None = None,
-                     cells: Sequence[str] | None = None, approximate: bool = False) -> str:
-    """A markdown table: per cell, the exact model built from ``model_run``'s hands (re-scored
-    under ``overrides`` if given; ``approximate``: the bands too, see ``exact_model``) beside the
-    matches simulated in ``sim_run`` (a different seed, so the two are independent samples), with
-    z = difference / combined SE. ``sim_cells`` maps a model cell to the simulated cell to compare
-    it with (default: the same id)."""
+# Equivalence margins of the validation, fixed before it is run: how far the exact model may stand
+# from simulated matches and still count as the same for the uses it is put to (a design's goals are
+# stated to a few points of a share and a few percent of a length). A figure is called equivalent
+# when TOST (``stats.tost_p``) rejects "|difference| >= margin" at 5%.
+VALIDATION_MARGINS = {
+    "p_a": ("abs", 0.04),  # the outcome shares: 4 percentage points
+    "p_draw": ("abs", 0.04),
+    "p_b": ("abs", 0.04),
+    "clock_share": ("abs", 0.04),
+    "hands_mean": ("rel", 0.02),  # hands and minutes per match: 2% of the simulated value
+    "minutes_mean": ("rel", 0.02),
+    "lead_changes": ("abs", 0.10),  # lead changes per match: 0.1
+}
+VALIDATION_ALPHA = 0.05
+_VALIDATION_NAMES = {"p_a": "A wins", "p_draw": "draw", "p_b": "B wins", "hands_mean": "hands",
+                     "minutes_mean": "minutes", "clock_share": "ended by clock", "lead_changes": "lead changes"}
+
+
+def equivalence(exact: dict, simulated: dict, margins: Mapping[str, tuple] = VALIDATION_MARGINS) -> dict:
+    """Per figure of ``margins``: the difference exact - simulated, its SE (the two 95% intervals'
+    half-widths / 1.96, combined as independent), the margin (absolute, or relative to the simulated
+    value), TOST's p of "|true difference| >= margin" and whether it is below ``VALIDATION_ALPHA``."""
+    from .stats import Z95, tost_p
+
+    out = {}
+    for k, (kind, m) in margins.items():
+        e, s = exact.get(k), simulated.get(k)
+        if not e or not s or e.get("value") is None or s.get("value") is None or e.get("low") is None \
+                or s.get("low") is None:
+            continue
+        se = math.hypot((e["high"] - e["low"]) / (2 * Z95), (s["high"] - s["low"]) / (2 * Z95))
+        margin = m * abs(s["value"]) if kind == "rel" else m
+        diff = e["value"] - s["value"]
+        p = tost_p(diff, se, margin)
+        out[k] = {"diff": diff, "se": se, "margin": margin, "p_tost": p, "equivalent": p < VALIDATION_ALPHA}
+    return out
+
+
+def validation_rows(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
+                    seed: int = 0, sim_cells: Mapping[str, str] | None = None, cells: Sequence[str] | None = None,
+                    approximate: bool = False, margins: Mapping[str, tuple] = VALIDATION_MARGINS) -> list[dict]:
+    """Out-of-sample validation: per cell and figure, the exact model built from ``model_run``'s hands
+    (re-scored under ``overrides`` if given; ``approximate``: the bands too, see ``exact_model``)
+    beside the matches simulated in ``sim_run``, which must share no seed with it (independent
+    deals), with the TOST equivalence test of ``equivalence`` at ``margins``. ``sim_cells`` maps a
+    model cell to the simulated cell to compare it with (default: the same id)."""
     from ..sim.results import load
 
-    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False, approximate=approximate)
     s = load(sim_run)
-    sv = s.variants()
     sh, sm = s.hands.collect(), s.matches.collect()
-    keys = ("p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "clock_share", "lead_changes")
-    names = ("A wins", "draw", "B wins", "hands", "minutes", "ended by clock", "lead changes")
-    out = ["| cell | figure | exact model | simulated | z | agree |", "|---|---|---|---|---|---|"]
+    model_seeds = set(load(model_run).matches.select("seed").unique().collect()["seed"].to_list())
+    shared = model_seeds & set(sm["seed"].unique().to_list())
+    if shared:
+        raise SimsuiteError(f"validation: the simulated run shares seed(s) {sorted(shared)} with the model's run, so "
+                            f"the comparison would be in-sample; simulate the matches with another --seed")
+    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False, approximate=approximate)
+    sv = s.variants()
+    out = []
     for r in rows:
         target = (sim_cells or {}).get(r["cell"], r["cell"])
         if target not in sv and len(sv) == 1:
@@ -1321,16 +1390,38 @@ def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = N
         if m.height == 0:
             continue
         sim = simulated_figures(h, m, sv[target], seed)
-        ag = agreement(r["figures"], sim)
-        for k, name in zip(keys, names):
+        eq = equivalence(r["figures"], sim, margins)
+        for k in margins:
             e, si = r["figures"].get(k), sim.get(k)
             if not e or e.get("value") is None or not si or si.get("value") is None:
                 continue
-            a = ag.get(k)
-            pct = k in _PCT
-            z = "" if a is None else f"{a['z']:+.2f}"
-            ok = "" if a is None else ("yes" if a["agree"] else "**no**")
-            out.append(f"| {r['cell']} | {name} | {_fmt(e, pct)} | {_fmt(si, pct)} | {z} | {ok} |")
+            out.append({"cell": r["cell"], "figure": k, "exact": e, "simulated": si, **(eq.get(k) or {})})
+    return out
+
+
+def validation_table(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
+                     seed: int = 0, sim_cells: Mapping[str, str] | None = None,
+                     cells: Sequence[str] | None = None, approximate: bool = False,
+                     margins: Mapping[str, tuple] = VALIDATION_MARGINS) -> str:
+    """``validation_rows`` as a markdown table: per cell and figure the two estimates, the difference
+    with its margin and TOST's p; "yes" where the two are shown equivalent at 5%."""
+    rows = validation_rows(model_run, sim_run, overrides, reps, seed, sim_cells, cells, approximate, margins)
+    out = ["| cell | figure | exact model | simulated | difference | margin | TOST p | equivalent |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        pct = r["figure"] in _PCT
+        k = 100.0 if pct else 1.0
+        if "p_tost" in r:
+            tail = (f"{r['diff'] * k:+.2f} | ±{r['margin'] * k:.2f} | {r['p_tost']:.3f} | "
+                    f"{'yes' if r['equivalent'] else '**not shown**'}")
+        else:
+            tail = " | | | no interval"
+        out.append(f"| {r['cell']} | {_VALIDATION_NAMES[r['figure']]} | {_fmt(r['exact'], pct)} | "
+                   f"{_fmt(r['simulated'], pct)} | {tail} |")
+    out.append("")
+    out.append(f"Margins fixed in advance (analysis.exact.VALIDATION_MARGINS): outcome shares and the clock share "
+               f"±4 points, hands and minutes ±2% of the simulated value, lead changes ±0.1; TOST at "
+               f"{VALIDATION_ALPHA:.0%}; exact intervals from {reps:,} bootstrap resamples.")
     return "\n".join(out)
 
 

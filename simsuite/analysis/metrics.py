@@ -9,7 +9,8 @@ plays every deal at two tables (the policies swapped); the two tables share thei
 are one unit, never two. Intervals: Wilson for shares of matches (n = deals; with two tables per
 deal, at the design-effect-adjusted effective sample size); a cluster-robust normal interval for
 means over matches; a percentile bootstrap over deals for anything computed over hands (hands of
-a match, and both tables of a deal, are correlated). In a duplicate run between *equal* policies
+a match, and both tables of a deal, are correlated); a BCa bootstrap over deals for N* (skewed,
+unbounded where skill is even). In a duplicate run between *equal* policies
 the second table is an exact copy of the first: it is dropped (``count_once``) and a note says so.
 """
 
@@ -483,9 +484,9 @@ def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None
             s2 = np.maximum(pa + pb - mu * mu, 0.0)
             return np.where(mu == 0, np.inf, s2 / np.where(mu == 0, 1.0, mu * mu))
 
-    est, _ = cluster_bootstrap(sums, nstar, reps, seed)
+    est, _ = cluster_bootstrap(sums, nstar, reps, seed, method="bca")
     res["n_star"] = _out(est, "N* = var(X)/E[X]^2 of the net outcome X = +1 A wins, 0 draw, -1 B wins "
-                              "(draws counted); bootstrap over deals; below 1: the gap exceeds one match's luck")
+                              "(draws counted); BCa bootstrap over deals; below 1: the gap exceeds one match's luck")
     return res
 
 
@@ -609,7 +610,7 @@ def format_summary(rows: list[dict]) -> str:
     text = table(header, body, max_width=60)
     text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
              "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
-             "bootstrap over deals for per-hand figures and N*.")
+             "percentile bootstrap over deals for per-hand figures, BCa bootstrap over deals for N*.")
     if notes:
         text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
     return text

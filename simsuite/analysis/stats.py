@@ -1,5 +1,6 @@
 """Intervals for every figure the project prints: Wilson for proportions, normal or bootstrap
-for means. Each function returns the estimate, the interval and the sample size."""
+for means, BCa bootstrap for skewed statistics. Each function returns the estimate, the interval
+and the sample size."""
 
 from __future__ import annotations
 
@@ -133,10 +134,15 @@ def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estim
     return Estimate(p, min(p, e.low), max(p, e.high), g)
 
 
-def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0) -> tuple[Estimate, np.ndarray]:
-    """Percentile bootstrap over clusters: ``sums`` holds per-cluster column sums (clusters x k),
-    ``stat`` maps column totals (shape (..., k)) to the statistic. Returns the estimate (n =
-    clusters) and the bootstrap values."""
+def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0,
+                      method: str = "percentile") -> tuple[Estimate, np.ndarray]:
+    """Bootstrap over clusters: ``sums`` holds per-cluster column sums (clusters x k), ``stat`` maps
+    column totals (shape (..., k)) to the statistic. ``method``: "percentile", or "bca" (bias-corrected
+    and accelerated, Efron 1987: for a skewed statistic such as N*; the acceleration from the
+    leave-one-cluster-out jackknife, ``bca_bounds``). Returns the estimate (n = clusters) and the
+    bootstrap values."""
+    if method not in ("percentile", "bca"):
+        raise ValueError(f"method {method!r}: one of percentile, bca")
     sums = np.asarray(sums, dtype=float)
     g = sums.shape[0]
     value = float(stat(sums.sum(axis=0)))
@@ -151,8 +157,43 @@ def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0) -> tuple[Esti
         w = np.bincount((pick + (np.arange(k) * g)[:, None]).ravel(), minlength=k * g).reshape(k, g)
         with np.errstate(invalid="ignore", divide="ignore"):
             boots[start:start + k] = stat(w @ sums)
-    lo, hi = _quantiles(boots)
+    if method == "bca":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            jack = np.asarray(stat(sums.sum(axis=0)[None, :] - sums), float)
+        lo, hi = bca_bounds(boots, value, jack)
+    else:
+        lo, hi = _quantiles(boots)
     return Estimate(value, lo, hi, g), boots
+
+
+def bca_bounds(boots: np.ndarray, value: float, jack: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """BCa bounds (Efron & Tibshirani 1993, 14.3): the bootstrap values' quantiles at
+    Phi(z0 + (z0 + z) / (1 - a (z0 + z))) for z = -/+ z_(level), with the bias correction
+    z0 = Phi^-1(share of resamples below the estimate, ties counted half) and the acceleration
+    a = sum(d^3) / (6 (sum(d^2))^1.5), d = mean(jack) - jack over the jackknife values. Where either
+    cannot be computed (an infinite estimate or jackknife value, every resample on one side) the
+    percentile bounds are returned."""
+    from statistics import NormalDist
+
+    nd = NormalDist()
+    b = np.asarray(boots, float)
+    b = b[~np.isnan(b)]
+    jack = np.asarray(jack, float)
+    if b.size == 0:
+        return float("nan"), float("nan")
+    z = nd.inv_cdf(0.5 + level / 2)
+    below = (np.count_nonzero(b < value) + 0.5 * np.count_nonzero(b == value)) / b.size
+    if not math.isfinite(value) or not 0 < below < 1 or not np.all(np.isfinite(jack)) or jack.size < 2:
+        return _quantiles(b, (0.5 - level / 2, 0.5 + level / 2))
+    z0 = nd.inv_cdf(below)
+    d = jack.mean() - jack
+    den = 6.0 * float((d * d).sum()) ** 1.5
+    a = float((d ** 3).sum()) / den if den > 0 else 0.0
+    q = []
+    for zz in (-z, z):
+        t = z0 + zz
+        q.append(nd.cdf(z0 + t / (1 - a * t)))
+    return _quantiles(b, tuple(q))
 
 
 def _quantiles(boots: np.ndarray, q=(0.025, 0.975)) -> tuple[float, float]:
