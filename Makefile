@@ -50,10 +50,12 @@ TEST_JOBS ?= 2
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
-# execute every notebook at full scale, in place (outputs kept in the .ipynb files); the sweeps run
-# with 2 worker processes and go to results/notebooks/ (a run already there is resumed or reused); then
-# each notebook's robust / policy-dependent marks replace its <!-- marks NN --> block in docs/findings.md
+# execute every notebook at full scale, in place (outputs kept in the .ipynb files), once the claims files
+# agree with their registry (notebooks/claims/README.md); the sweeps run with 2 worker processes and go to
+# results/notebooks/ (a run already there is resumed or reused); then each notebook's robust /
+# policy-dependent / undecided marks replace its <!-- marks NN --> block in docs/findings.md
 notebooks: $(STAMP)
+	$(BIN)/python notebooks/_common.py check-claims
 	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
 		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
 	$(BIN)/python notebooks/_common.py marks docs/findings.md notebooks/[0-9][0-9]-*.ipynb \

@@ -1022,13 +1022,17 @@ UNDECIDED = "undecided (n too small)"
 POWER = 0.8  # the power the printed sample sizes aim at, for an interaction of the stated margin
 
 
+SE_FLOOR = 1e-9  # an interval of no width (every deal gave the same difference): known, but not infinitely well
+
+
 def _se95(e: Estimate) -> float:
-    return (e.high - e.low) / (2 * Z95)
+    """The SE behind a 95% interval; a zero-width interval gets a tiny floor, so that an effect every deal
+    agrees on still pools and tests (with an SE of ~0) instead of counting as missing."""
+    return max((e.high - e.low) / (2 * Z95), SE_FLOOR)
 
 
 def _usable(e: Estimate | None) -> bool:
-    return (e is not None and bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
-            and _se95(e) > 0)
+    return e is not None and bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
 
 
 def _pool(es: Iterable[Estimate]) -> tuple[float, float]:
@@ -1283,7 +1287,7 @@ class Pairings:
                          "largest interaction (SE)": (f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})"
                                                       if worst else "n/a"),
                          "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
-                         "deals per cell needed (80% power)": v["n_needed"],
+                         "deals per cell needed (80% power)": f"{v['n_needed']:,}" if v["n_needed"] is not None else "n/a",
                          "verdict": v["mark"], "detail": v["detail"],
                          "_effects": eff})
         return pd.DataFrame(rows)
@@ -1435,11 +1439,20 @@ __all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT",
            "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys", "est", "conclude", "errorbar", "band", "plain_log_ticks"]
 
 
-if __name__ == "__main__":  # python notebooks/_common.py marks docs/findings.md notebooks/0*.ipynb
+if __name__ == "__main__":  # python notebooks/_common.py marks docs/findings.md notebooks/0*.ipynb | check-claims
     import sys
 
+    if sys.argv[1:2] == ["check-claims"]:  # before a full run: every claim registered, none changed on an old seed
+        bad = registry_problems(claims_files(), read_registry())
+        if bad:
+            sys.exit("the claims files and notebooks/claims/registry.toml disagree (notebooks/claims/README.md):\n"
+                     + "\n".join(f"  {b}" for b in bad))
+        print(f"claims: {sum(len(f.claims) for f in claims_files())} claims in {len(claims_files())} files, all registered; "
+              "root seeds " + ", ".join(f"{n} {s}" for n, s in SEEDS.items()))
+        sys.exit(0)
     if len(sys.argv) < 4 or sys.argv[1] != "marks":
-        sys.exit("usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]")
+        sys.exit("usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
+                 "       python notebooks/_common.py check-claims")
     args = sys.argv[2:]
     note = ""
     if "--note" in args:
