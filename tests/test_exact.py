@@ -145,6 +145,8 @@ def _walk(t, r, n, seed=0):
     dict(match_x100=6000, no_new_x100=800, must_defend=True),
     dict(end=6),
     dict(match_x100=9000, on_stage=True, rotate=True),
+    # a warning and a no-new-hand cut-off together: whichever comes first ends the match (engine/match.py)
+    dict(match_x100=9000, warn_x100=4000, after_warn=2, no_new_x100=3000),
 ])
 def test_solver_matches_a_walk_of_the_same_chain(kw):
     first = [(1, 0, 0, 12, 1, 0.3), (0, 1, 1, 15, 1, 0.2), (2, 0, 0, 14, 0, 0.3), (0, 0, 1, 13, 0, 0.2)]
@@ -164,6 +166,128 @@ def test_solver_matches_a_walk_of_the_same_chain(kw):
     assert 0 <= sol.drama <= 1 and 0 <= sol.decisive_share <= 1
 
 
+def test_warning_countdown_ends_a_match_that_also_has_a_no_new_hand_cutoff():
+    """engine/match.py checks the no-new-hand cut-off first, then (not instead) the warning's
+    countdown: a state whose countdown has run out ends the match even before the cut-off."""
+    r = rules(match_x100=9000, warn_x100=2000, after_warn=1, no_new_x100=3000, step=100)
+    n = np.array([2, 2, 2])
+    codes = X._encode(n, n, np.zeros(3, int), np.full(3, -1), np.array([0, 1, -1]), np.array([25, 25, 61]))
+    # countdown out at 25 min: ended; one hand left: plays; before the warning but past 60 min: ended
+    assert X._ended(codes, r, 3).tolist() == [True, False, True]
+
+
+def test_batched_solve_equals_one_solve_per_resample():
+    """solve_batch (the bootstrap's solver) gives every column solve's figures."""
+    first = [(1, 0, 0, 12, 1, 0.3), (0, 1, 1, 15, 1, 0.2), (2, 0, 0, 14, 0, 0.3), (0, 0, 1, 13, 0, 0.2)]
+    a = [(1, 0, 0, 12, 0, 0.35), (2, 0, 0, 14, 0, 0.1), (0, 0, 1, 16, 0, 0.35), (0, 1, 1, 15, 0, 0.2)]
+    b = [(1, 0, 0, 12, 0, 0.25), (3, 0, 0, 11, 0, 0.05), (0, 0, 1, 16, 0, 0.45), (0, 2, 1, 13, 0, 0.25)]
+    t = tables(first, a, b)
+    for r in (rules(match_x100=9000, warn_x100=8000, after_warn=1), rules(end=6)):
+        chain = X._Chain(t, r)
+        X.solve(chain.tables, r, chain=chain)
+        rng = np.random.default_rng(1)
+        cols = []
+        for _ in range(3):
+            tb = {k: dataclasses.replace(v, prob=rng.dirichlet(np.ones(v.prob.size))) for k, v in chain.tables.items()}
+            cols.append(tb)
+        prob = np.column_stack([chain.probabilities(tb) for tb in cols])
+        batch = X.solve_batch(chain, prob)
+        for i, tb in enumerate(cols):
+            one = X._figures(X.solve(tb, r, chain=chain))
+            for key, v in one.items():
+                if v is not None:
+                    assert batch[key][i] == pytest.approx(v, abs=1e-9), (key, i)
+
+
+def test_point_levels_get_their_own_table_in_the_chain():
+    """With the point-card levels modelled apart, the declaring team's level picks the table: +1 a hand
+    at plain levels, +3 at the 5 (rank 3): 2 -> 3 -> 4 -> 5 -> past 7 in 4 hands, against 6 pooled."""
+    t = tables([(1, 0, 0, 1, 1, 1)], [(1, 0, 0, 1, 0, 1)], [(1, 0, 0, 1, 0, 1)])
+    t[(True, 2)] = t[(False, 2)] = table([(3, 0, 0, 1, 0, 1)])
+    r = rules(start=0, end=5)
+    assert X.solve(t, r).hands_mean == pytest.approx(6.0)
+    assert X.solve(t, dataclasses.replace(r, point_levels=X.POINT_LEVELS)).hands_mean == pytest.approx(4.0)
+
+
+def _hand_data(n_deals=150, point_net=None, b_declares=True, seed=0):
+    """Synthetic hands: per deal a first hand and six more, team A declaring them (and team B every
+    other one if ``b_declares``); at the point-card levels the declarers gain ``point_net`` levels, at
+    the others (and at all levels where it is None) 1 or 0, half each, at random."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_deals):
+        for h in range(7):
+            a_decl = True if (h == 0 or not b_declares) else bool(h % 2)
+            level = int(rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]))
+            pt = level in X.POINT_LEVELS and h > 0
+            gain = point_net if pt and point_net is not None else int(rng.integers(0, 2))
+            rows.append((d, h == 0, a_decl, level, gain, 0 if gain else 1, gain == 0))
+    a = np.array(rows, dtype=object)
+    col = lambda i, t: np.array(a[:, i].tolist(), dtype=t)  # noqa: E731
+    return X.HandData("expert", "basic", col(0, int), col(1, bool), col(2, bool), col(3, int), np.zeros(len(rows), int),
+                      np.full(len(rows), 25), col(4, int), col(5, int), col(6, bool), n_deals)
+
+
+def test_level_check_models_point_levels_apart_only_where_they_differ():
+    """Hands at 5, 10 and K that gain 3 levels where the others gain 0 or 1: the check finds the
+    difference (with n and interval) and the chain gets tables of their own; hands that fall alike
+    are pooled."""
+    r = rules()
+    differ = X.level_check(_hand_data(point_net=3), r, reps=1000)
+    assert differ["separate"] and differ["levels"] == ["5", "10", "K"]
+    a = differ["teams"]["A"]["net_levels"]
+    assert a["n"] == 150 and a["low"] > 2 and a["p_holm"] < 0.05
+    alike = X.level_check(_hand_data(seed=2), r, reps=1000)
+    assert not alike["separate"] and "all plain levels pooled" in X.format_level_check(alike)
+    same = X.level_check(X.HandData(**{**dataclasses.asdict(_hand_data(seed=3)), "level": np.zeros(150 * 7, int)}),
+                         r, reps=1000)
+    assert not same["separate"] and "not tested" in same["teams"]["A"]["note"]
+    assert alike["teams"]["B"]["net_levels"]["n"] == 150
+    d = X._design(_hand_data(point_net=3), dataclasses.replace(r, point_levels=X.POINT_LEVELS))
+    assert d.tables[(True, 2)].gain_d.tolist() == [3] and d.tables[(True, 0)].gain_d.tolist() == [0, 1]
+    assert "levels 5/10/K" in X.format_level_check(differ) and "their own tables" in X.format_level_check(differ)
+
+
+def test_a_team_that_never_declared_after_the_first_hand_is_a_stated_assumption():
+    """Its outcome tables are borrowed from the other team, and the result says so (text and JSON)."""
+    d = X._design(_hand_data(b_declares=False), rules())
+    assert d.tables[(False, 0)] is d.tables[(True, 0)]
+    assert len(d.assumptions) == 1 and "team B (basic) never declared after the first hand" in d.assumptions[0]
+    both = X._design(_hand_data(), rules())
+    assert both.assumptions == []
+
+
+def test_default_resamples_are_at_least_a_thousand_and_fewer_are_labelled_rough(run, capsys):
+    from simsuite.cli import _parser
+
+    assert X.DEFAULT_REPS >= 1000 and X.MIN_REPS >= 1000
+    assert _parser().parse_args(["exact", "somewhere"]).reps >= 1000
+    assert main(["exact", str(run), "--reps", "20", "--cell", "huizhou"]) == 0
+    assert "ROUGH INTERVALS: 20 resamples, fewer than 1,000" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def both_cutoffs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exact") / "both"
+    assert main(["simulate", "--variant", "school-2016", "--set", "warning_minute=20", "--set", "no_new_hand_minutes=30",
+                 "--policies", "basic,basic", "--matches", "40", "--seed", "17", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_exact_hands_per_match_with_a_warning_and_a_no_new_hand_cutoff(both_cutoffs):
+    """school-2016 with a warning at 20 minutes and no new hand after 30 minutes before the end:
+    simulated matches last 3 hands, about 45 minutes; the chain that ignored the warning gave 4.5."""
+    from simsuite.sim.results import load
+
+    r = load(both_cutoffs)
+    v = r.variants()["school-2016"]
+    h, m = r.hands.collect(), r.matches.collect()
+    res = X.exact_model(h, m, v, reps=0)["figures"]
+    assert m["hands"].mean() == pytest.approx(3.0, abs=0.05)
+    assert res["hands_mean"]["value"] == pytest.approx(m["hands"].mean(), abs=0.05)
+    assert res["minutes_mean"]["value"] == pytest.approx(m["minutes"].mean(), abs=1.0)
+
+
 # --- on simulated hands ---------------------------------------------------------------------------
 
 
@@ -175,20 +299,35 @@ def run(tmp_path_factory):
     return out
 
 
-def test_exact_agrees_with_the_matches_it_came_from(run):
-    from simsuite.sim.results import load
+@pytest.fixture(scope="module")
+def other_seed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exact") / "other"
+    assert main(["simulate", "--variant", "school-2016", "--policies", "expert,basic", "--matches", "120", "--duplicate",
+                 "--seed", "5", "--out", str(out), "--quiet"]) == 0
+    return out
 
-    r = load(run)
-    v = r.variants()
-    for cell in ("school-2016", "huizhou"):
-        h = r.hands.collect().filter(pl.col("cell") == cell)
-        m = r.matches.collect().filter(pl.col("cell") == cell)
-        res = X.exact_model(h, m, v[cell], reps=15)
-        assert res["n_deals"] == 120 and res["a"] == "expert"
-        sim = X.simulated_figures(h, m, v[cell])
-        ag = X.agreement(res["figures"], sim)
-        for key in ("p_a", "p_b", "hands_mean", "lead_changes"):
-            assert abs(ag[key]["z"]) < 3.5, (cell, key, ag[key])
+
+def test_validation_is_out_of_sample_and_tests_equivalence(run, other_seed):
+    """The model of seed 3's hands against matches of seed 5: every compared figure carries its
+    margin (fixed in advance, VALIDATION_MARGINS) and TOST's p; the length figures are shown
+    equivalent; a run compared with itself (in-sample) is refused."""
+    from simsuite.analysis.stats import tost_p
+    from simsuite.errors import SimsuiteError
+
+    rows = X.validation_rows(run, other_seed, reps=200, cells=["school-2016"])
+    got = {r["figure"]: r for r in rows}
+    assert set(got) >= {"p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "lead_changes"}
+    for k, r in got.items():
+        kind, m = X.VALIDATION_MARGINS[k]
+        assert r["margin"] == pytest.approx(m * abs(r["simulated"]["value"]) if kind == "rel" else m)
+        assert r["p_tost"] == pytest.approx(tost_p(r["diff"], r["se"], r["margin"]))
+        assert r["exact"]["n"] == 120 and r["simulated"]["n"] == 120
+    assert got["hands_mean"]["equivalent"] and got["minutes_mean"]["equivalent"]
+    assert got["p_a"]["diff"] == pytest.approx(got["p_a"]["exact"]["value"] - got["p_a"]["simulated"]["value"])
+    text = X.validation_table(run, other_seed, reps=200, cells=["school-2016"])
+    assert "TOST p" in text and "±4 points" in text and "| school-2016 | hands |" in text
+    with pytest.raises(SimsuiteError, match="in-sample"):
+        X.validation_rows(run, run, reps=10)
 
 
 def test_rescoring_moves_the_figures_the_rule_moves(run):
@@ -211,10 +350,12 @@ def test_cli_exact_text_and_json(run, capsys):
     assert main(["exact", str(run), "--reps", "5", "--cell", "huizhou"]) == 0
     text = capsys.readouterr().out
     assert "huizhou" in text and "n=120" in text and "bootstrap over deals" in text
+    assert "huizhou: levels 5/10/K against the other plain levels" in text
     assert main(["exact", str(run), "--reps", "3", "--json", "--set", "match_minutes=45", "--set", "warning_minute=35",
                  "--cell", "school-2016"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["rescored"] == {"match_minutes": 45, "warning_minute": 35} and rows[0]["figures"]["p_a"]["n"] == 120
+    assert rows[0]["assumptions"] == [] and set(rows[0]["level_check"]["teams"]) == {"A", "B"}
     assert main(["exact", str(run), "--set", "nonsense=1"]) == 2
 
 
