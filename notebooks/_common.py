@@ -907,7 +907,7 @@ def draw_band(ax, x, band: pd.DataFrame, cells: list[str], key: str, scale: floa
 
 
 
-# --- the three self-play pairings, and how much each conclusion depends on the policy (issue 11) ---------
+# --- the three self-play pairings, and how much each conclusion depends on the policy ------------------
 
 # search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick
 # mode only checks that the notebooks run, with the cheapest search (1 deal x 2 candidates)

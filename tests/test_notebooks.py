@@ -30,7 +30,7 @@ nbclient = pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
-# the analysis notebooks (01-05) answer their questions from sweeps, with the three self-play pairings of issue 11;
+# the analysis notebooks (01-05) answer their questions from sweeps, with the three self-play pairings;
 # 06 walks through simsuite design, whose pairings are the design spec's own (docs/design.md)
 ANALYSIS = [p for p in PATHS if p.stem != "06-design"]
 TIMEOUT_S = 300  # per cell; a cold numba cache compiles the engine once (about a minute)
@@ -160,8 +160,9 @@ def test_notebook_runs_in_quick_mode(path, workdir, kernel):
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
 def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
-    """Issue 12: agreement between notebooks is a replication only if they use different seeds; each
-    replicates its headline on a second seed and tests its claims with Holm's correction."""
+    """Agreement between notebooks is a replication only if they use different seeds; each replicates its
+    headline on a second seed (an equivalence test against its claims file's margins) and tests its claims
+    with Holm's correction."""
     import sys
 
     sys.path.insert(0, str(NOTEBOOKS))
@@ -203,8 +204,8 @@ def test_the_inline_check_catches_a_claim_made_in_a_notebook():
 
 @pytest.mark.parametrize("path", ANALYSIS, ids=[p.stem for p in ANALYSIS])
 def test_each_notebook_shows_its_headline_under_the_three_pairings(path):
-    """Issue 11: every notebook re-runs its headline under basic, expert and search self-play (paired, through
-    the sweep machinery), shows it in a table and one figure, and marks each conclusion (C.classify); the
+    """Every notebook re-runs its headline under basic, expert and search self-play (paired, through the
+    sweep machinery), shows it in a table and one figure, and marks each conclusion (C.classify_all); the
     pairings section comes before the conclusion cell."""
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
