@@ -6,7 +6,8 @@ Runs the design of SPEC into OUT/design (or rereads it: then its time is not mea
 the brute force: for every pairing, a sweep that simulates every parameter set of the grid at the
 most matches the design gave any cell (the n at the boundary; in duplicate for a stronger/weaker
 pairing, as the design plays it), and the summary of every cell (simulated figures with their
-intervals). Prints hands played and seconds (play, and play with the figures) of both, their
+intervals, bootstrap over deals with the design's ``BOOT_REPS`` = 1,000 resamples, the least any
+reported interval uses). Prints hands played and seconds (play, and play with the figures) of both, their
 ratios, and the interval widths of the goals' figures at the design's boundary cells in both.
 """
 
@@ -17,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from simsuite.analysis.design import design
+from simsuite.analysis.design import BOOT_REPS, design
 from simsuite.analysis.design_spec import METRIC_BY_KEY, defined, read_design
 from simsuite.analysis.metrics import summarise
 from simsuite.engine.names import pair_text
@@ -74,14 +75,15 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
         h, m = r.hands.collect(), r.matches.collect()
         brute_hands += h.height
         t0 = time.perf_counter()
-        for row in summarise(h, m, by="cell", variants=r.variants(), seed=spec.seed, reps=spec.search["reps"] * 10):
+        for row in summarise(h, m, by="cell", variants=r.variants(), seed=spec.seed, reps=BOOT_REPS):
             rows[(row["cell"], pair_text(pair))] = row
         t_fig += time.perf_counter() - t0
     widths = boundary_widths(res, rows, n)
     d_hands = res["cost"]["design_hands"]
     print(f"spec: {spec_path}; {len(spec.sets)} parameter sets x {len(spec.pairings)} pairings; "
           f"boundary n = {n:,} matches per cell")
-    print(f"design:      {d_hands:>10,} hands  {t_design:8.1f} s (play and exact models; {len(res['rounds'])} rounds)")
+    print(f"design:      {d_hands:>10,} hands  {t_design:8.1f} s (play, exact models and the confirmation on fresh "
+          f"deals; {len(res['rounds'])} rounds)")
     print(f"brute force: {brute_hands:>10,} hands  {t_play:8.1f} s play + {t_fig:.1f} s figures = {t_play + t_fig:.1f} s")
     print(f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {(t_play + t_fig) / t_design:.2f}x "
           f"(design's own estimate of the hands: {res['cost']['brute_force_hands']:,})")

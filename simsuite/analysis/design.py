@@ -214,14 +214,16 @@ def _counts(data, rules) -> tuple[dict, np.ndarray, np.ndarray] | None:
     return d.tables, c, m
 
 
-def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None):
-    """The figures of ``_COLS`` (point values) and their gradient in the outcomes' probabilities
-    (outcomes x figures), propagating through ``chain`` with the match also stopped before a hand
-    once elapsed time reaches ``stop`` (None: the chain's own rules only)."""
+def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols: Sequence[int]):
+    """The figures of ``_COLS`` (point values, a forward pass), and the gradient of those numbered
+    ``cols`` in the outcomes' probabilities (outcomes x len(cols), a backward pass), propagating
+    through ``chain`` with the match also stopped before a hand once elapsed time reaches ``stop``
+    (None: the chain's own rules only). Also the probability that the match ended (not unresolved)."""
     from . import exact as X
 
     nf = len(_COLS)
     fa, fd, fb, fh, fmin, fclk, flead = range(nf)
+    dur = chain.duration / 100.0 if rules.step == 0 else chain.duration * rules.step / 100.0
     mass = np.array([1.0])
     total = np.zeros(nf)
     done = 0.0
@@ -247,44 +249,57 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None):
         live = np.where(ended, 0.0, mass)
         flow = np.empty(hand.n)
         for sel, o, k, at in hand.groups:
-            np.multiply(live[sel][:, None], prob[o:o + k], out=flow[at:at + sel.size * k].reshape(sel.size, k))
+            grid = flow[at:at + sel.size * k].reshape(sel.size, k)
+            np.multiply(live[sel][:, None], prob[o:o + k], out=grid)
+            total[fmin] += float(grid.sum(axis=0) @ dur[o:o + k])
+        total[flead] += float(flow[hand.change].sum())
         if hand.n_end:
-            done += float(flow[hand.end_lvl].sum())
+            fe = flow[hand.end_lvl]
+            a, dr, b = hand.end_win
+            total[fa] += float(fe @ a)
+            total[fd] += float(fe @ dr)
+            total[fb] += float(fe @ b)
+            total[fh] += (h + 1) * float(fe.sum())
+            done += float(fe.sum())
         layers.append((hand, live, ended, term))
         codes_next = chain.codes[h + 1]
         mass = np.bincount(hand.nxt, weights=flow, minlength=codes_next.size + 1)[:codes_next.size]
         h += 1
-    # backward: the value of each state (expected rewards to come), and the gradient
-    grad = np.zeros((prob.size, nf))
-    v_next = np.zeros((1, nf))
-    dur = chain.duration / 100.0 if rules.step == 0 else chain.duration * rules.step / 100.0
+    # backward: the value of each state (expected rewards to come) for the figures of ``cols``, and
+    # their gradient; figures as rows, so that each group's transitions are a (states x outcomes)
+    # matrix per figure
+    cols = list(cols)
+    grad = np.zeros((prob.size, len(cols)))
+    v_next = [np.zeros(1) for _ in cols]
     for h in range(len(layers) - 1, -1, -1):
         hand, live, ended, term = layers[h]
-        nxt = np.minimum(hand.nxt, v_next.shape[0] - 1)  # past the states kept: worth 0
-        q = v_next[nxt]
-        q[hand.change, flead] += 1.0
-        if hand.n_end:
-            a, dr, b = hand.end_win
-            q[hand.end_lvl, fa] += a
-            q[hand.end_lvl, fd] += dr
-            q[hand.end_lvl, fb] += b
-            q[hand.end_lvl, fh] += h + 1
-        v = np.zeros((ended.size, nf))
-        for sel, o, k, at in hand.groups:
-            g = q[at:at + sel.size * k].reshape(sel.size, k, nf)
-            g[:, :, fmin] += dur[o:o + k]
-            v[sel] = np.einsum("skf,k->sf", g, prob[o:o + k])
-            grad[o:o + k] += np.einsum("s,skf->kf", live[sel], g)
-        v[ended] = term
-        v_next = np.vstack([v, np.zeros((1, nf))])
-    point = v_next[0] if len(layers) else total
-    return point, grad, done
+        nxt = np.minimum(hand.nxt, v_next[0].size - 1)  # past the states kept: worth 0
+        ended_at = np.nonzero(ended)[0]
+        for ci, c in enumerate(cols):  # one figure at a time: each group a (states x outcomes) matrix
+            q = v_next[ci][nxt]
+            if c == flead:
+                q[hand.change] += 1.0
+            if hand.n_end and c in (fa, fd, fb, fh):
+                a, dr, b = hand.end_win
+                q[hand.end_lvl] += {fa: a, fd: dr, fb: b, fh: h + 1}[c]
+            v = np.zeros(ended.size + 1)
+            for sel, o, k, at in hand.groups:
+                g = q[at:at + sel.size * k].reshape(sel.size, k)
+                if c == fmin:
+                    g += dur[o:o + k]
+                v[sel] = g @ prob[o:o + k]
+                grad[o:o + k, ci] += live[sel] @ g
+            v[ended_at] = term[:, c]
+            v_next[ci] = v
+    return total, grad, done
 
 
-def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict]) -> list[dict | None]:
+def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
+                need: Sequence[str] = _COLS) -> list[dict | None]:
     """The exact model's figures of one played cell and pairing re-scored under each of ``rescores``
-    (one dict of clock keys per parameter set), each with its delta-method 95% interval and SE; None
-    for a set the model cannot solve. Sets that can share a chain share it (see above)."""
+    (one dict of clock keys per parameter set), each of ``need`` with its delta-method 95% interval
+    and SE (the others with no interval); None for a set the model cannot solve. Sets that can share
+    a chain share it (see above)."""
     from . import exact as X
 
     try:
@@ -321,13 +336,14 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict])
                 out[i] = _bootstrapped(h, m, variant, rescores[i])
                 continue
             try:
-                point, grad, done = _solve_with_gradient(chain, rules, p, stop if stop0 is not None else None)
+                cols = [j for j, col in enumerate(_COLS) if col in need]
+                point, grad, done = _solve_with_gradient(chain, rules, p, stop if stop0 is not None else None, cols)
             except SimsuiteError:
                 continue
             # influence of each deal on each figure; hands_mean is E[hands] / P(ended) with P(ended) ~ 1
             tot = np.maximum(mm.sum(0), 1e-300)
             infl = c @ (grad / tot[:, None]) - mm @ (grad * (p / tot)[:, None])
-            se = np.sqrt((infl ** 2).sum(0))
+            se = dict(zip(cols, np.sqrt((infl ** 2).sum(0))))
             figs = {}
             for j, col in enumerate(_COLS):
                 v = float(point[j])
@@ -335,6 +351,9 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict])
                     v = v / done if done > 0 else v
                 if col == "clock_share" and not rules.timed:
                     figs[col] = {"value": None, "low": None, "high": None, "n": 0}
+                    continue
+                if j not in se:  # not asked for: no interval
+                    figs[col] = {"value": v, "low": None, "high": None, "n": data.n_deals}
                     continue
                 figs[col] = _analytic(v, float(se[j]), data.n_deals, share=col in ("p_a", "p_draw", "p_b", "clock_share"))
             out[i] = figs
@@ -388,8 +407,9 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = N
     keys = sorted(want, key=lambda k: (k[0], k[1]))
     exacts: dict = {}
     if need_exact and keys:
-        tasks = [joblib.delayed(_exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]])
-                 for k in keys]
+        need = [METRIC_BY_KEY[k].source_key for k in metrics if METRIC_BY_KEY[k].source == "exact"]
+        tasks = [joblib.delayed(_exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]],
+                                             need) for k in keys]
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
         if n_jobs > 1:
             from ..sim.executor import local_processes
@@ -621,9 +641,14 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
         if not quiet:
             print(f"design: round {r}: evaluating {len(open_sets)} parameter set(s); {k_r} judgement(s) at "
                   f"alpha {alpha_r:.4f} / {k_r} (z {z_r:.2f})", file=sys.stderr)
-        new = evaluate(spec, played, ev_jobs, {(s.id, p) for s in open_sets for p in spec.pairings})
+        # every pairing with a judgement still open (all of them in round 0)
+        asked = {(s.id, p) for s in open_sets for gi, p in _judgements(spec, s) if (s.id, gi, p) not in decided}
+        new = evaluate(spec, played, ev_jobs, asked)
         n_decided = 0
         for s in open_sets:
+            if s.id in figs:  # a pairing whose judgements were all decided keeps its figures
+                new[s.id] = {p: (f if (s.id, tuple(p.split(","))) in asked else figs[s.id][p])
+                             for p, f in new[s.id].items()}
             figs[s.id] = new[s.id]
             z_last[s.id] = z_r
             for gi, pair in _judgements(spec, s):

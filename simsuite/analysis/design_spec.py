@@ -26,10 +26,11 @@ from ..sim.spec import DEFAULT_CHUNK, Cell
 from ..sim.sweep import _cell_value, _combos, build_cells, decks_scaling_problems, grid_problems
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
-# the successive-halving budget: matches per cell and pairing in the first round, the factor by
+# the successive-sampling budget: matches per cell and pairing in the first round, the factor by
 # which a round multiplies the matches of the cells still undecided, the most rounds, and the
-# bootstrap resamples of the exact model
-SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 60}
+# bootstrap resamples of the figures from simulated hands (at least design.BOOT_REPS = 1,000 are
+# used whatever is written; the exact model's intervals are analytic)
+SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 1000}
 SEARCH_MINIMA = {"matches": 2, "growth": 2, "rounds": 1, "reps": 10}
 # and maxima: past these a search would run for days (matches per cell in the first round, the growth
 # per round, the rounds, the exact model's bootstrap resamples), docs/design.md "Limits"
