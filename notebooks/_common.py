@@ -38,7 +38,7 @@ from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_o
 from simsuite.analysis.stats import Z95, Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
-from simsuite.errors import toml_value
+from simsuite.errors import SimsuiteError, toml_value
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 REPLICATION = 1000  # the replication's seed: the notebook's root seed + 1000
@@ -159,7 +159,7 @@ class ClaimsFile:
 
 
 def read_claims(path: str | Path) -> ClaimsFile:
-    """A claims file, checked: every problem is named at once (ValueError)."""
+    """A claims file, checked: every problem is named at once, in one SimsuiteError."""
     p = Path(path)
     raw = p.read_bytes()
     data = tomllib.loads(raw.decode("utf-8"))
@@ -200,7 +200,7 @@ def read_claims(path: str | Path) -> ClaimsFile:
         except (ValueError, TypeError):
             problems.append(f"{p.name}: replication margin {k} = {m!r}; a number or a percentage such as '25%'")
     if problems:
-        raise ValueError("; ".join(problems))
+        raise SimsuiteError("; ".join(problems))
     return ClaimsFile(str(data["number"]), data["notebook"], int(data["root_seed"]),
                       tuple(int(s) for s in data.get("past_root_seeds", [])), tuple(claims),
                       dict(data.get("replication", {})), hashlib.sha256(raw).hexdigest(), p)
@@ -753,12 +753,17 @@ def _margin(spec: float | str | None) -> tuple[float, bool] | None:
     ratio of the two seeds' values within 1/1.25 .. 1.25, tested on the log scale)."""
     if spec is None:
         return None
-    if isinstance(spec, str):
-        s = spec.strip()
-        if not s.endswith("%"):
-            raise ValueError(f"replication margin {spec!r}: a number or a percentage such as '25%'")
-        return math.log1p(float(s[:-1]) / 100.0), True
-    return float(spec), False
+    bad = SimsuiteError(f"replication margin {spec!r}: a positive number or a positive percentage such as '25%'")
+    rel = isinstance(spec, str)
+    if isinstance(spec, bool) or not (rel and spec.strip().endswith("%") or isinstance(spec, (int, float))):
+        raise bad
+    try:
+        x = float(spec.strip()[:-1]) if rel else float(spec)
+    except ValueError:
+        raise bad from None
+    if not (x > 0 and math.isfinite(x)):
+        raise bad
+    return (math.log1p(x / 100.0), True) if rel else (x, False)
 
 
 def replication_test(a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float,
@@ -1108,6 +1113,10 @@ def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pai
     Each verdict: mark, text, disagree, tests (``interaction_tests``), p_robust_holm, n_needed."""
     items = list(items)
     pairings = list(pairings)
+    for i, (_, _, margin) in enumerate(items):
+        if not (isinstance(margin, (int, float)) and margin > 0):
+            raise SimsuiteError(f"classify: margin={margin!r} for conclusion {i + 1}; a positive smallest interaction "
+                                "of interest is required (its claims file's 'margin')")
     runs = [interaction_tests(eff, sign, margin, pairings, alpha) for eff, sign, margin in items]
     flat = []  # (conclusion index, pairing or None, p)
     for i, r in enumerate(runs):
@@ -1154,7 +1163,7 @@ def classify(effects: Mapping[str, Estimate], sign: int = +1, margin: float | No
     """The verdict on one conclusion (``classify_all`` with a family of one). ``margin`` is required:
     robustness is an equivalence claim and means nothing without it."""
     if margin is None or not margin > 0:
-        raise ValueError(f"classify: margin={margin!r}; a positive smallest interaction of interest is required")
+        raise SimsuiteError(f"classify: margin={margin!r}; a positive smallest interaction of interest is required")
     return classify_all([(effects, sign, margin)], pairings, alpha)[0]
 
 

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from simsuite.compete.match import play_match_batch
+from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import hand_frame, match_frame
 
@@ -85,8 +86,10 @@ def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claim
     spread = {"basic": E(0.02, 0.01, 0.03, 5000), "expert": E(0.10, 0.09, 0.11, 5000), "search": E(0.20, 0.19, 0.21, 5000)}
     w = C.classify(spread, +1, margin=0.02)
     assert w["mark"] == C.DEPENDENT and w["disagree"][0]["pairing"] in ("basic", "search")
-    with pytest.raises(ValueError, match="margin"):
+    with pytest.raises(SimsuiteError, match="classify: margin=None; a positive smallest interaction"):
         C.classify(same, +1)
+    with pytest.raises(SimsuiteError, match="classify: margin=0.0 for conclusion 2; a positive smallest interaction"):
+        C.classify_all([(same, +1, 0.05), (same, +1, 0.0)])
 
 
 def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se():
@@ -152,8 +155,9 @@ def test_replication_within_the_margin_replicates_and_a_small_sample_is_not_show
                                 margins={"x": "25%"})
     assert ratio.verdict.iloc[0] == C.NOT_SHOWN and "log ratio" in ratio["difference (SE)"].iloc[0]
     assert C.replication_summary(close) .startswith("1 of 1 figures replicate")
-    with pytest.raises(ValueError, match="replication margin"):
-        C.replication_test(1, 0, 2, 1, 0, 2, "25")
+    for bad in ("25", "x%", -0.1, 0, "-5%", True):
+        with pytest.raises(SimsuiteError, match=f"replication margin {bad!r}: a positive number or a positive percentage"):
+            C.replication_test(1, 0, 2, 1, 0, 2, bad)
 
 
 # --- claims written before the run, and the registry of their seeds -----------------------------------------
@@ -222,7 +226,7 @@ def test_a_claims_file_names_every_problem(tmp_path):
     bad = [{"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "metric": "m", "sign": 2,
             "seed": 1},
            {"id": "x", "family": "robustness", "test": "near", "text": "t", "seed": 1, "colour": "red"}]
-    with pytest.raises(ValueError) as e:
+    with pytest.raises(SimsuiteError) as e:
         _file(tmp_path, bad)
     msg = str(e.value)
     for part in ("sign 2; allowed: 1, -1", "id 'x' is used twice", "unknown field(s) ['colour']",
