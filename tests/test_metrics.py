@@ -438,3 +438,29 @@ def test_cluster_mean_ci_counts_clusters():
     f = stats.mean_ci([1, 3, 5])
     assert e.n == 3 and e.value == pytest.approx(3.0)
     assert (e.high - e.low) == pytest.approx(f.high - f.low)  # equal clusters: the t-free mean of cluster means
+
+
+def test_n_star_interval_is_bca_over_deals():
+    """N* is skewed (unbounded as the edge vanishes): its interval is the BCa bootstrap over deals
+    (stats.cluster_bootstrap, method bca), not the percentile one."""
+    from simsuite.analysis.stats import cluster_bootstrap
+
+    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(17)] + \
+        [game(17 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(3)]
+    row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
+    a = np.array([1.0 if i < 17 else 0.0 for i in sorted(range(20), key=str)])  # deals in deal_ids' order
+    sums = np.column_stack([np.ones(20), a, 1 - a])
+
+    def nstar(t):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pa, pb = t[..., 1] / t[..., 0], t[..., 2] / t[..., 0]
+            mu = pa - pb
+            return np.where(mu == 0, np.inf, np.maximum(pa + pb - mu * mu, 0.0) / np.where(mu == 0, 1.0, mu * mu))
+
+    bca, _ = cluster_bootstrap(sums, nstar, MX.BOOTSTRAP_REPS, 0, method="bca")
+    pct, _ = cluster_bootstrap(sums, nstar, MX.BOOTSTRAP_REPS, 0)
+    assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.85))
+    assert (row["n_star"]["low"], row["n_star"]["high"]) == (bca.low, bca.high)
+    # N* is skewed to the right: BCa moves both bounds up (0.23 and 10.1 against 0 and 5.25)
+    assert bca.low > pct.low and bca.high > pct.high
+    assert "BCa bootstrap over deals" in row["n_star"]["note"]
