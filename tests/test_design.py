@@ -348,3 +348,17 @@ def test_delta_method_figures_match_the_exact_model_and_its_bootstrap(tiny):
             boot_se = (ex[k]["high"] - ex[k]["low"]) / (2 * 1.959964)
             if boot_se > 1e-6:
                 assert 0.6 < figs[k]["se"] / boot_se < 1.6, (k, figs[k]["se"], boot_se)
+
+
+def test_the_command_prints_error_control_confirmation_and_cost(tiny, capsys):
+    spec, res = tiny
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", res["out"])
+    assert code == 0, err
+    assert "Error control: Bonferroni with alpha spending: family-wise error rate <= 0.05" in out
+    assert "Confirmation of " in out and "on fresh deals" in out and "still holds" in out
+    assert "Cost: " in out and "a brute-force sweep simulating every set" in out
+    code, out, err = run_cli(capsys, "design", str(spec), "--out", res["out"], "--json")
+    got = json.loads(out)
+    assert got["error_control"]["method"] == "bonferroni-alpha-spending"
+    assert got["confirmation"]["tried"][0]["seed"] == confirm_seed(res["seed"], 0)
+    assert got["cost"]["brute_force_hands"] > 0

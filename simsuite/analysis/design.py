@@ -386,14 +386,17 @@ def _bootstrapped(h, m, variant, rescore: dict) -> dict | None:
     return figs
 
 
-def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = None) -> dict:
+def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = None,
+             open_metrics: dict | None = None) -> dict:
     """Per parameter set, per pairing text, per metric of the goals and the trade-off (and hands
     per match, for the cost): the figure with its 95% interval, n and standard error (None where
     undefined or not asked). Match figures from the exact model re-scored under the set's clock
     keys, with delta-method intervals (``_exact_sets``); where the model gives none or cannot be
     solved, from the simulated matches of the same rules (sets that re-score nothing); per-hand
     figures from the simulated hands (cluster bootstrap, ``BOOT_REPS`` resamples). ``only``: the
-    (set id, pairing) pairs to evaluate, default all. The models of the played cells run in
+    (set id, pairing) pairs to evaluate, default all; ``open_metrics``: per (played cell, pairing),
+    the metrics whose intervals are still wanted (the others' exact figures come without one),
+    default all. The models of the played cells run in
     ``jobs`` processes; the figures do not depend on ``jobs``."""
     import joblib
 
@@ -407,9 +410,12 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = N
     keys = sorted(want, key=lambda k: (k[0], k[1]))
     exacts: dict = {}
     if need_exact and keys:
-        need = [METRIC_BY_KEY[k].source_key for k in metrics if METRIC_BY_KEY[k].source == "exact"]
+        def need(key):
+            ms = metrics if open_metrics is None else open_metrics.get(key, ())
+            return [METRIC_BY_KEY[k].source_key for k in ms if METRIC_BY_KEY[k].source == "exact"]
+
         tasks = [joblib.delayed(_exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]],
-                                             need) for k in keys]
+                                             need(k)) for k in keys]
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
         if n_jobs > 1:
             from ..sim.executor import local_processes
@@ -642,13 +648,21 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
             print(f"design: round {r}: evaluating {len(open_sets)} parameter set(s); {k_r} judgement(s) at "
                   f"alpha {alpha_r:.4f} / {k_r} (z {z_r:.2f})", file=sys.stderr)
         # every pairing with a judgement still open (all of them in round 0)
-        asked = {(s.id, p) for s in open_sets for gi, p in _judgements(spec, s) if (s.id, gi, p) not in decided}
-        new = evaluate(spec, played, ev_jobs, asked)
+        asked, wanted = set(), {}
+        for s in open_sets:
+            for gi, p in _judgements(spec, s):
+                if (s.id, gi, p) not in decided:
+                    asked.add((s.id, p))
+                    wanted.setdefault((s.played, p), set()).add(spec.goals[gi].metric)
+        new = evaluate(spec, played, ev_jobs, asked, wanted if r > 0 else None)
         n_decided = 0
         for s in open_sets:
-            if s.id in figs:  # a pairing whose judgements were all decided keeps its figures
-                new[s.id] = {p: (f if (s.id, tuple(p.split(","))) in asked else figs[s.id][p])
-                             for p, f in new[s.id].items()}
+            if s.id in figs:  # a figure not asked for again keeps its last value, interval and n
+                for p, fs in new[s.id].items():
+                    for k, f in fs.items():
+                        if (s.id, tuple(p.split(","))) not in asked or (f is not None and f.get("low") is None
+                                                                         and figs[s.id][p].get(k) is not None):
+                            fs[k] = figs[s.id][p].get(k)
             figs[s.id] = new[s.id]
             z_last[s.id] = z_r
             for gi, pair in _judgements(spec, s):

@@ -125,6 +125,19 @@ def design_html(res: dict, where: Path) -> str:
                   f"Every parameter set's estimate with its 95% interval (n = deals, at least "
                   f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
                   f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
+    confirm = ""
+    for t in (res.get("confirmation") or {}).get("tried", []):
+        body = "".join(f"<tr><td>{esc(g['pairing'])}</td><td><code>{esc(g['goal'])}</code></td>"
+                       f"<td class=\"v\">{_value(g['figure'], g['goal'].split()[0])}</td><td>{esc(g['status'])}</td>"
+                       f"<td>{'yes' if g['holds'] else '<strong>no</strong>'}{'' if g['primary'] else ' (not primary)'}</td>"
+                       "</tr>" for g in t["goals"])
+        confirm += (f"<h2>Confirmation of <code>{esc(t['set'])}</code> on fresh deals: "
+                    f"{'confirmed' if t['confirmed'] else 'not confirmed'}</h2><p class=\"notes\">Played again on "
+                    f"{t['matches']:,} deals no round had seen (seed {t['seed']}), under every pairing; each goal judged "
+                    "on those deals alone (95% intervals).</p><div class=\"scroll\"><table><tr><th>pairing</th>"
+                    "<th>goal</th><th>figure on fresh deals</th><th>status</th><th>still holds</th></tr>"
+                    + body + "</table></div>")
+    ec = res.get("error_control") or {}
     c = res["cost"]
     goals = "".join(f"<li><code>{esc(g)}</code> (judged under {esc(res['primary'][g.split()[0]])})</li>"
                     for g in res["goals"])
@@ -147,7 +160,8 @@ on.</p>
 <h2>The goals</h2>
 <ul>{goals}</ul>
 <h2>Parameter sets that meet every goal, ranked</h2>
-<p class="notes">Ranked by how surely they meet the goals: first the sets whose every interval is inside its bound,
+<p class="notes">Ranked by how surely they meet the goals: first the sets whose every goal is met for sure (its
+screening interval, wider than the 95% one shown, inside the bound),
 then those that hold under every pairing, then by the smallest distance of an estimate from its bound in standard
 errors. Under each figure: its status (meets: the whole interval meets the goal; likely: the estimate does, the
 interval straddles the bound) and the distance from the bound to the interval's far end.</p>
@@ -155,13 +169,15 @@ interval straddles the bound) and the distance from the bound to the interval's 
 <h2>The trade-off</h2>
 {fig}
 {per_pair}
+{confirm}
 {variant}
 <h2>How it was found</h2>
-<p class="notes">{len(res['rounds'])} round(s) of successive sampling: every played cell first, then more hands only
-for the cells whose intervals straddle a goal's bound or lie on the Pareto front. Clock settings were re-scored by the
-exact match model on the played hands, without new play. {c['design_hands']:,} hands played; simulating every set
-under every pairing at the boundary's {c['brute_force_matches_per_cell']:,} matches would take about
-{c['brute_force_hands']:,} ({c['ratio']}x). Method: docs/design.md in the simsuite repository.</p>
+<p class="notes">{len(res['rounds'])} round(s) of successive sampling: every played cell first, then more hands, under
+every pairing, only for the cells of the sets with a goal still undecided. Error control: {esc(ec.get('text', ''))}.
+Clock settings were re-scored by the exact match model on the played hands, without new play. {c['design_hands']:,}
+hands played (with the confirmation); a brute-force sweep simulating every set under every pairing at the boundary's
+{c['brute_force_matches_per_cell']:,} matches would play about {c['brute_force_hands']:,} ({c['ratio']}x). Method:
+docs/design.md in the simsuite repository.</p>
 <footer>Written by <code>simsuite report</code> from <code>{esc(where)}</code> (spec <code>{esc(res['spec'])}</code>,
 seed {res['seed']}). Self-contained: no network access is needed to view this file.</footer>
 </main>
