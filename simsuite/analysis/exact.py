@@ -855,54 +855,35 @@ def _values(sol: Solution, steps: Sequence[_Hand], prob_all: np.ndarray, work: _
 
 # --- many solves at once: the bootstrap ----------------------------------------------------------
 
-_BATCH_CELLS = 1 << 25  # states x resamples a batched solve holds at once (every layer's masses: 256 MB)
+_BATCH_CELLS = 1 << 24  # states x resamples a batched solve holds at once (every layer's masses: 128 MB)
 _BATCH_MAX = 256  # resamples solved at once
 
 
 @dataclass
 class _Plan:
     """A hand's transitions as flat index arrays, for solving many outcome distributions at once:
-    each transition's state (``src``) and outcome (``out``), laid out as ``_Hand.groups`` lays them
-    (a state's transitions together, from ``seg_start``, for the states ``seg_state``); ``order``
-    sorts the transitions that lead to a next state by it (``starts``: where each next state's
-    begin), and ``end`` picks those that end the match on levels, in ``_Hand.end_win``'s order."""
+    each transition's state (``src``) and outcome (``out``, among the tables' outcomes laid end to
+    end), in ``_Hand``'s order of the transitions."""
 
     src: np.ndarray
     out: np.ndarray
-    seg_start: np.ndarray
-    seg_state: np.ndarray
-    order: np.ndarray
-    starts: np.ndarray
-    end: np.ndarray
-    change: np.ndarray
-    dur: np.ndarray
 
 
 def _plan(chain: "_Chain", h: int) -> _Plan:
     hand = chain.hand(h)
     plans = chain.__dict__.setdefault("plans", {})
-    if h in plans:
-        return plans[h]
-    src = np.empty(hand.n, np.int64)
-    out = np.empty(hand.n, np.int64)
-    seg_start, seg_state = [], []
-    for sel, o, k, at in hand.groups:
-        src[at:at + sel.size * k] = np.repeat(sel, k)
-        out[at:at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
-        seg_start.append(at + np.arange(sel.size) * k)
-        seg_state.append(sel)
-    n_next = chain.codes[h + 1].size
-    going = np.nonzero(hand.nxt < n_next)[0]
-    order = going[np.argsort(hand.nxt[going], kind="stable")]
-    starts = np.searchsorted(hand.nxt[order], np.arange(n_next)) if order.size else np.zeros(0, np.int64)
-    plans[h] = _Plan(src, out, np.concatenate(seg_start) if seg_start else np.zeros(0, np.int64),
-                     np.concatenate(seg_state) if seg_state else np.zeros(0, np.int64), order, starts,
-                     np.nonzero(hand.end_lvl)[0], hand.change.astype(float), chain.duration[out])
+    if h not in plans:
+        src = np.empty(hand.n, np.int32)
+        out = np.empty(hand.n, np.int32)
+        for sel, o, k, at in hand.groups:
+            src[at:at + sel.size * k] = np.repeat(sel, k)
+            out[at:at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
+        plans[h] = _Plan(src, out)
     return plans[h]
 
 
 @njit(cache=True)
-def _forward_hand(mass, src, out, nxt, prob, change, dur, end_a, end_d, end_b, n_next, acc):
+def _forward_hand(mass, src, out, nxt, prob, change, duration, end_a, end_d, end_b, n_next, acc):
     """One hand of ``solve_batch``'s forward pass over every resample (columns): returns the next
     states' masses; adds to ``acc`` (rows: P(A), P(draw), P(B), lead changes, duration, ended on levels)."""
     B = mass.shape[1]
@@ -915,7 +896,7 @@ def _forward_hand(mass, src, out, nxt, prob, change, dur, end_a, end_d, end_b, n
                 f = mass[s, b] * prob[o, b]
                 nm[n, b] += f
                 acc[3, b] += change[t] * f
-                acc[4, b] += dur[t] * f
+                acc[4, b] += duration[o] * f
         else:
             for b in range(B):
                 f = mass[s, b] * prob[o, b]
@@ -923,7 +904,7 @@ def _forward_hand(mass, src, out, nxt, prob, change, dur, end_a, end_d, end_b, n
                 acc[1, b] += end_d[j] * f
                 acc[2, b] += end_b[j] * f
                 acc[3, b] += change[t] * f
-                acc[4, b] += dur[t] * f
+                acc[4, b] += duration[o] * f
                 acc[5, b] += f
             j += 1
     return nm
@@ -978,7 +959,7 @@ def solve_batch(chain: "_Chain", prob: np.ndarray, values: bool = True) -> dict[
             hands_sum += h * em.sum(axis=0); hands_w += em.sum(axis=0)
         before = acc[5].copy()
         a, dr, b = (np.asarray(x, float) for x in hand.end_win)
-        mass = _forward_hand(mass, pl_.src, pl_.out, hand.nxt, prob, pl_.change, pl_.dur, a, dr, b,
+        mass = _forward_hand(mass, pl_.src, pl_.out, hand.nxt, prob, hand.change, chain.duration, a, dr, b,
                              chain.codes[h + 1].size, acc)
         hands_sum += (h + 1) * (acc[5] - before); hands_w += acc[5] - before
         h += 1
