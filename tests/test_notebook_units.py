@@ -294,3 +294,25 @@ def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
     assert C.write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
     assert f.read_text() == ("## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
                              "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
+
+
+def test_the_findings_quote_the_marks_the_rule_gives_for_the_saved_runs_of_03_and_04():
+    """docs/findings.md's marks for notebooks 03 and 04 (seeds unchanged) are what classify_all gives for the
+    effects their saved runs hold (notebooks/claims/saved_verdicts.py), conclusion by conclusion."""
+    import importlib.util
+    import re
+
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("saved_verdicts", root / "notebooks" / "claims" / "saved_verdicts.py")
+    sv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sv)
+    findings = (root / "docs" / "findings.md").read_text(encoding="utf-8")
+    for nb in ("03", "04"):
+        block = re.search(rf"<!-- marks {nb} -->\n(.*?)<!-- /marks {nb} -->", findings, re.S).group(1)
+        path = next((root / "notebooks").glob(f"{nb}-*.ipynb"))
+        got = sv.marks(nbformat.read(path, as_version=4), C.read_claims(root / "notebooks" / "claims" / f"{nb}.toml"))
+        assert len(got) == block.count("\n- ")
+        for text, v in got:
+            assert f"- {text}: **{v['mark']}**" in block, (nb, text)

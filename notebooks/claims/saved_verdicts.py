@@ -67,6 +67,8 @@ def replication(nb, cf: C.ClaimsFile) -> pd.DataFrame:
 def marks(nb, cf: C.ClaimsFile) -> list[tuple[str, dict]]:
     """The saved pairings' effects, marked by ``classify_all`` with the claims file's margins."""
     html = _output(nb, "show_verdicts", "text/html")
+    head = re.findall(r"<th>(.*?)</th>", html.split("<tbody>")[0], re.S)[1:]  # the first is the index's
+    cols = [i for i, h in enumerate(head) if "/" in h]  # the pairings' columns: basic/basic, expert/expert, search...
     rows = [re.findall(r"<td>(.*?)</td>", tr, re.S) for tr in html.split("<tbody>")[1].split("</tr>") if "<td>" in tr]
     rob = cf.family("robustness")
     if len(rows) != len(rob):
@@ -74,7 +76,7 @@ def marks(nb, cf: C.ClaimsFile) -> list[tuple[str, dict]]:
     items = []
     for tds, c in zip(rows, rob):
         eff = {}
-        for p, cell in zip(C.PAIRINGS, tds[3:6]):
+        for p, cell in zip(C.PAIRINGS, [tds[i] for i in cols]):
             m = EFFECT.search(cell)
             eff[p] = (Estimate(float(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4).replace(",", "")))
                       if m else Estimate(float("nan"), float("nan"), float("nan"), 0))
