@@ -146,7 +146,7 @@ def _walk(t, r, n, seed=0):
     dict(end=6),
     dict(match_x100=9000, on_stage=True, rotate=True),
     # a warning and a no-new-hand cut-off together: whichever comes first ends the match (engine/match.py)
-    dict(match_x100=9000, warn_x100=4000, after_warn=2, no_new_x100=3000),
+    dict(match_x100=9000, warn_x100=2500, after_warn=1, no_new_x100=3000),
 ])
 def test_solver_matches_a_walk_of_the_same_chain(kw):
     first = [(1, 0, 0, 12, 1, 0.3), (0, 1, 1, 15, 1, 0.2), (2, 0, 0, 14, 0, 0.3), (0, 0, 1, 13, 0, 0.2)]
