@@ -9,14 +9,18 @@ the tricks played so far (``Rules.x100``).
 Each hand moves the state by an outcome drawn from a per-hand distribution estimated from
 simulated hands of one cell and one policy pairing, conditioned on what the rules make a hand
 depend on: the first hand of a match (the declarers come from bidding), which team (policy)
-declares, and whether the level played is one the rules make special (a permanent-trump rank).
+declares, and the group of the level played: special (a permanent-trump rank), a point-card level
+(5, 10, K) where ``level_check`` finds hands there fall otherwise, or plain.
 An outcome is (levels gained by the declarers, levels gained by the defenders, whether the deal
 passes to the other team, the hand's modelled duration). The chain is then solved exactly by
 propagating the probability of every state hand by hand (no sampling): P(team A wins), P(draw),
 P(team B wins), the distribution of hands per match, of modelled minutes (timed matches), the
 expected lead changes, and by a backward pass P(win | state), from which Ludii's drama and a
 decisiveness figure follow. Sampling uncertainty of the per-hand distributions is carried
-through by a bootstrap that resamples deals (all hands of a deal's tables go together).
+through by a bootstrap that resamples deals (all hands of a deal's tables go together): a resample
+is a weight vector over the deals, its tables the weighted outcome counts (``Design``), and the
+chain is solved for a batch of resamples at once (``solve_batch``). ``validation_rows`` compares
+the model with matches of another seed by equivalence tests (TOST) at ``VALIDATION_MARGINS``.
 
 Re-scoring: with ``overrides`` (``--set``) every hand's defender points are scored again under
 the new bands and its duration recomputed from its tricks under the new duration model, and the
