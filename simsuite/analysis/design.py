@@ -3,18 +3,24 @@
 The search plays only what decides. Parameters that change play (bottom, capture, bands, decks)
 are *played cells*, simulated through the harness's executor (resumable, loky or Dask); the clock
 and duration-model parameters are re-scored on a played cell's hands by the exact match model,
-which is exact for them (``design_spec.RESCORED_KEYS``). Match figures come from the exact model
-(its bootstrap over deals gives the interval); per-hand figures from the simulated hands
-(``metrics.summarise``). Sampling is successive: round 0 plays ``matches`` of every played cell
-under every pairing; each later round multiplies by ``growth`` the matches of the cells still
-undecided, those with a parameter set whose interval straddles a goal's bound (and no goal
-clearly failed) or that lies on the trade-off's Pareto front, until none is left or ``rounds``.
-Round ``r`` plays new deals (its own seed), so the rounds add up.
+which is exact for them (``design_spec.RESCORED_KEYS``). Match figures come from the exact model,
+with delta-method intervals over deals (one backward pass per figure, no resampling; the sets of a
+played cell that differ only in when the clock stops share one chain); per-hand figures from the
+simulated hands (``metrics.summarise``, 1,000 bootstrap resamples).
 
-Everything is written under the output folder: ``runs/`` (one results folder per round and
-pairing), ``design.json`` (every figure with its n and interval, the ranking, the front, the
-cost), ``design.txt`` (what was printed) and ``recommended.toml`` (the recommended rules as a
-variant file).
+Sampling is successive, with error control: round 0 plays ``matches`` of every played cell under
+every pairing; each set is judged on every goal under every pairing where it is defined, and a
+judgement is decided (met or failed for sure) only by a screening interval at the Bonferroni level
+of its round (``ALPHA`` spent equally over the rounds, split over the round's open judgements), so
+the family-wise error rate of all decisions is at most ``ALPHA``. A set with a judgement still open
+and no primary goal failed has its played cell played again, under every pairing it is judged
+under, ``growth`` times more in all, on new deals, until none is open or ``rounds``. The best
+candidate is then confirmed on fresh deals (``confirm_seed``) before it is recommended.
+
+Everything is written under the output folder: ``runs/`` (one results folder per round or
+confirmation and pairing), ``design.json`` (every figure with its n, interval and SE, the
+judgements, the ranking, the front, the confirmation, the error control, the cost), ``design.txt``
+(what was printed) and ``recommended.toml`` (the recommended rules as a variant file).
 """
 
 from __future__ import annotations
