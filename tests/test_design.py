@@ -362,3 +362,23 @@ def test_the_command_prints_error_control_confirmation_and_cost(tiny, capsys):
     assert got["error_control"]["method"] == "bonferroni-alpha-spending"
     assert got["confirmation"]["tried"][0]["seed"] == confirm_seed(res["seed"], 0)
     assert got["cost"]["brute_force_hands"] > 0
+
+
+def test_without_the_exact_models_counts_the_figures_fall_back_to_its_bootstrap(tiny, monkeypatch):
+    """Where the hands cannot be matched to the chain's outcomes, the exact model's own percentile
+    bootstrap gives the interval, with 1,000 resamples (never fewer)."""
+    import simsuite.analysis.design as D
+    from simsuite.sim.results import load
+
+    _, res = tiny
+    r = load(Path(res["out"]) / "runs" / "round0-expert-basic")
+    h, m = r.hands.collect(), r.matches.collect()
+    variant = next(iter(r.variants().values()))
+    fast = D._exact_sets(h, m, variant, [{"no_new_hand_minutes": 12}])[0]
+    monkeypatch.setattr(D, "_counts", lambda data, rules: None)
+    slow = D._exact_sets(h, m, variant, [{"no_new_hand_minutes": 12}])[0]
+    assert slow["p_a"]["interval"] == f"percentile bootstrap, {D.BOOT_REPS} resamples" and D.BOOT_REPS >= 1000
+    assert fast["p_a"]["interval"] == "delta method"
+    for k in ("p_a", "minutes_mean", "lead_changes"):
+        assert slow[k]["value"] == pytest.approx(fast[k]["value"], abs=1e-9)
+        assert slow[k]["se"] >= 0

@@ -328,6 +328,9 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
         if stop0 is not None:  # the latest stop of the group: every member's states are among its
             chain_rules = dataclasses.replace(rules0, match_x100=max(s for _, _, _, s in members), no_new_x100=0)
         try:
+            check = getattr(X, "level_check", None)  # as exact_model: point-card levels apart where they differ
+            if check is not None and check(data, chain_rules, seed=0)["separate"]:
+                chain_rules = dataclasses.replace(chain_rules, point_levels=X.POINT_LEVELS)
             got = _counts(data, chain_rules)
             if got is not None:
                 tables, c, mm = got
@@ -337,6 +340,8 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
                     got = None
         except SimsuiteError:
             continue
+        except (AttributeError, TypeError, KeyError, IndexError):  # the exact model's internals changed shape
+            got = None
         for i, _, rules, stop in members:
             if got is None:
                 out[i] = _bootstrapped(h, m, variant, rescores[i])
@@ -345,6 +350,9 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
                 cols = [j for j, col in enumerate(_COLS) if col in need]
                 point, grad, done = _solve_with_gradient(chain, rules, p, stop if stop0 is not None else None, cols)
             except SimsuiteError:
+                continue
+            except (AttributeError, TypeError, KeyError, IndexError):  # as above: the model's own bootstrap
+                out[i] = _bootstrapped(h, m, variant, rescores[i])
                 continue
             # influence of each deal on each figure; hands_mean is E[hands] / P(ended) with P(ended) ~ 1
             tot = np.maximum(mm.sum(0), 1e-300)
