@@ -825,7 +825,7 @@ def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict,
         "cost": _cost(spec, played, figs, rounds, sum(t["hands"] for t in confirmation["tried"])),
         "hands_by_cell": _hands_played(played),
     }
-    if not cands:
+    if rec is None:  # with no candidate, or none confirmed: what binds, and the nearest set
         res["binding"] = binding(res["goals"], judged)
     if rec is not None:
         j = judged[rec]
