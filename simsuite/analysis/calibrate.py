@@ -123,7 +123,7 @@ def _reference_path(id_or_path: str | Path) -> Path:
     if text.endswith(".toml") or path.is_file():
         return path
     path = CALIBRATION_DIR / f"{text}.toml"
-    if not path.is_file():
+    if id_problem(text) is not None or not path.is_file():  # an id never becomes a path outside calibration/
         raise SimsuiteError(f"unknown reference {text!r}; known references: {', '.join(known_references()) or 'none'} "
                             "(or give the path of a reference file)")
     return path

@@ -40,6 +40,7 @@ from ..engine.rng import run_key
 from ..engine.search import is_search
 from ..errors import SimsuiteError
 from ..sim import results as R
+from ..sim.executor import terminate_as_interrupt
 from ..sim.limits import check_int, check_jobs, check_seed
 from ..sim.manifest import _hash, _now, _package_version
 from .rules import DRAW_VERSION, DRAWN_SHARE, hand_rules
@@ -152,7 +153,7 @@ def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: 
     except OSError as exc:
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
     ident = identity(seed, hands, chunk, policy)
-    with R.RunLock(out, break_lock):
+    with R.RunLock(out, break_lock), terminate_as_interrupt():  # SIGTERM like Ctrl-C: manifest marked, lock freed
         return _collect(out, ident, jobs, backend, scheduler, quiet, command or ["simsuite", "learn", "collect"])
 
 

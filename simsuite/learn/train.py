@@ -340,8 +340,9 @@ def model_target(path: str | Path) -> Path:
     path = Path(path)
     if path.suffix != ".npz":
         raise SimsuiteError(f"--out {path}: a model file ends in .npz")
-    if path.exists() and not path.is_file():
-        raise SimsuiteError(f"--out {path}: exists and is not a file")
+    for target in (path, path.with_suffix(".json")):  # the model and its card beside it
+        if target.exists() and not target.is_file():
+            raise SimsuiteError(f"--out {path}: {target} exists and is not a file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

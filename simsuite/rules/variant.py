@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import CardError, SimsuiteError, VariantError, as_id, id_problem, read_toml
+from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
@@ -350,6 +350,9 @@ def _locate(text: str) -> Path:
     """The file of a registry id or a path."""
     path = Path(text)
     if not (text.endswith(".toml") or path.is_file()):
+        if id_problem(text, "a variant id") is not None:  # never a path joined onto the registry folder
+            raise VariantError(text, [f"unknown variant id (an id is 1 to {MAX_ID} {ID_CHARS}); give the path of a "
+                                      f"variant file ending in .toml, or one of: {', '.join(known_ids())}"])
         path = VARIANTS_DIR / f"{text}.toml"
         if not path.is_file():
             raise VariantError(text, [f"unknown variant id; known ids: {', '.join(known_ids())}"])

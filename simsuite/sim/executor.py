@@ -166,6 +166,9 @@ class _terminate_as_interrupt:
             signal.signal(signal.SIGTERM, self.old)
 
 
+terminate_as_interrupt = _terminate_as_interrupt  # the public name (learn collect holds its run the same way)
+
+
 
 
 def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
