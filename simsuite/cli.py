@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from .errors import SimsuiteError
@@ -128,8 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("duel", help="policy strength over duplicate hands (same deals, teams swapped)")
     s.add_argument("--policies", default="expert,basic", help="two policies A,B (default expert,basic)")
     s.add_argument("--variant", default="all", help="variant id, a path, or all (default)")
-    s.add_argument("--hands", type=int, default=20000, help="duplicate pairs of hands per variant (default 20000)")
-    s.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
+    size = s.add_mutually_exclusive_group()
+    size.add_argument("--hands", type=int, help="duplicate pairs of hands per variant (default 20000)")
+    size.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     s.add_argument("--jobs", type=int, default=1, help="worker processes for duplicate hands (default 1; -1 all cores)")
     s.add_argument("--json", action="store_true")
@@ -211,7 +213,31 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_report)
 
     _learn_parser(sub)
+    _once(p)
     return p
+
+
+class _StoreOnce(argparse._StoreAction):
+    """A single-valued option given twice is an error, not "the last one wins" (``duel --variant a --variant b``
+    played b alone without a word)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given", set())
+        if self.dest in seen:
+            parser.error(f"{option_string} given twice (the second: {values!r}); it takes one value"
+                         + (": repeat --variant only where a command says it takes several" if self.dest == "variant" else ""))
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _once(parser: argparse.ArgumentParser) -> None:
+    """Every single-valued option of every sub-command refuses a second value (``_StoreOnce``)."""
+    for action in parser._actions:
+        if type(action) is argparse._StoreAction and action.option_strings:
+            action.__class__ = _StoreOnce
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _once(sub)
 
 
 def _learn_parser(sub) -> None:
@@ -364,9 +390,19 @@ def cmd_exact(args) -> int:
 def cmd_report(args) -> int:
     from .report.html import build_report
 
+    _report_not_over_input(args.results, args.out)
     with _reading(args.results):
         print(build_report(args.results, args.out, by=args.by))
     return 0
+
+
+def _report_not_over_input(results: str, out: str) -> None:
+    """A report written into the folder it reads must be a new page, never one of the run's own files
+    (``-o RUN/manifest.json`` replaced the manifest with HTML)."""
+    run, target = Path(results).resolve(), Path(out).resolve()
+    if target.is_relative_to(run) and (target.suffix.lower() not in (".html", ".htm") or target.parent != run):
+        raise SimsuiteError(f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
+                            f"level (such as {Path(results) / 'report.html'}), never one of the run's files")
 
 
 @contextlib.contextmanager
@@ -588,6 +624,8 @@ def cmd_duel(args) -> int:
     if len(names) != 2:
         raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
     policy_codes(names)
+    if args.hands is None:
+        args.hands = 20000
     check_int("--hands", args.hands, 2)
     check_seed("--seed", args.seed)
     check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "play fewer hands")

@@ -13,6 +13,7 @@ from simsuite.cli import main
 from simsuite.rules.judge import judge
 from simsuite.rules.scenario import load_scenario
 from simsuite.rules.variant import load_variant
+from simsuite.errors import SimsuiteError
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
@@ -749,8 +750,21 @@ def test_huizhou_levels_after_respect_its_end_level(tmp_path):
 
 
 def test_levels_outside_a_variant_are_an_error(tmp_path):
-    r = rule(tmp_path, end_text(0, level="9", levels='{ NS = "J", EW = "4" }'), "huizhou")
+    r = rule(tmp_path, end_text(0, level="9", levels='{ NS = "9", EW = "J" }'), "huizhou")
     assert r["error"] == "[end] level J is outside huizhou's levels"
+
+
+def test_end_levels_where_the_declarers_are_not_at_the_level_played_are_an_error(tmp_path):
+    """The declarers play their own level: levels = { NS = "5" } for a hand NS declare at 7 cannot exist."""
+    r = rule(tmp_path, end_text(0, level="7", levels='{ NS = "5", EW = "4" }'), "school-2016")
+    assert r["error"] == "[end] levels: the declarers (NS) are at 5, but the hand is played at level 7"
+
+
+def test_end_levels_must_give_both_teams(tmp_path):
+    path = tmp_path / "scenario.toml"
+    path.write_text(end_text(0, level="7", levels='{ NS = "7" }'))
+    with pytest.raises(SimsuiteError, match=r"\[end\] levels must give both teams"):
+        load_scenario(path)
 
 
 # --- the same through the command line -------------------------------------------------------------------

@@ -139,8 +139,8 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         if "bottom" in e:
             bottom = _cards(e["bottom"], "[end] bottom")
         if "levels" in e:
-            if not isinstance(e["levels"], dict) or set(e["levels"]) - set(TEAM_OF):
-                raise ScenarioError("[end] levels must be { NS = \"rank\", EW = \"rank\" }")
+            if not isinstance(e["levels"], dict) or set(e["levels"]) != set(TEAM_OF):
+                raise ScenarioError("[end] levels must give both teams: { NS = \"rank\", EW = \"rank\" }")
             try:
                 levels = {TEAM_OF[k]: parse_rank(str(v)) for k, v in e["levels"].items()}
             except CardError as exc:
@@ -226,6 +226,9 @@ def check_against(s: Scenario, variant) -> str | None:
         for team, lvl in s.levels.items():
             if not variant.start_level <= lvl <= variant.end_level:
                 problems.append(f"[end] level {RANK_NAMES[lvl]} is outside {variant.id}'s levels")
+        if s.level is not None and s.declarers is not None and s.levels.get(s.declarers, s.level) != s.level:
+            problems.append(f"[end] levels: the declarers ({TEAMS[s.declarers]}) are at "
+                            f"{RANK_NAMES[s.levels[s.declarers]]}, but the hand is played at level {RANK_NAMES[s.level]}")
     if s.bottom is not None and len(s.bottom) != variant.bottom_size:
         problems.append(f"the bottom has {len(s.bottom)} cards; {variant.id} buries {variant.bottom_size}")
     for seat, hand in s.hands.items():
