@@ -105,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--ascii", action="store_true", help="suit letters instead of suit symbols")
     s.add_argument("--json", action="store_true", help="the record and the history as JSON")
     s.add_argument("--match", action="store_true", help="play a whole match: one line per hand, then the end")
-    s.add_argument("--match-index", type=int, default=0, help="with --match: which match of the seed (default 0)")
+    s.add_argument("--match-index", type=int, help="with --match: which match of the seed (default 0)")
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("tournament", help="run one tournament of policy teams (or --repeat K of them)")
@@ -543,11 +543,23 @@ def cmd_play(args) -> int:
 
     from .engine.api import play_one
     from .report.trace import format_trace
-    from .rules.cards import format_card, parse_rank
+    from .rules.cards import RANK_NAMES, format_card, parse_rank
 
     v = load_variant(args.variant)
     names = _policy_names(args.policies)
     level = parse_rank(args.level) if args.level is not None else None
+    if level is not None:
+        if args.match:
+            raise SimsuiteError("--level plays one hand at that level; a match (--match) starts at the variant's start "
+                                f"level {RANK_NAMES[v.start_level]}: leave out one of them")
+        if level in v.permanent_trump_ranks or not v.start_level <= level <= v.end_level:
+            raise SimsuiteError(f"--level {args.level}: {v.id} plays levels {RANK_NAMES[v.start_level]} to "
+                                f"{RANK_NAMES[v.end_level]}" + (f", never {', '.join(RANK_NAMES[r] for r in sorted(v.permanent_trump_ranks))} "
+                                "(a permanent trump rank)" if v.permanent_trump_ranks else ""))
+    if args.match_index is not None and not args.match:
+        raise SimsuiteError("--match-index picks a match of the seed: give --match too (one hand has no match index)")
+    if args.match_index is None:
+        args.match_index = 0
     check_seed("--seed", args.seed)
     _engine_ready(v)
     if args.match:
@@ -674,7 +686,14 @@ def cmd_tournament(args) -> int:
     check_int("--repeat", args.repeat, 1, MAX_REPEAT)
     check_seed("--seed", args.seed)
     check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
+    if args.elimination is not None and v.tournament_format != "knockout":
+        raise SimsuiteError(f"--elimination {args.elimination}: {v.id} plays a {v.tournament_format} tournament, not a "
+                            "knock-out, and --elimination applies to knock-outs only (a variant file with "
+                            "tournament_format = \"knockout\" plays one)")
     teams = make_teams(args.teams, pols)
+    if len(pols) > args.teams:
+        raise SimsuiteError(f"--policies names {len(pols)} policies for {args.teams} teams: the teams take the policies "
+                            f"in turn, so {len(pols) - args.teams} would never play; give at most {args.teams}")
     _engine_ready(v)
     if args.repeat > 1:
         r = repeat_tournaments(v, teams, args.seed, args.repeat, args.elimination)

@@ -53,6 +53,27 @@ CASES = [
     ("learn train nowhere", ["learn", "train", "/nowhere", "--out", "{tmp}/m.npz"], ["not a folder"]),
     ("learn train out", ["learn", "train", "/nowhere", "--out", "{tmp}/m.pkl"], ["a model file ends in .npz"]),
     ("learn evaluate", ["learn", "evaluate", "{tmp}/none.npz", "{tmp}"], ["no such model file"]),
+    ("show path id", ["show", "../../tmp/odd"], ["unknown variant id (an id is 1 to 64"]),
+    ("duel path id", ["duel", "--variant", "../variants/huizhou", "--hands", "2"], ["unknown variant id (an id is"]),
+    ("calibrate path id", ["calibrate", "--reference", "../variants/school-2016"], ["unknown reference"]),
+    ("duel variant twice", ["duel", "--variant", "school-2016", "--variant", "huizhou", "--hands", "4"],
+     ["--variant given twice"]),
+    ("duel hands and matches", ["duel", "--hands", "10", "--matches", "10"], ["not allowed with argument --hands"]),
+    ("report over its manifest", ["report", "{tmp}/run", "-o", "{tmp}/run/manifest.json"],
+     ["the report must be an .html file at its top level"]),
+    ("report into hands", ["report", "{tmp}/run", "-o", "{tmp}/run/hands/part.html"], ["must be an .html file"]),
+    ("play permanent trump level", ["play", "--variant", "guangxi-2012", "--seed", "1", "--level", "2"],
+     ["--level 2: guangxi-2012 plays levels 3 to A, never 2"]),
+    ("play level past the end", ["play", "--variant", "huizhou", "--seed", "1", "--level", "A"],
+     ["huizhou plays levels 2 to 10"]),
+    ("play level of a match", ["play", "--variant", "huizhou", "--seed", "1", "--level", "J", "--match"],
+     ["a match (--match) starts at the variant's start level"]),
+    ("play match index alone", ["play", "--variant", "school-2016", "--seed", "1", "--match-index", "5"],
+     ["give --match too"]),
+    ("tournament elimination of swiss", ["tournament", "--variant", "school-2016", "--teams", "4", "--elimination",
+                                         "double"], ["plays a swiss tournament, not a knock-out"]),
+    ("tournament unused policies", ["tournament", "--variant", "school-2016", "--teams", "2", "--policies",
+                                    "expert,basic,random"], ["so 1 would never play"]),
     ("design nowhere", ["design", "{tmp}/none.toml"], ["no such design spec"]),
     ("design cells", ["design", str(ROOT / "examples" / "designs" / "two-deck-club-60.toml"), "--out", "{tmp}/d",
                       "--max-cells", "2"], ["cells a design plays unless asked"]),
@@ -104,3 +125,42 @@ def test_a_hostile_input_gets_one_line_naming_it(name, argv, words, tmp_path, ca
     assert any(line.startswith("simsuite") and "error:" in line for line in err.splitlines()), err
     for w in words:
         assert w in err, (w, err)
+
+
+def test_learn_train_checks_the_cards_path_before_training(tmp_path, capsys):
+    """The model's card (.json beside the .npz) that cannot be written is refused before the data are
+    read: a folder in its place left a model without its card after the whole fit."""
+    (tmp_path / "m.json").mkdir()
+    assert main(["learn", "train", str(tmp_path / "nowhere"), "--out", str(tmp_path / "m.npz")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'm.json'} exists and is not a file" in err
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_learn_collect_on_sigterm_frees_its_lock_and_marks_the_run(tmp_path):
+    """SIGTERM is Ctrl-C for a collection as for a run: the lock is removed and the manifest says
+    interrupted (a killed collection left a stale lock that refused the next one)."""
+    import json
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "c"
+    proc = subprocess.Popen([sys.executable, "-m", "simsuite.cli", "learn", "collect", "--out", str(out), "--hands",
+                             "4000", "--chunk", "20", "--jobs", "1", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    manifest = out / "manifest.json"
+    deadline = time.monotonic() + LIMIT_S
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if any(c.get("status") == "done" for c in json.loads(manifest.read_text())["chunks"]):
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=LIMIT_S)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err, err
+    assert json.loads(manifest.read_text())["status"] == "interrupted"
+    assert not (out / "simsuite.lock").exists()
