@@ -25,6 +25,8 @@ CASES = [
     ("advise huge seed", ["advise", LEAD, "--seed", "99999999999999999999999"], ["--seed must be at most"]),
     ("advise two policies", ["advise", LEAD, "--policy", "expert,basic"], ["unknown policy 'expert,basic'"]),
     ("advise variant", ["advise", LEAD, "--variant", "nowhere"], ["unknown variant id"]),
+    ("advise search range", ["advise", LEAD, "--policy", "search-k100000-c6"], ["samples 1 to 255, candidates 1 to 24"]),
+    ("duel search range", ["duel", "--policies", "search-k8-c1000,basic", "--hands", "2"], ["candidates 1 to 24"]),
     ("calibrate hands", ["calibrate", "--hands", "0"], ["--hands must be at least 1"]),
     ("calibrate words", ["calibrate", "--hands", "abc"], ["--hands must be an integer"]),
     ("calibrate seed", ["calibrate", "--seed", "-1"], ["--seed must be at least 0"]),
@@ -164,3 +166,38 @@ def test_learn_collect_on_sigterm_frees_its_lock_and_marks_the_run(tmp_path):
     assert "interrupted" in err and "Traceback" not in err, err
     assert json.loads(manifest.read_text())["status"] == "interrupted"
     assert not (out / "simsuite.lock").exists()
+
+
+FOLLOW = ROOT / "examples" / "scenarios" / "advise-follow.toml"
+
+
+@pytest.mark.parametrize("extra, words", [
+    ('\n[shown]\nE = "CA CA"\n', "[shown] E = CA CA: E is to move and does not hold CA"),
+    ('\n[shown]\nE = "C5"\n', "E is to move and does not hold C5"),
+], ids=["shown beyond the decks", "shown not held"])
+def test_advise_refuses_shown_cards_the_seat_to_move_does_not_hold(tmp_path, capsys, extra, words):
+    """The seat to move's own [shown] cards are still in its hand; cards it does not hold were
+    accepted (five copies of a three-deck card among them)."""
+    path = tmp_path / "p.toml"
+    path.write_text(FOLLOW.read_text() + extra)
+    assert main(["advise", str(path), "--policy", "expert"]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_advise_refuses_other_seats_hands_the_decks_cannot_hold(tmp_path, capsys):
+    """Other seats' [hands] are not read, but a hand that breaks the deck count is no position."""
+    text = FOLLOW.read_text().replace('[hands]\n', '[hands]\nN = "S2"\n', 1)
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    assert main(["advise", str(path), "--policy", "expert"]) == 2
+    assert "[hands] of the other seats with the cards played and the bottom: 4 x S2" in capsys.readouterr().err
+
+
+def test_advise_json_has_no_nan_where_a_candidate_has_no_interval(capsys):
+    """One sample gives no interval: JSON null, never NaN (which is not JSON)."""
+    import json
+
+    assert main(["advise", str(FOLLOW), "--policy", "search-k1-c6", "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert all(c["ci95"] is None for c in data["candidates"])

@@ -73,7 +73,8 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
                             f"policies {', '.join(POLICY_NAMES)}")
     if bad:
         raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)} "
-                            f"(search also as search-k<samples>-c<candidates>)")
+                            f"(search also as search-k<samples>-c<candidates>, samples 1 to {MAX_SAMPLES}, "
+                            f"candidates 1 to {MAX_CANDIDATES})")
     return np.array(codes, dtype=np.int64)
 
 

@@ -11,6 +11,7 @@ is unseen: the other hands are filled with the unseen cards only to give the sta
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +23,7 @@ from ..engine.api import hand_states
 from ..engine.core import NC
 from ..engine.learned import LEARNED_CANDIDATES
 from ..engine.model import work_for
-from ..engine.policies import LEARNED
+from ..engine.policies import LEARNED, POLICY_NAMES
 from ..engine.names import policy_code, policy_name
 from ..engine.order import hand_tables
 from ..engine.params import compile_variant
@@ -46,11 +47,16 @@ class Advice:
 
     def as_dict(self) -> dict:
         out = {"variant": self.variant, "policy": self.policy, "seat": SEATS[self.seat], "choice": _fmt(self.choice),
-               "candidates": [{"play": _fmt(p), "value": round(v, 4), "ci95": round(h, 4), "samples": n}
+               "candidates": [{"play": _fmt(p), "value": _num(v), "ci95": _num(h), "samples": n}
                               for p, v, h, n in self.candidates]}
         if self.scored:
             out["scored"] = [{"play": _fmt(p), "score": round(x, 4)} for p, x in self.scored]
         return out
+
+
+def _num(x: float) -> float | None:
+    """A figure for JSON: None (null) where it does not exist (no sample, or one: no interval), never NaN."""
+    return round(x, 4) if math.isfinite(x) else None
 
 
 def _fmt(cards: list[int]) -> str:
@@ -103,13 +109,27 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
     if s.buried is not None:
         known = known + _counts(s.buried)
     for o, cards in s.shown.items():
-        if o == seat:
+        if o == seat:  # the seat to move showed cards of its own hand: it must still hold them
+            missing = [format_card(c) for c in range(NC) if _counts(cards)[c] > mine[c]]
+            if missing:
+                raise ScenarioError(f"{s.source}: [shown] {SEATS[o]} = {_fmt(cards)}: {SEATS[o]} is to move and does "
+                                    f"not hold {', '.join(missing)} (its hand: {_fmt(_cards(mine))})")
             continue
         known = known + _counts(cards)
     over = [f"{int(known[c])} x {format_card(c)}" for c in range(NC) if known[c] > v.decks]
     if over:
         raise ScenarioError(f"{s.source}: {', '.join(over)} in the position, but {v.decks} deck(s) hold only "
                             f"{v.decks} of each card")
+    # the other seats' [hands] are never read (unseen to the seat to move) but must be possible: they hold
+    # their shown cards and this trick's plays, so they count against the decks with the seat's own cards
+    table = mine + _counts(s.played) + (_counts(s.buried) if s.buried is not None else 0)
+    for o, cards in s.hands.items():
+        if o != seat:
+            table = table + _counts(cards)
+    over = [f"{int(table[c])} x {format_card(c)}" for c in range(NC) if table[c] > v.decks]
+    if over:
+        raise ScenarioError(f"{s.source}: [hands] of the other seats with the cards played and the bottom: "
+                            f"{', '.join(over)}, but {v.decks} deck(s) hold only {v.decks} of each card")
     unseen = np.full(NC, v.decks, np.int64) - known
     cls, pos = hand_tables(P, s.level, s.trump)
     _check_voids(s, m, mine, unseen, cls)
@@ -217,8 +237,9 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
     candidate's mean value (in levels for the seat's team) and how many sampled deals it saw."""
     code = policy_code(policy)
     if code is None:
-        raise ScenarioError(f"unknown policy {policy!r} for advise: the built-in policies (random, basic, expert, "
-                            f"search or search-k<samples>-c<candidates>)")
+        raise ScenarioError(f"unknown policy {policy!r} for advise: the built-in policies ({', '.join(POLICY_NAMES)}, "
+                            f"search also as search-k<samples>-c<candidates>, samples 1 to {search.MAX_SAMPLES}, "
+                            f"candidates 1 to {search.MAX_CANDIDATES})")
     P, st, W, rng = position_state(s, v, seed, (code,))
     out = np.zeros(NC, np.int64)
     kind = search.D_LEAD if st.sc[ph.S_TURN] == 0 else search.D_FOLLOW
@@ -263,7 +284,9 @@ def advice_text(s: Scenario, a: Advice) -> str:
                      "0.5; a point 0.001), 95% interval, sampled deals")
         for play, value, half, n in a.candidates:
             mark = "*" if play == a.choice else " "
-            lines.append(f" {mark} {_fmt(play):<28} {value:+.3f} ± {half:.3f}   n={n}")
+            shown = (f"{value:+.3f} ± {half:.3f}" if math.isfinite(half) else
+                     f"{value:+.3f} (no interval: one sample)" if math.isfinite(value) else "not sampled")
+            lines.append(f" {mark} {_fmt(play):<28} {shown}   n={n}")
         lines.append("every candidate is played out in the same sampled deals, so differences between them are "
                      "sharper than the intervals suggest")
     if len(a.scored) > 1:
