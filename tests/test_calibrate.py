@@ -349,10 +349,20 @@ def test_calibrate_plays_the_reference_cap(capsys, tmp_path):
 
 
 def test_a_capped_match_left_out_is_in_no_figure(capsys, tmp_path):
-    """capped_matches = "left_out": with a cap no match can meet, every match is left out."""
+    """capped_matches = "left_out": with a cap no match can meet, every match would be left out; that
+    is refused, naming the cap, instead of a table of empty figures with exit 0."""
     p = write(tmp_path, untimed(GOOD) + CAP.format(3).replace('"counted"', '"left_out"'))
-    data = C.run(str(p), policy="basic", hands=60, seed=2)[0]
-    assert data["matches_capped"] == data["matches"] > 0
-    assert data["matches_counted"] == data["hands_counted"] == 0
-    assert all(f["ours"]["value"] is None and f["ours"]["n"] == 0 and f["verdict"] == "undecided"
-               for f in data["figures"])
+    with pytest.raises(SimsuiteError, match=r"max_hands = 3: all \d+ matches played reached the cap and the reference "
+                                            r"leaves such matches out"):
+        C.run(str(p), policy="basic", hands=60, seed=2)
+
+
+def test_the_command_to_play_a_calibration_again_names_the_file_it_read(tmp_path):
+    """A reference read from a path is replayed from that path; its id alone named a shipped file
+    or none (--reference mine: unknown reference)."""
+    ref = C.load_reference("ejfn-tractor-2025")
+    assert C._command(ref, "basic", 10, 1, 1).startswith("simsuite calibrate --reference ejfn-tractor-2025 ")
+    mine = tmp_path / "my ref.toml"
+    mine.write_text(ref.path.read_text())
+    other = C.load_reference(str(mine))
+    assert C._command(other, "basic", 10, 1, 1).startswith(f"simsuite calibrate --reference '{mine}' ")

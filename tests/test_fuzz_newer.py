@@ -201,3 +201,23 @@ def test_advise_json_has_no_nan_where_a_candidate_has_no_interval(capsys):
     out = capsys.readouterr().out
     data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
     assert all(c["ci95"] is None for c in data["candidates"])
+
+
+def test_an_interrupted_calibration_does_not_promise_a_folder_it_removes(tmp_path):
+    """calibrate plays in a temporary folder: on an interrupt it said its chunks were 'kept in' that
+    folder (removed a moment later) and gave a resume command that started from scratch."""
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "simsuite.cli", "calibrate", "--hands", "2000000", "--policy",
+                             "basic", "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env={**os.environ, "TMPDIR": str(tmp_path)})
+    deadline = time.monotonic() + LIMIT_S  # until the run plays (a fresh checkout compiles the engine first)
+    while time.monotonic() < deadline and proc.poll() is None and not list(tmp_path.glob("simsuite-calibrate-*/run/hands/*")):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=LIMIT_S)
+    assert proc.returncode == 130, err
+    assert "nothing is kept, run the command again" in err and "kept in" not in err, err
+    assert "Traceback" not in err

@@ -19,8 +19,10 @@ averages over.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -434,17 +436,17 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
     """Play ``ref``'s rules in self-play (``policy`` at all four seats, about ``hands`` hands) and
     set each of its figures beside ours. Deterministic for a seed whatever ``jobs``."""
     from ..sim.results import load
-    from ..sim.run import simulate
-    from ..sim.spec import RunSpec
+    from ..sim.executor import execute
+    from ..sim.spec import RunSpec, plan_simulate
 
     policy = check_policy(policy)
     with tempfile.TemporaryDirectory(prefix="simsuite-calibrate-") as tmp:
         rules = Path(tmp) / "rules.toml"  # a fixed name: an id never decides where a file goes
         _write_variant(ref.variant, rules)
-        out = simulate(RunSpec(variants=[str(rules)], policies=f"{policy},{policy}", hands=hands, seed=seed, jobs=jobs,
-                               out=Path(tmp) / "run", quiet=quiet,
-                               command=["simsuite", "calibrate", "--reference", ref.id, "--policy", policy,
-                                        "--hands", str(hands), "--seed", str(seed)]))
+        plan, opts = plan_simulate(RunSpec(variants=[str(rules)], policies=f"{policy},{policy}", hands=hands, seed=seed,
+                                           jobs=jobs, out=Path(tmp) / "run", quiet=quiet,
+                                           command=shlex.split(_command(ref, policy, hands, seed, jobs))))
+        out = execute(plan, dataclasses.replace(opts, scratch=True))  # the folder goes with tmp: nothing to resume
         r = load(out)
         h, m = r.hands.collect(), r.matches.collect()
     if r.manifest["cells"][0]["rules_hash"] != ref.variant.rules_hash:  # pragma: no cover - a writer bug
@@ -454,6 +456,10 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
     ours = measure(h, m, skip_final_hold=ref.skip_final_hold, capped_matches=ref.capped_matches)
     counted = counted_hands(h, m, ref.skip_final_hold, ref.capped_matches)
     capped = int((m["ended_by"] == CAP_ENDED).sum())
+    if ref.capped_matches == "left_out" and capped == m.height:
+        raise SimsuiteError(f"{ref.path}: [population] max_hands = {cap}: all {m.height:,} matches played reached the "
+                            f"cap and the reference leaves such matches out, so no figure has a match to measure; a "
+                            f"cap this low cannot be calibrated against (raise max_hands, or count capped matches)")
     figures = []
     for f in ref.figures:
         est = ours[f.measure]
@@ -487,7 +493,11 @@ def _clean(x: float) -> float | None:
 
 
 def _command(ref: Reference, policy: str, hands: int, seed: int, jobs: int) -> str:
-    return f"simsuite calibrate --reference {ref.id} --policy {policy} --hands {hands} --seed {seed} --jobs {jobs}"
+    """The command that plays this calibration again: the reference by id where the id finds this very file
+    (a shipped reference), otherwise by its path (a file of the user's, or one that copies a shipped id)."""
+    shipped = ref.path.resolve() == (CALIBRATION_DIR / f"{ref.id}.toml").resolve()
+    which = ref.id if shipped else shlex.quote(str(ref.path))
+    return f"simsuite calibrate --reference {which} --policy {policy} --hands {hands} --seed {seed} --jobs {jobs}"
 
 
 def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: Any = DEFAULT_HANDS, seed: Any = 1,

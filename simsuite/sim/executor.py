@@ -264,7 +264,10 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
         session.update(ended=_now(), status=status)
         manifest.update(status=status, ended=_now())
         R.write_manifest(out, manifest)
-        if status == "interrupted":
+        if status == "interrupted" and opts.scratch:
+            print(f"simsuite: interrupted after {done} of {len(manifest['chunks'])} chunks; they were played in a "
+                  "temporary folder, which is removed: nothing is kept, run the command again", file=sys.stderr)
+        elif status == "interrupted":
             print(f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
                   f"resume with: {resume_hint}", file=sys.stderr)
     if backend_error is not None:

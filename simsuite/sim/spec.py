@@ -99,6 +99,7 @@ class ExecOptions:
     scheduler: str | None = None
     quiet: bool = False
     break_lock: bool = False
+    scratch: bool = False  # the folder is a temporary one its caller removes (calibrate): nothing is kept to resume
 
 
 # --- small validators -----------------------------------------------------------------------------
