@@ -221,3 +221,21 @@ def test_an_interrupted_calibration_does_not_promise_a_folder_it_removes(tmp_pat
     assert proc.returncode == 130, err
     assert "nothing is kept, run the command again" in err and "kept in" not in err, err
     assert "Traceback" not in err
+
+
+def test_a_broken_learned_model_is_refused_before_any_folder_is_made(tmp_path, capsys, monkeypatch):
+    """simulate, sweep and design played chunks (and made the folder) before a broken SIMSUITE_MODEL
+    surfaced as a failed chunk; now it is one message first, as in every other command."""
+    bad = tmp_path / "garbage.npz"
+    bad.write_bytes(b"not a model")
+    monkeypatch.setenv("SIMSUITE_MODEL", str(bad))
+    out = tmp_path / "run"
+    assert main(["simulate", "--variant", "school-2016", "--policies", "learned,expert", "--matches", "2",
+                 "--out", str(out), "--quiet"]) == 2
+    assert "the learned policy's model (from SIMSUITE_MODEL)" in capsys.readouterr().err
+    assert not out.exists()
+    spec = tmp_path / "d.toml"
+    spec.write_text((ROOT / "tests" / "designs" / "tiny.toml").read_text().replace('"expert,basic"', '"learned,basic"'))
+    assert main(["design", str(spec), "--out", str(tmp_path / "d"), "--quiet"]) == 2
+    assert "the learned policy's model (from SIMSUITE_MODEL)" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

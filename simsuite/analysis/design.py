@@ -42,6 +42,7 @@ import polars as pl
 from ..engine.names import pair_text
 from ..errors import SimsuiteError, toml_value
 from ..sim.limits import MAX_SEED
+from ..sim.executor import check_models
 from ..sim.spec import Cell, ExecOptions, Plan, _check_exec, check_out
 from .design_spec import MAX_PLAYED_CELLS, METRIC_BY_KEY, DesignSpec, Goal, ParamSet, defined, read_design
 
@@ -637,6 +638,7 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     _check_exec(opts)
     check_int("--max-cells", max_cells, 1, 1_000_000)
     spec = read_design(spec_path, max_cells)
+    check_models(spec.pairings)  # a broken learned model is refused before the folder is made
     out = Path(out) if out is not None else Path("results") / f"design-{Path(spec_path).stem}"
     _prepare_out(spec, out)
     command = list(command) if command else ["simsuite", "design", str(spec_path), "--out", str(out)]

@@ -127,9 +127,21 @@ def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
     return par(joblib.delayed(play_chunk)(t) for t in tasks)
 
 
+def check_models(pairings) -> None:
+    """Load the learned policy's model now where any pairing plays ``learned``: a broken model
+    (``SIMSUITE_MODEL``) is one message before any folder is made, not a failed chunk."""
+    from ..engine.model import active_model
+    from ..engine.names import policy_code
+    from ..engine.policies import LEARNED
+
+    if any(policy_code(p) == LEARNED for pair in pairings for p in pair):
+        active_model()
+
+
 def execute(plan: Plan, opts: ExecOptions) -> Path:
     """Play every missing chunk of ``plan`` and write it to ``plan.out``, holding the folder's
     lock throughout (one writer per folder)."""
+    check_models(c.policies for c in plan.cells)
     identity = _identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
     client = _connect(opts) if opts.backend == "dask" else None
     try:
