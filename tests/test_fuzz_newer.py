@@ -239,3 +239,21 @@ def test_a_broken_learned_model_is_refused_before_any_folder_is_made(tmp_path, c
     assert main(["design", str(spec), "--out", str(tmp_path / "d"), "--quiet"]) == 2
     assert "the learned policy's model (from SIMSUITE_MODEL)" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("sets, words", [
+    (["hand_overhead_minutes=0", "seconds_per_trick=0"], "the clock never runs out"),
+    (["hand_overhead_minutes=0.001", "seconds_per_trick=0"], "could take 90,003 hands, more than the 10,000"),
+    (["tiebreaks=points"], "--set tiebreaks: a tournament setting, which no match depends on"),
+], ids=["hands without time", "hands of a moment", "tournament setting"])
+def test_exact_refuses_clocks_simulate_refuses(tmp_path, capsys, guard, sets, words):
+    """exact re-scored a clock that never runs out and ran until memory ran out; simulate refused the same
+    rules at once. A tournament setting was refused for a reason that was not its own."""
+    run = tmp_path / "run"
+    assert main(["simulate", "--variant", "school-2016", "--matches", "4", "--out", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    argv = ["exact", str(run), "--reps", "10"]
+    for s in sets:
+        argv += ["--set", s]
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err

@@ -57,6 +57,13 @@ MAX_REPS = 10_000  # bootstrap resamples: each solves the chain again (a resampl
 
 def check_rescorable(overrides: Mapping[str, Any], where: str = "--set") -> None:
     """Refuse, naming them, overrides of fields that change play (``RESCORABLE``)."""
+    from ..rules.variant import SPECS
+
+    tournament = [k for k in overrides if any(f.name == k and f.section == "tournament" for f in SPECS)]
+    if tournament:
+        raise SimsuiteError(f"{where} {', '.join(tournament)}: a tournament setting, which no match depends on: the exact "
+                            f"model is of one match and has nothing to re-score under it. Re-scoring takes the clock "
+                            f"and the duration model only: {', '.join(RESCORABLE)}")
     bad = [k for k in overrides if k not in RESCORABLE]
     if bad:
         raise SimsuiteError(f"{where} {', '.join(bad)}: changes how the hands are played, so the hands played under "
@@ -1037,6 +1044,9 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     data = hand_data(hands, matches, variant)
     target = variant.with_overrides(dict(overrides), source="--set") if overrides else variant
     if overrides:
+        from ..compete.match import hand_cap
+
+        hand_cap(target)  # as simulate: a clock that never runs out, or hands too short for it, is refused
         data = rescore(data, target)
     rules = Rules.of(target)
     check = level_check(data, rules, seed=seed)
