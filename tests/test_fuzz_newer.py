@@ -257,3 +257,26 @@ def test_exact_refuses_clocks_simulate_refuses(tmp_path, capsys, guard, sets, wo
         argv += ["--set", s]
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stem", ["a" * 70, "we ird$'x\"", "nl\nid = \"evil\"\n[x]"], ids=["long", "quotes", "newlines"])
+def test_designs_recommended_rules_load_whatever_the_specs_name(tmp_path, stem):
+    """recommended.toml took its id from the spec's file name (over 64 characters, or with quotes: no
+    command loaded it) and its comment line from the raw path (a newline broke out of the comment)."""
+    import shutil
+    import types
+
+    from simsuite.analysis.design import variant_toml
+    from simsuite.analysis.design_spec import read_design
+    from simsuite.rules.variant import load_variant
+
+    path = tmp_path / f"{stem}.toml"
+    shutil.copy(ROOT / "tests" / "designs" / "tiny.toml", path)
+    spec = read_design(path, 500)
+    chosen = types.SimpleNamespace(params={"step": 30}, variant=spec.sets[0].variant)
+    out = tmp_path / "recommended.toml"
+    out.write_text(variant_toml(chosen, spec))
+    v = load_variant(str(out))
+    assert v.id.startswith("design-") and len(v.id) <= 64
+    assert out.read_text().splitlines()[0].startswith("# The rules simsuite design recommends")
+    assert out.read_text().splitlines()[1].startswith("# Written by simsuite design")

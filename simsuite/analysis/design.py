@@ -40,7 +40,7 @@ import numpy as np
 import polars as pl
 
 from ..engine.names import pair_text
-from ..errors import SimsuiteError, toml_value
+from ..errors import SimsuiteError, as_id, toml_value
 from ..sim.limits import MAX_SEED
 from ..sim.executor import check_models
 from ..sim.spec import Cell, ExecOptions, Plan, _check_exec, check_out
@@ -892,10 +892,11 @@ def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
     """The recommended rules as a variant file: the whole variant, every field, loadable by every
     command (``--variant recommended.toml``)."""
     v = s.variant
-    lines = [f"# The rules simsuite design recommends for {spec.path}: {spec.base} with "
-             + ", ".join(f"{k}={val}" for k, val in s.params.items()) + ".",
+    about = (f"The rules simsuite design recommends for {spec.path}: {spec.base} with "
+             + ", ".join(f"{k}={val}" for k, val in s.params.items()) + ".")
+    lines = ["# " + "".join(c if c.isprintable() else " " for c in about),  # one comment line, whatever a path holds
              f"# Written by simsuite design; use it with --variant {VARIANT_FILE}.", "",
-             f"id = {json.dumps('design-' + Path(spec.path).stem)}"]
+             f"id = {toml_value(as_id('design-' + Path(spec.path).stem))}"]  # an id every command loads
     for section, fields in v.to_toml_dict().items():
         lines += ["", f"[{section}]"]
         for k, val in fields.items():
