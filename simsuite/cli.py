@@ -161,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("design", help="the rule parameters that meet an organiser's goals (a design spec; resumable)")
     s.add_argument("spec", help="design spec TOML (see docs/design.md and examples/designs/)")
     s.add_argument("--out", default=None, help="design folder (default results/design-<spec name>)")
-    _exec_args(s)
+    _exec_args(s, chunk=False)
     s.add_argument("--json", action="store_true", help="the whole result (every figure, n and interval) as JSON")
     s.add_argument("--max-cells", type=int, default=500,
                    help="play a grid of up to this many cells (parameter sets x pairings; default 500)")
@@ -312,11 +312,12 @@ def cmd_learn_evaluate(args) -> int:
     return 0
 
 
-def _exec_args(s) -> None:
+def _exec_args(s, chunk: bool = True) -> None:
     s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
     s.add_argument("--backend", choices=["loky", "dask"], default="loky", help="local processes (loky) or a Dask cluster")
     s.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler, e.g. tcp://host:8786")
-    s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
+    if chunk:  # a design's chunk size is part of its spec (chunk = N): the spec decides its deals
+        s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
     s.add_argument("--quiet", action="store_true", help="no progress bar or final line")
     s.add_argument("--break-lock", action="store_true",
                    help="remove the folder's lock left by a run that died (see docs/harness.md)")
@@ -345,8 +346,6 @@ def cmd_sweep(args) -> int:
 def cmd_design(args) -> int:
     from .analysis.design import cli
 
-    if args.chunk is not None:
-        raise SimsuiteError("design: give the chunk size in the spec (chunk = N), not --chunk")
     return cli(args)
 
 

@@ -94,9 +94,16 @@ def test_a_missing_spec_file(capsys, tmp_path):
     assert code == 2 and "no such design spec" in err, err
 
 
-def test_design_refuses_chunk_on_the_command_line(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "design", str(write(tmp_path, TINY)), "--chunk", "5")
-    assert code == 2 and "chunk = N" in err
+def test_design_has_no_chunk_option(capsys, tmp_path):
+    """The chunk size is the spec's (chunk = N): --chunk is not offered (its help promised an option
+    every value of which was refused)."""
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, "design", str(write(tmp_path, TINY)), "--chunk", "5")
+    assert exc.value.code == 2 and "unrecognized arguments: --chunk 5" in capsys.readouterr().err
+    from simsuite.cli import _parser
+
+    design = _parser()._subparsers._group_actions[0].choices["design"]
+    assert "--chunk" not in design.format_help()
 
 
 def test_examples_read_and_split_played_from_rescored():

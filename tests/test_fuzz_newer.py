@@ -280,3 +280,22 @@ def test_designs_recommended_rules_load_whatever_the_specs_name(tmp_path, stem):
     assert v.id.startswith("design-") and len(v.id) <= 64
     assert out.read_text().splitlines()[0].startswith("# The rules simsuite design recommends")
     assert out.read_text().splitlines()[1].startswith("# Written by simsuite design")
+
+
+@pytest.mark.parametrize("change, words", [
+    (('match_minutes = "<= 95"', 'match_minutes = "<= -5"'), "match_minutes is never negative"),
+    (('base = "two-deck-2011"', 'base = "two-deck-2011.toml"'), "a relative path is read from the folder the command runs in"),
+], ids=["goal below zero", "base beside the spec"])
+def test_design_specs_that_cannot_mean_what_they_say(tmp_path, capsys, monkeypatch, change, words):
+    import shutil
+
+    text = (ROOT / "tests" / "designs" / "tiny.toml").read_text()
+    assert change[0] in text
+    (tmp_path / "spec").mkdir()
+    shutil.copy(ROOT / "variants" / "two-deck-2011.toml", tmp_path / "spec")
+    spec = tmp_path / "spec" / "s.toml"
+    spec.write_text(text.replace(*change))
+    monkeypatch.chdir(tmp_path)
+    assert main(["design", str(spec), "--out", str(tmp_path / "o")]) == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

@@ -183,6 +183,8 @@ def _goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
         return None, f"goals.{metric}: the bound in {text!r} must be finite"
     if METRIC_BY_KEY[metric].share and not 0 <= bound <= 1:
         return None, f"goals.{metric}: {metric} is a share from 0 to 1 (write 10% as 0.10); got {bound:g}"
+    if not METRIC_BY_KEY[metric].share and bound < 0:
+        return None, f"goals.{metric}: {metric} is never negative ({METRIC_BY_KEY[metric].label}); got {bound:g}"
     return Goal(metric, op, bound), None
 
 
@@ -327,7 +329,11 @@ def _build_sets(spec: DesignSpec) -> None:
     try:
         base = load_variant(spec.base)
     except SimsuiteError as exc:
-        raise VariantError(spec.path, [f"base: {exc}"]) from None
+        beside = Path(spec.path).parent / spec.base
+        hint = (f" (a relative path is read from the folder the command runs in, as in a sweep spec; {beside} exists: "
+                f"give base = {json.dumps(str(beside.resolve()))} or run from the spec's folder)"
+                if not Path(spec.base).is_absolute() and beside.is_file() else "")
+        raise VariantError(spec.path, [f"base: {exc}{hint}"]) from None
     ds = spec.raw.get("decks_scaling")
     pol = ",".join(spec.pairings[0])
     full, problems = build_cells([spec.base], {spec.base: base}, _combos(spec.grid), pol, ds)
