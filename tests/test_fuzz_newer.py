@@ -299,3 +299,30 @@ def test_design_specs_that_cannot_mean_what_they_say(tmp_path, capsys, monkeypat
     assert main(["design", str(spec), "--out", str(tmp_path / "o")]) == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_small_samples_give_intervals_inside_what_the_figure_can_be(capsys):
+    """Normal intervals of two or three hands reached past the figure's range: a take-over
+    difference of -148 points, a mean |level change| or points buried below 0."""
+    import json
+
+    assert main(["compare-policies", "--hands", "2", "--policies", "expert,basic", "--variant", "school-2016",
+                 "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)[0]["figures"]
+    for f in figures.values():
+        if f["kind"] == "share":
+            assert -1.0 <= f["difference"]["low"] <= f["difference"]["high"] <= 1.0, f
+    for side in ("a", "b"):
+        assert figures["level_change_mean"][side]["low"] >= 0.0
+    assert main(["bury", "--variant", "school-2016", "--policy", "basic", "--hands", "3", "--json"]) == 0
+    points = json.loads(capsys.readouterr().out)["points"]
+    assert points["low"] >= 0.0
+
+
+def test_within_keeps_an_interval_inside_its_range():
+    from simsuite.analysis.stats import Estimate, within
+
+    assert within(Estimate(-0.5, -1.48, 0.48, 2), -1.0, 1.0) == Estimate(-0.5, -1.0, 0.48, 2)
+    assert within(Estimate(1.0, -0.96, 2.96, 2), 0.0) == Estimate(1.0, 0.0, 2.96, 2)
+    empty = Estimate(float("nan"), float("nan"), float("nan"), 0)
+    assert within(empty, 0.0) is empty

@@ -20,7 +20,7 @@ from ..engine.policies import full_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
-from .stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson, within
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,6 @@ def bury_study(variant: Variant, policy: str, hands: int, seed: int) -> BuryStud
     lo, hi = np.quantile(trumps, [1 / 3, 2 / 3])
     groups = [(f"<= {lo:g}", trumps <= lo), (f"{lo:g} < t <= {hi:g}", (trumps > lo) & (trumps <= hi)),
               (f"> {hi:g}", trumps > hi)]
-    by = [(name, mean_ci(pts[mask])) for name, mask in groups if mask.sum() >= 2]
-    return BuryStudy(variant.id, policy_name(policy_codes(policy)[0]), hands, mean_ci(pts),
+    by = [(name, within(mean_ci(pts[mask]), 0.0)) for name, mask in groups if mask.sum() >= 2]  # points >= 0
+    return BuryStudy(variant.id, policy_name(policy_codes(policy)[0]), hands, within(mean_ci(pts), 0.0),
                      wilson(int((pts > 0).sum()), hands), by)

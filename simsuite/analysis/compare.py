@@ -15,6 +15,8 @@ verdict of issue 11's target is given for the take-over rate and the defender po
 
 from __future__ import annotations
 
+import math
+
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -26,7 +28,7 @@ from ..engine.hand import RECORD_FIELDS
 from ..engine.names import parse_pair
 from ..rules.variant import Variant
 from .calibrate import _clean, verdict
-from .stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson, within
 
 DEFAULT_POLICIES = "expert,search"
 DEFAULT_HANDS = 200
@@ -48,6 +50,7 @@ class Measure:
     label: str
     what: str
     per_hand: Callable[[np.ndarray], np.ndarray]  # record rows -> one value per hand
+    floor: float = -math.inf  # the least value a hand can have (an interval never reaches below it)
 
 
 MEASURES: tuple[Measure, ...] = (
@@ -66,14 +69,14 @@ MEASURES: tuple[Measure, ...] = (
             lambda r: r[:, _COL["capture_points"]]),
     Measure("level_change_mean", "levels", "|level change| per hand",
             "levels gained in the hand by either team, per hand",
-            lambda r: np.abs(r[:, _COL["levels_ns"]]) + np.abs(r[:, _COL["levels_ew"]])),
+            lambda r: np.abs(r[:, _COL["levels_ns"]]) + np.abs(r[:, _COL["levels_ew"]]), floor=0.0),
 )
 # figure -> (bound, the estimate it applies to)
 TARGETS = {"takeover_rate": (TAKEOVER_BOUND, "difference"), "defender_points_mean": (POINTS_BOUND, "relative_difference")}
 
 
 def _own(m: Measure, x: np.ndarray) -> Estimate:
-    return wilson(float(x.sum()), x.size) if m.kind == "share" else mean_ci(x)
+    return wilson(float(x.sum()), x.size) if m.kind == "share" else within(mean_ci(x), m.floor)
 
 
 def relative_difference(a: np.ndarray, b: np.ndarray) -> Estimate:
@@ -103,7 +106,8 @@ def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int =
     figures: dict[str, dict] = {}
     for m in MEASURES:
         xa, xb = m.per_hand(ra).astype(float), m.per_hand(rb).astype(float)
-        est = {"a": _own(m, xa), "b": _own(m, xb), "difference": mean_ci(xa - xb),
+        diff = within(mean_ci(xa - xb), -1.0, 1.0) if m.kind == "share" else mean_ci(xa - xb)
+        est = {"a": _own(m, xa), "b": _own(m, xb), "difference": diff,
                "relative_difference": relative_difference(xa, xb) if m.name == "defender_points_mean" else None}
         fig = {"label": m.label, "what": m.what, "kind": m.kind,
                **{k: None if e is None else _est(e) for k, e in est.items()}, "target": None}

@@ -53,6 +53,12 @@ def mean_ci(x, z: float = Z95) -> Estimate:
     return Estimate(m, m - z * se, m + z * se, n)
 
 
+def within(e: Estimate, low: float = -math.inf, high: float = math.inf) -> Estimate:
+    """``e`` with its interval kept inside the values the figure can take (a normal interval of a
+    small sample reaches past them: a share's difference below -100 points, a mean of |x| below 0)."""
+    return Estimate(e.value, max(e.low, low), min(e.high, high), e.n) if e.n else e
+
+
 def bootstrap_mean(values, groups=None, reps: int = 2000, seed: int = 0, stat=np.mean) -> Estimate:
     """Percentile bootstrap of a statistic; with ``groups`` the resampling unit is the group
     (for example the match, since hands within a match are correlated)."""

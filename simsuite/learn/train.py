@@ -235,8 +235,9 @@ def picks(row_scores: np.ndarray, d: Decisions) -> np.ndarray:
 # --- evaluation -------------------------------------------------------------------------------------
 
 
-def _hand_interval(x: np.ndarray, hands: np.ndarray) -> dict:
-    """Mean of per-decision ``x`` with a 95% interval over hands (cluster-robust, analytic)."""
+def _hand_interval(x: np.ndarray, hands: np.ndarray, low: float = -math.inf, high: float = math.inf) -> dict:
+    """Mean of per-decision ``x`` with a 95% interval over hands (cluster-robust, analytic), kept
+    inside [low, high], the values the mean can take (a share; levels lost, never below 0)."""
     n = x.size
     if n == 0:
         return {"mean": float("nan"), "lo": float("nan"), "hi": float("nan"), "n": 0, "hands": 0}
@@ -245,7 +246,7 @@ def _hand_interval(x: np.ndarray, hands: np.ndarray) -> dict:
     g = np.bincount(inv, weights=x - mean)
     k = g.size
     se = math.sqrt((g * g).sum() * k / max(k - 1, 1)) / n if k > 1 else float("nan")
-    return {"mean": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se, "n": n, "hands": int(k)}
+    return {"mean": mean, "lo": max(mean - 1.96 * se, low), "hi": min(mean + 1.96 * se, high), "n": n, "hands": int(k)}
 
 
 def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
@@ -258,11 +259,11 @@ def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
     best = np.array([d.start[i] + int(np.argmax(d.chosen[d.start[i]:d.start[i + 1]])) for i in range(d.n)],
                     dtype=np.int64)
     agree = (pick == best).astype(float)
-    lost = d.value[best] - d.value[pick]
-    out = {"all": {"agreement": _hand_interval(agree, d.hand), "value_lost": _hand_interval(lost, d.hand)}}
+    lost = d.value[best] - d.value[pick]  # the search chose its best value: never below 0
+    out = {"all": {"agreement": _hand_interval(agree, d.hand, 0.0, 1.0), "value_lost": _hand_interval(lost, d.hand, 0.0)}}
     for k, name in enumerate(KIND_NAMES):
         m = d.kind == k
-        out[name] = {"agreement": _hand_interval(agree[m], d.hand[m]), "value_lost": _hand_interval(lost[m], d.hand[m])}
+        out[name] = {"agreement": _hand_interval(agree[m], d.hand[m], 0.0, 1.0), "value_lost": _hand_interval(lost[m], d.hand[m], 0.0)}
     return out
 
 
