@@ -326,3 +326,17 @@ def test_within_keeps_an_interval_inside_its_range():
     assert within(Estimate(1.0, -0.96, 2.96, 2), 0.0) == Estimate(1.0, 0.0, 2.96, 2)
     empty = Estimate(float("nan"), float("nan"), float("nan"), 0)
     assert within(empty, 0.0) is empty
+
+
+@pytest.mark.parametrize("tail, words", [
+    ('[grid]\ndecks = [2, 3]\n[decks_scaling]\n9 = { bottom_size = 8 }\n', "decks_scaling.9: a deck count is 1 to 8"),
+    ('[grid]\nstep = [20, 40]\n[decks_scaling]\n2 = { bottom_size = 8 }\n', "no grid or cell sets decks"),
+], ids=["nine decks", "no decks in the grid"])
+def test_a_sweeps_decks_scaling_that_nothing_uses_is_refused(tmp_path, capsys, tail, words):
+    """Entries for a deck count no variant has, or a [decks_scaling] with no decks in the grid, were
+    accepted and ignored."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('base = "school-2016"\nmatches = 2\n' + tail)
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

@@ -249,7 +249,7 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
                 problems.append(f"grid.{key} is an empty list")
             else:
                 grid[key] = values
-    problems += decks_scaling_problems(raw.get("decks_scaling"))
+    problems += decks_scaling_problems(raw.get("decks_scaling"), [raw.get("grid") or {}])
 
     pairings: list[tuple[str, str]] = []
     pr = raw.get("pairings")

@@ -75,7 +75,7 @@ def _sweep_problems(raw: dict) -> list[str]:
         else:
             grids += [(f"cells[{i}]", t, False) for i, t in enumerate(raw["cells"])]
     problems += grid_problems(grids)
-    problems += decks_scaling_problems(raw.get("decks_scaling"))
+    problems += decks_scaling_problems(raw.get("decks_scaling"), [t for _, t, _ in grids])
     return problems
 
 
@@ -94,8 +94,16 @@ def grid_problems(grids: list[tuple[str, Mapping, bool]], special: Sequence[str]
     return problems
 
 
-def decks_scaling_problems(ds: Any) -> list[str]:
+def decks_scaling_problems(ds: Any, grids: Sequence[Mapping] | None = None) -> list[str]:
+    """What is wrong with a ``[decks_scaling]`` table: its deck counts and keys, and (given the spec's grid
+    tables) whether any cell sets ``decks`` for it to apply to."""
+    from ..rules.variant import MAX_DECKS
+
     problems: list[str] = []
+    if ds is not None and grids is not None and isinstance(ds, dict) and ds \
+            and not any(isinstance(t, Mapping) and "decks" in t for t in grids):
+        problems.append("[decks_scaling] applies to cells that set decks, and no grid or cell sets decks: add decks "
+                        "to the grid, or remove [decks_scaling]")
     if ds is not None:
         if not isinstance(ds, dict):
             problems.append("decks_scaling must be a table: [decks_scaling] with 2 = { bottom_size = ..., ... }")
@@ -103,6 +111,9 @@ def decks_scaling_problems(ds: Any) -> list[str]:
             for d, entry in ds.items():
                 if not d.isdigit() or not isinstance(entry, dict):
                     problems.append(f"decks_scaling.{d}: write {d} = {{ key = value, ... }} under a deck count")
+                    continue
+                if not 1 <= int(d) <= MAX_DECKS:
+                    problems.append(f"decks_scaling.{d}: a deck count is 1 to {MAX_DECKS}")
                     continue
                 bad = [k for k in entry if k not in override_keys()]
                 if bad:
