@@ -340,3 +340,22 @@ def test_a_sweeps_decks_scaling_that_nothing_uses_is_refused(tmp_path, capsys, t
     assert main(["sweep", str(spec), "--out", str(tmp_path / "o"), "--quiet"]) == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_an_edited_collection_manifest_is_refused(tmp_path):
+    """learn train copied an edited identity (hands = "x") into the model's card."""
+    import json
+
+    from simsuite.errors import SimsuiteError
+    from simsuite.learn.collect import FORMAT, identity, load_manifest
+    from simsuite.sim.manifest import _hash
+
+    ident = identity(1, 40, 20, "search")
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
+                                                        "identity_hash": _hash(ident)}))
+    assert load_manifest(tmp_path)["identity"]["hands"] == 40
+    ident["hands"] = "x"
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
+                                                        "identity_hash": _hash(identity(1, 40, 20, "search"))}))
+    with pytest.raises(SimsuiteError, match="its identity does not match its identity_hash"):
+        load_manifest(tmp_path)

@@ -198,6 +198,9 @@ def load_manifest(folder: str | Path) -> dict:
     if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("chunks"), list) \
             or not isinstance(m.get("identity"), dict):
         raise SimsuiteError(f"{path}: not the manifest of a collection of `simsuite learn collect`")
+    if m.get("identity_hash") != _hash(m["identity"]):  # an edited identity would be copied into a model's card
+        raise SimsuiteError(f"{path}: its identity does not match its identity_hash (the manifest was edited); "
+                            "collect the data again")
     return m
 
 
