@@ -359,3 +359,11 @@ def test_an_edited_collection_manifest_is_refused(tmp_path):
                                                         "identity_hash": _hash(identity(1, 40, 20, "search"))}))
     with pytest.raises(SimsuiteError, match="its identity does not match its identity_hash"):
         load_manifest(tmp_path)
+
+
+def test_a_design_pairing_with_the_weaker_policy_first_is_refused(tmp_path, capsys):
+    """pairings = ["basic,expert", ...] was played, and stronger_wins reported basic's 32% as the stronger's."""
+    spec = tmp_path / "s.toml"
+    spec.write_text((ROOT / "tests" / "designs" / "tiny.toml").read_text().replace('"expert,basic"', '"basic,expert"'))
+    assert main(["design", str(spec), "--out", str(tmp_path / "o")]) == 2
+    assert "pairings: 'basic,expert' puts the weaker policy first" in capsys.readouterr().err

@@ -165,6 +165,16 @@ def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
     return None, f"grid.{key} must be a list of values or a range {{ from, to, by }}; got {value!r}"
 
 
+# Built-in policies in the order of their measured strength where it is beyond doubt (docs/policies.md):
+# random below basic, basic below every policy that plans. Pairings of other policies are taken as given.
+_WEAKEST = {"random": 0, "basic": 1}
+
+
+def _weaker_first(pair: tuple[str, str]) -> bool:
+    a, b = (_WEAKEST.get(p.split("-")[0] if p.startswith("search") else p, 2) for p in pair)
+    return a < b
+
+
 def _goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
     if metric not in METRIC_BY_KEY:
         return None, f"goals: unknown metric {metric!r}; known metrics: {', '.join(METRIC_BY_KEY)}"
@@ -266,6 +276,9 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
                 continue
             if pair in pairings:
                 problems.append(f"pairings: {p!r} is given twice")
+            if _weaker_first(pair):
+                problems.append(f"pairings: {p!r} puts the weaker policy first; the stronger comes first "
+                                f"(stronger_wins is the first policy's share): write \"{pair[1]},{pair[0]}\"")
             pairings.append(pair)
         if pairings and not any(a == b for a, b in pairings):
             problems.append("pairings: add an equal pairing (e.g. \"expert,expert\"): a recommendation is checked "
