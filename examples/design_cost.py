@@ -1,9 +1,9 @@
 """The cost of `simsuite design` against the brute-force sweep of the same grid (docs/performance.md).
 
-    python examples/design_cost.py SPEC OUT [JOBS]
+    python examples/design_cost.py SPEC OUT [JOBS] [REPEAT]
 
-Runs the design of SPEC into OUT/design (or rereads it: then its time is not measured again), then
-the brute force: for every pairing, a sweep that simulates every parameter set of the grid at the
+With the engine loaded first, runs the design of SPEC into OUT/design-i and then the brute force into
+OUT/brute-i, REPEAT times alternating (default once), and reports the median time of each. The brute force: for every pairing, a sweep that simulates every parameter set of the grid at the
 most matches the design gave any cell (the n at the boundary; in duplicate for a stronger/weaker
 pairing, as the design plays it), and the summary of every cell (simulated figures with their
 intervals, bootstrap over deals with the design's ``BOOT_REPS`` = 1,000 resamples, the least any
@@ -22,6 +22,7 @@ from simsuite.analysis.design import BOOT_REPS, design
 from simsuite.analysis.design_spec import METRIC_BY_KEY, defined, read_design
 from simsuite.analysis.metrics import summarise
 from simsuite.engine.names import pair_text
+from simsuite.engine.warm import warm_up
 from simsuite.errors import toml_value
 from simsuite.sim.results import load
 from simsuite.sim.run import sweep
@@ -55,14 +56,8 @@ def boundary_widths(res: dict, rows: dict, n: int) -> dict[str, list[float]]:
     return widths
 
 
-def main(spec_path: str, out: str, jobs: int = 1) -> None:
-    out_dir = Path(out)
-    spec = read_design(spec_path)
-    fresh = not (out_dir / "design" / "design.json").is_file()
-    t0 = time.perf_counter()
-    res = design(spec_path, out_dir / "design", jobs=jobs, quiet=True)
-    t_design = time.perf_counter() - t0 if fresh else res["seconds"]
-    n = res["cost"]["brute_force_matches_per_cell"]
+def brute_force(spec, out_dir: Path, n: int, jobs: int) -> tuple[int, float, float, dict]:
+    """The brute force into ``out_dir`` (fresh): hands, seconds of play, seconds of figures, rows."""
     brute_hands, t_play, t_fig = 0, 0.0, 0.0
     rows = {}
     for pair in spec.pairings:
@@ -78,14 +73,36 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
         for row in summarise(h, m, by="cell", variants=r.variants(), seed=spec.seed, reps=BOOT_REPS):
             rows[(row["cell"], pair_text(pair))] = row
         t_fig += time.perf_counter() - t0
+    return brute_hands, t_play, t_fig, rows
+
+
+def main(spec_path: str, out: str, jobs: int = 1, repeat: int = 1) -> None:
+    out_dir = Path(out)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        sys.exit(f"{out}: choose a new or empty folder (each design and brute force is timed from nothing)")
+    spec = read_design(spec_path)
+    # both sides timed with the engine loaded (the first to run would pay numba's cache load alone)
+    warm_up(policies=sorted({",".join(p) for p in spec.pairings}))
+    t_designs, t_brutes = [], []
+    for i in range(repeat):  # alternating, so that the machine's drift falls on both sides alike
+        t0 = time.perf_counter()
+        res = design(spec_path, out_dir / f"design-{i}", jobs=jobs, quiet=True)
+        t_designs.append(time.perf_counter() - t0)
+        n = res["cost"]["brute_force_matches_per_cell"]
+        (out_dir / f"brute-{i}").mkdir(parents=True)
+        brute_hands, t_play, t_fig, rows = brute_force(spec, out_dir / f"brute-{i}", n, jobs)
+        t_brutes.append(t_play + t_fig)
+        print(f"pair {i + 1}: design {t_designs[-1]:.1f} s, brute force {t_play:.1f} s play + {t_fig:.1f} s figures "
+              f"= {t_brutes[-1]:.1f} s: {t_brutes[-1] / t_designs[-1]:.2f}x", flush=True)
+    t_design, t_brute = statistics.median(t_designs), statistics.median(t_brutes)
     widths = boundary_widths(res, rows, n)
     d_hands = res["cost"]["design_hands"]
     print(f"spec: {spec_path}; {len(spec.sets)} parameter sets x {len(spec.pairings)} pairings; "
-          f"boundary n = {n:,} matches per cell")
+          f"boundary n = {n:,} matches per cell; --jobs {jobs}; median of {repeat} alternating pair(s)")
     print(f"design:      {d_hands:>10,} hands  {t_design:8.1f} s (play, exact models and the confirmation on fresh "
           f"deals; {len(res['rounds'])} rounds)")
-    print(f"brute force: {brute_hands:>10,} hands  {t_play:8.1f} s play + {t_fig:.1f} s figures = {t_play + t_fig:.1f} s")
-    print(f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {(t_play + t_fig) / t_design:.2f}x "
+    print(f"brute force: {brute_hands:>10,} hands  {t_brute:8.1f} s (play and figures)")
+    print(f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {t_brute / t_design:.2f}x "
           f"(design's own estimate of the hands: {res['cost']['brute_force_hands']:,})")
     if widths["design"]:
         print("relative 95% interval width at the boundary (median over the goals' figures of the sets the design "
@@ -96,4 +113,5 @@ def main(spec_path: str, out: str, jobs: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1,
+         int(sys.argv[4]) if len(sys.argv) > 4 else 1)

@@ -291,12 +291,50 @@ def test_error_control_method_is_applied_and_reported(tiny):
                     assert j["status"] in ("meets", "fails")
 
 
+def _open_after(res: dict, r: int) -> dict[str, set[str]]:
+    """Per pairing, the played cells of the sets still open after round ``r`` (no primary goal failed
+    by then) that have a judgement under that pairing still open (not decided by round ``r``)."""
+    out: dict[str, set[str]] = {}
+    for s in res["sets"]:
+        by_goal = {pair: {j["goal"]: j for j in js} for pair, js in s["by_pairing"].items()}
+        primary = [by_goal[res["primary"][g.split()[0]]][g] for g in res["goals"]]
+        if any(j["status"] == "fails" and j.get("decided_round", r + 1) <= r for j in primary):
+            continue
+        for pair, js in s["by_pairing"].items():
+            if any(j.get("decided_round", r + 1) > r for j in js):
+                out.setdefault(pair, set()).add(s["played"])
+    return out
+
+
 def test_every_judged_pairing_is_replayed_while_a_set_is_undecided(tiny):
+    """Round r plays, under each pairing, the cells of the sets with a judgement still open under
+    it: the equal pairing too (it was never replayed), and no pairing whose judgements are all
+    decided (its new deals would decide nothing)."""
     _, res = tiny
     assert len(res["rounds"]) == 2  # the tiny design leaves something open after round 0
-    for rd in res["rounds"][1:]:  # equal teams judge match_minutes and draws: played again with the rest
-        assert set(rd["cells"]) == {"expert,basic", "basic,basic"}, rd["cells"]
-        assert (Path(res["out"]) / "runs" / f"round{rd['round']}-basic-basic" / "manifest.json").is_file()
+    for rd in res["rounds"][1:]:
+        want = _open_after(res, rd["round"] - 1)
+        assert {p: set(c) for p, c in rd["cells"].items()} == want, (rd["cells"], want)
+        for pair in want:
+            slug = pair.replace(",", "-")
+            assert (Path(res["out"]) / "runs" / f"round{rd['round']}-{slug}" / "manifest.json").is_file()
+
+
+def test_a_pairing_with_an_open_judgement_is_replayed_and_a_settled_one_is_not():
+    """_replay alone: a set open under equal teams only has its cell replayed under equal teams; one
+    whose every judgement is decided is not replayed at all."""
+    from simsuite.analysis.design import _judgements, _replay
+    from simsuite.analysis.design_spec import read_design
+
+    spec = read_design(Path(__file__).parent / "designs" / "tiny.toml")
+    s0, s1 = spec.sets[0], spec.sets[1]
+    decided = {(s0.id, gi, p): ("meets", 0) for gi, p in _judgements(spec, s0)}
+    eq = next(p for p in spec.pairings if p[0] == p[1])
+    gi_eq = next(gi for gi, p in _judgements(spec, s0) if p == eq)
+    del decided[(s0.id, gi_eq, eq)]
+    decided.update({(s1.id, gi, p): ("meets", 0) for gi, p in _judgements(spec, s1)})
+    todo = _replay(spec, [s0, s1], decided)
+    assert todo == {eq: [s0.played]}  # one played cell: the equal pairing alone, once
 
 
 def test_the_recommendation_is_confirmed_on_fresh_deals(tiny):

@@ -38,6 +38,7 @@ from typing import Sequence
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 from ..engine.names import pair_text
 from ..errors import SimsuiteError, as_id, toml_value
@@ -146,23 +147,28 @@ def _play_round(spec: DesignSpec, out: Path, r: int, todo: dict[tuple[str, str],
 # --- figures ----------------------------------------------------------------------------------------
 
 
-def _load_played(out: Path, spec: DesignSpec, rounds: int, where=None) -> dict[tuple[str, tuple[str, str]], tuple]:
+def _load_played(out: Path, spec: DesignSpec, rounds: int, where=None,
+                 cache: dict | None = None) -> dict[tuple[str, tuple[str, str]], tuple]:
     """Every played cell's hands and matches under each pairing, all rounds together (``where``:
-    the folders of (round, pairing), default the rounds')."""
+    the folders of (round, pairing), default the rounds'). ``cache``: the folders read already, by
+    path (a round's folder is complete once played, so each is read once a design)."""
     from ..sim.results import load
 
     where = where or (lambda r, pair: run_dir(out, r, pair))
+    cache = {} if cache is None else cache
     frames: dict[tuple[str, tuple[str, str]], list] = {}
     for r in range(rounds):
         for pair in spec.pairings:
             d = where(r, pair)
-            if not (d / "manifest.json").is_file():
-                continue
-            res = load(d)
-            h, m = res.hands.collect(), res.matches.collect()
-            for cid in m["cell"].unique().to_list():
-                frames.setdefault((cid, pair), []).append((h.filter(pl.col("cell") == cid),
-                                                           m.filter(pl.col("cell") == cid)))
+            if d not in cache:
+                if not (d / "manifest.json").is_file():
+                    continue
+                res = load(d)
+                h, m = res.hands.collect(), res.matches.collect()
+                cache[d] = [(cid, h.filter(pl.col("cell") == cid), m.filter(pl.col("cell") == cid))
+                            for cid in m["cell"].unique().to_list()]
+            for cid, hc, mc in cache[d]:
+                frames.setdefault((cid, pair), []).append((hc, mc))
     return {k: (pl.concat([a for a, _ in v], how="vertical_relaxed"), pl.concat([b for _, b in v], how="vertical_relaxed"))
             for k, v in frames.items()}
 
@@ -231,6 +237,9 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
     nf = len(_COLS)
     fa, fd, fb, fh, fmin, fclk, flead = range(nf)
     dur = chain.duration / 100.0 if rules.step == 0 else chain.duration * rules.step / 100.0
+    dur = np.ascontiguousarray(dur, dtype=float)
+    prob = np.ascontiguousarray(prob, dtype=float)
+    prob2 = prob.reshape(-1, 1)
     mass = np.array([1.0])
     total = np.zeros(nf)
     done = 0.0
@@ -254,51 +263,77 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
             total += em @ term
             done += float(em.sum())
         live = np.where(ended, 0.0, mass)
-        flow = np.empty(hand.n)
-        for sel, o, k, at in hand.groups:
-            grid = flow[at:at + sel.size * k].reshape(sel.size, k)
-            np.multiply(live[sel][:, None], prob[o:o + k], out=grid)
-            total[fmin] += float(grid.sum(axis=0) @ dur[o:o + k])
-        total[flead] += float(flow[hand.change].sum())
-        if hand.n_end:
-            fe = flow[hand.end_lvl]
-            a, dr, b = hand.end_win
-            total[fa] += float(fe @ a)
-            total[fd] += float(fe @ dr)
-            total[fb] += float(fe @ b)
-            total[fh] += (h + 1) * float(fe.sum())
-            done += float(fe.sum())
+        # the hand's transitions in one compiled pass (exact_model's batched solver, one column):
+        # acc gains P(A), P(draw), P(B) of the ends on levels, lead changes, minutes, the mass ended
+        plan, acc = X._plan(chain, h), np.zeros((6, 1))
+        a, dr, b = (np.asarray(x, float) for x in hand.end_win)
+        mass = X._forward_hand(live.reshape(-1, 1), plan.src, plan.out, hand.nxt, prob2, hand.change, dur, a, dr, b,
+                               chain.codes[h + 1].size, acc)[:, 0]
+        total[fa] += acc[0, 0]
+        total[fd] += acc[1, 0]
+        total[fb] += acc[2, 0]
+        total[flead] += acc[3, 0]
+        total[fmin] += acc[4, 0]
+        total[fh] += (h + 1) * acc[5, 0]
+        done += acc[5, 0]
         layers.append((hand, live, ended, term))
-        codes_next = chain.codes[h + 1]
-        mass = np.bincount(hand.nxt, weights=flow, minlength=codes_next.size + 1)[:codes_next.size]
         h += 1
     # backward: the value of each state (expected rewards to come) for the figures of ``cols``, and
-    # their gradient; figures as rows, so that each group's transitions are a (states x outcomes)
-    # matrix per figure
+    # their gradient, every figure at once (values as states x figures), one compiled pass over each
+    # hand's transitions (``_gradient_hand``)
     cols = list(cols)
-    grad = np.zeros((prob.size, len(cols)))
-    v_next = [np.zeros(1) for _ in cols]
+    nc = len(cols)
+    grad = np.zeros((prob.size, nc))
+    if not nc:
+        return total, grad, done
+    pos = {c: i for i, c in enumerate(cols)}
+    ends = [(pos[c], c) for c in (fa, fd, fb, fh) if c in pos]
+    v_next = np.zeros((1, nc))
     for h in range(len(layers) - 1, -1, -1):
         hand, live, ended, term = layers[h]
-        nxt = np.minimum(hand.nxt, v_next[0].size - 1)  # past the states kept: worth 0
-        ended_at = np.nonzero(ended)[0]
-        for ci, c in enumerate(cols):  # one figure at a time: each group a (states x outcomes) matrix
-            q = v_next[ci][nxt]
-            if c == flead:
-                q[hand.change] += 1.0
-            if hand.n_end and c in (fa, fd, fb, fh):
-                a, dr, b = hand.end_win
-                q[hand.end_lvl] += {fa: a, fd: dr, fb: b, fh: h + 1}[c]
-            v = np.zeros(ended.size + 1)
-            for sel, o, k, at in hand.groups:
-                g = q[at:at + sel.size * k].reshape(sel.size, k)
-                if c == fmin:
-                    g += dur[o:o + k]
-                v[sel] = g @ prob[o:o + k]
-                grad[o:o + k, ci] += live[sel] @ g
-            v[ended_at] = term[:, c]
-            v_next[ci] = v
+        plan = X._plan(chain, h)
+        end_rw = np.zeros((hand.n_end, nc))
+        if hand.n_end and ends:
+            a, dr, b = hand.end_win
+            reward = {fa: a, fd: dr, fb: b, fh: h + 1}
+            for ci, c in ends:
+                end_rw[:, ci] = reward[c]
+        v = np.zeros((ended.size + 1, nc))
+        _gradient_hand(v_next, plan.src, plan.out, hand.nxt, prob, hand.change, hand.end_lvl, end_rw, dur,
+                       np.ascontiguousarray(live, dtype=float), pos.get(flead, -1), pos.get(fmin, -1), v, grad)
+        v[np.flatnonzero(ended)] = term[:, cols]
+        v_next = v
     return total, grad, done
+
+
+@njit(cache=True)
+def _gradient_hand(v_next, src, out, nxt, prob, change, end_lvl, end_rw, dur, live, lead_c, min_c, v, grad):
+    """One hand of ``_solve_with_gradient``'s backward pass, transition by transition (``src``: its
+    state, ``out``: its outcome, ``nxt``: the state it leads to, past ``v_next``'s rows: worth 0):
+    the value it leads to for each figure (``v_next``'s row, plus 1 for a lead change on the
+    ``lead_c`` figure, the rewards ``end_rw`` of an end on levels, the outcome's duration on the
+    ``min_c`` figure) adds probability x value to its state's row of ``v`` and live mass x value to
+    its outcome's row of ``grad``."""
+    nc = v.shape[1]
+    last = v_next.shape[0] - 1
+    j = 0
+    for t in range(src.size):
+        s, o, n = src[t], out[t], nxt[t]
+        if n > last:
+            n = last
+        p, w, e = prob[o], live[s], end_lvl[t]
+        for c in range(nc):
+            q = v_next[n, c]
+            if c == lead_c and change[t]:
+                q += 1.0
+            if e:
+                q += end_rw[j, c]
+            if c == min_c:
+                q += dur[o]
+            v[s, c] += p * q
+            grad[o, c] += w * q
+        if e:
+            j += 1
 
 
 def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
@@ -329,8 +364,10 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
         if stop0 is not None:  # the latest stop of the group: every member's states are among its
             chain_rules = dataclasses.replace(rules0, match_x100=max(s for _, _, _, s in members), no_new_x100=0)
         try:
-            check = getattr(X, "level_check", None)  # as exact_model: point-card levels apart where they differ
-            if check is not None and check(data, chain_rules, seed=0)["separate"]:
+            # as exact_model: point-card levels apart where they differ (the same test, with the delta
+            # method's SE in place of the bootstrap's)
+            check = getattr(X, "level_check", None)
+            if check is not None and check(data, chain_rules, reps=0)["separate"]:
                 chain_rules = dataclasses.replace(chain_rules, point_levels=X.POINT_LEVELS)
             got = _counts(data, chain_rules)
             if got is not None:
@@ -590,13 +627,15 @@ def _open_sets(spec: DesignSpec, decided: dict) -> list[ParamSet]:
     return out
 
 
-def _replay(spec: DesignSpec, open_sets: list[ParamSet]) -> dict[tuple[str, str], list[str]]:
-    """The played cells to play again: those of the sets still undecided, under every pairing that
-    one of their goals is judged under."""
+def _replay(spec: DesignSpec, open_sets: list[ParamSet], decided: dict) -> dict[tuple[str, str], list[str]]:
+    """The played cells to play again: per pairing, those of the sets still undecided that have a
+    judgement still open under that pairing (the equal pairings too). A pairing whose judgements
+    of a set are all decided adds nothing to them: its figures keep the n they were decided at."""
     todo: dict[tuple[str, str], set[str]] = {}
     for s in open_sets:
-        for pair in {p for _, p in _judgements(spec, s)}:
-            todo.setdefault(pair, set()).add(s.played)
+        for gi, pair in _judgements(spec, s):
+            if (s.id, gi, pair) not in decided:
+                todo.setdefault(pair, set()).add(s.played)
     return {p: sorted(v) for p, v in todo.items()}
 
 
@@ -650,12 +689,12 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     t0 = time.perf_counter()
     ev_jobs = jobs if backend == "loky" else 1
     todo = {pair: sorted(spec.played) for pair in spec.pairings}
-    rounds_log, decided, z_last, figs = [], {}, {}, {}
+    rounds_log, decided, z_last, figs, loaded = [], {}, {}, {}, {}
     open_sets = list(spec.sets)
     r = 0
     while True:
         _play_round(spec, out, r, todo, opts, command)
-        played = _load_played(out, spec, r + 1)
+        played = _load_played(out, spec, r + 1, cache=loaded)
         # the screening level of this round: ALPHA / rounds, split over the judgements still open
         k_r = sum(1 for s in open_sets for gi, p in _judgements(spec, s) if (s.id, gi, p) not in decided)
         alpha_r = ALPHA / spec.search["rounds"]
@@ -695,7 +734,7 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
                            "decided": n_decided})
         open_sets = _open_sets(spec, decided)
         r += 1
-        todo = _replay(spec, open_sets)
+        todo = _replay(spec, open_sets, decided)
         if r >= spec.search["rounds"] or not todo:
             break
     judged = _judge_sets(spec, figs, decided, z_last)

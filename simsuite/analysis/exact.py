@@ -1101,14 +1101,27 @@ LEVEL_CHECK_ALPHA = 0.05  # family-wise (Holm over both teams' two differences)
 LEVEL_CHECK_REPS = 2000
 
 
+def _ratio_difference(sums: np.ndarray, j: int) -> tuple[float, float, int]:
+    """sum(y1) / sum(x1) - sum(y2) / sum(x2) over deals (``sums``' columns x1 = 0, y1 = j, x2 = 3,
+    y2 = 3 + j), its delta-method SE over deals (the influence of deal i: (y1_i - R1 x1_i) / X1 -
+    (y2_i - R2 x2_i) / X2, with the g / (g - 1) small-sample factor) and the deals."""
+    g = sums.shape[0]
+    x1, y1, x2, y2 = sums[:, 0], sums[:, j], sums[:, 3], sums[:, 3 + j]
+    r1, r2 = y1.sum() / x1.sum(), y2.sum() / x2.sum()
+    infl = (y1 - r1 * x1) / x1.sum() - (y2 - r2 * x2) / x2.sum()
+    se = float(np.sqrt((infl ** 2).sum() * g / (g - 1))) if g > 1 else float("nan")
+    return float(r1 - r2), se, g
+
+
 def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed: int = 0) -> dict:
     """Does a hand fall alike at the point-card levels (5, 10, K: their point cards are trumps) and at
     the other plain levels? Per declaring team, hands after the first at a point level against those
     at the other levels (special levels and first hands left out): the difference (point - other) in
     the mean net levels gained by the declarers (declarers' gain - defenders' gain) and in the share of
     hands after which the deal passes, each with a percentile bootstrap interval over deals
-    (``reps`` resamples; n = deals with hands in both groups) and a normal p-value from the
-    bootstrap SE; Holm over the (up to) four p-values. ``separate``: some adjusted p is below
+    (``reps`` resamples; n = deals with hands in both groups; ``reps`` 0: a normal interval from the
+    delta method's SE over deals instead, what ``simsuite design`` uses) and a normal p-value from
+    that SE; Holm over the (up to) four p-values. ``separate``: some adjusted p is below
     ``LEVEL_CHECK_ALPHA``, and the chain then models the point levels with their own tables."""
     from .stats import cluster_bootstrap, holm, normal_p
 
@@ -1136,11 +1149,16 @@ def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed
             def stat(t, j=j):
                 with np.errstate(invalid="ignore", divide="ignore"):
                     return t[..., j] / t[..., 0] - t[..., 3 + j] / t[..., 3]
-            est, boots = cluster_bootstrap(sums, stat, reps, seed)
-            b = boots[np.isfinite(boots)]
-            se = float(np.std(b, ddof=1)) if b.size > 1 else float("nan")
-            p = normal_p(est.value, se) if np.isfinite(se) else 1.0
-            row[key] = {"value": est.value, "low": est.low, "high": est.high, "n": est.n, "p": p}
+            if reps:
+                est, boots = cluster_bootstrap(sums, stat, reps, seed)
+                b = boots[np.isfinite(boots)]
+                se = float(np.std(b, ddof=1)) if b.size > 1 else float("nan")
+                value, low, high, n = est.value, est.low, est.high, est.n
+            else:  # the delta method: each deal's influence on the two ratios' difference
+                value, se, n = _ratio_difference(sums, j)
+                low, high = value - 1.959963984540054 * se, value + 1.959963984540054 * se
+            p = normal_p(value, se) if np.isfinite(se) else 1.0
+            row[key] = {"value": value, "low": low, "high": high, "n": n, "p": p}
             ps.append((name, key, p))
         teams[name] = row
     adj = holm([p for *_, p in ps]) if ps else np.zeros(0)

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Iterator
 
 from ..compete.match import play_match_batch
-from ..engine.names import pair_text
+from ..engine.names import pair_text, policy_codes
+from ..engine.policies import full_for
 from ..engine.warm import warm_up
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
@@ -36,6 +37,8 @@ from .progress import Progress
 from .spec import ExecOptions, Plan, _format_value, _scheduler_host_port
 
 SCHEDULER_TIMEOUT_S = 3
+# the policy sets (engine.policies.full_for) this process has warmed up: one warm-up each a process
+_WARMED: set = set()
 MANIFEST_EVERY_S = 0.5  # the manifest is rewritten after a chunk at most this often (always at the end)
 
 
@@ -221,10 +224,14 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     ctx = joblib.parallel_config(backend="dask", client=client) if client is not None else contextlib.nullcontext()
     try:
         if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
-            try:
-                warm_up(policies=sorted({",".join(c.policies) for c in cells.values()}))
-            except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
-                pass
+            specs = sorted({",".join(c.policies) for c in cells.values()})
+            sets = {full_for(policy_codes(spec)) for spec in specs}
+            if not sets <= _WARMED:  # once a process: a second run (a design's rounds) has nothing to load
+                try:
+                    warm_up(policies=specs)
+                    _WARMED.update(sets)
+                except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
+                    pass
             t0 = progress.t0 = time.perf_counter()  # the final line's rate counts the play, not the compile
         with ctx:
             try:
