@@ -61,6 +61,7 @@ def replace(text: str, old: str, new: str) -> str:
     ("step = [30]", "step = 30", "grid.step must be a list of values or a range"),
     ("growth = 2", "growth = 1", "search.growth"),
     ("growth = 2", "speed = 2", "search: unknown key 'speed'"),
+    ("reps = 1000", "reps = 20", "search.reps must be at least 1000"),
     ('seed = 3', 'seed = 3\nmatches = 10', "unknown key 'matches'; known keys: base, seed"),
     ('base = "two-deck-2011"', 'base = "nonesuch"', "unknown variant id"),
 ])
@@ -348,7 +349,13 @@ def test_the_recommendation_is_confirmed_on_fresh_deals(tiny):
     manifest = json.loads((Path(res["out"]) / "runs" / "confirm0-expert-basic" / "manifest.json").read_text())
     assert manifest["seed"] == first["seed"]
     for g in first["goals"]:  # the figures of the fresh deals alone: their n is the confirmation's
-        assert g["figure"]["n"] == first["matches"] and g["holds"] == g["meets"]
+        assert g["figure"]["n"] == first["matches_by_pairing"][g["pairing"]] and g["holds"] == g["meets"]
+        if g["primary"]:
+            assert g["figure"]["n"] == first["matches"]
+    for pair, k in first["matches_by_pairing"].items():  # the primary at the boundary, the others as in the rounds
+        got = sum(rd["matches_per_cell"] for rd in res["rounds"] if pair in rd["cells"])
+        assert k == (first["matches"] if pair in res["primary"].values() else got), (pair, k, got)
+    assert first["matches_by_pairing"]["basic,basic"] < first["matches"]  # its judgements were settled early
     assert res["recommended"] == conf["confirmed"]
     if res["recommended"]:
         assert first["confirmed"] or len(conf["tried"]) > 1

@@ -757,18 +757,26 @@ def _ranked(spec: DesignSpec, judged: dict) -> list[str]:
 
 def _confirm(spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: int, opts: ExecOptions,
              command: Sequence[str]) -> dict:
-    """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, at the
-    most matches the design gave any cell, and judge its goals on those deals alone (95%
-    intervals): it is confirmed when every estimate under its primary pairings still meets its
-    goal. A candidate that is not confirmed gives way to the next, up to ``CONFIRM_TRIES``."""
-    n = max((m.select(pl.struct("seed", "match").n_unique()).item() for _, m in played.values()), default=0)
+    """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, and judge
+    its goals on those deals alone (95% intervals): under its primary pairings at the most matches
+    the design gave any cell (the boundary's n), under the others at the matches their judgements
+    of its cell got in the rounds. It is confirmed when every estimate under its primary pairings
+    still meets its goal. A candidate that is not confirmed gives way to the next, up to
+    ``CONFIRM_TRIES``."""
+    def matches(m):
+        return m.select(pl.struct("seed", "match").n_unique()).item()
+
+    n = max((matches(m) for _, m in played.values()), default=0)
+    primary = {spec.primary(g.metric) for g in spec.goals}
     by_id = {s.id: s for s in spec.sets}
     tried = []
     for i, cid in enumerate(cands[:CONFIRM_TRIES]):
         s = by_id[cid]
-        todo = {pair: [s.played] for pair in spec.pairings}
-        _play(spec, todo, n, confirm_seed(spec.seed, i), lambda p, i=i: confirm_dir(out, i, p), f"confirming {cid}",
-              {"confirm": i}, opts, command)
+        sizes = {pair: n if pair in primary or (s.played, pair) not in played else matches(played[(s.played, pair)][1])
+                 for pair in spec.pairings}
+        for pair in spec.pairings:
+            _play(spec, {pair: [s.played]}, sizes[pair], confirm_seed(spec.seed, i),
+                  lambda p, i=i: confirm_dir(out, i, p), f"confirming {cid}", {"confirm": i}, opts, command)
         fresh = _load_played(out, spec, 1, lambda _r, p, i=i: confirm_dir(out, i, p))
         f = evaluate(spec, fresh, jobs, {(cid, p) for p in spec.pairings})[cid]
         goals = []
@@ -778,12 +786,23 @@ def _confirm(spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: 
             goals.append({**j, "pairing": pair_text(pair), "primary": pair == spec.primary(g.metric),
                           "figure": f[pair_text(pair)].get(g.metric), "holds": j["meets"]})
         ok = all(g["holds"] for g in goals if g["primary"])
-        tried.append({"set": cid, "seed": confirm_seed(spec.seed, i), "matches": n, "confirmed": ok, "goals": goals,
+        tried.append({"set": cid, "seed": confirm_seed(spec.seed, i), "matches": n,
+                      "matches_by_pairing": {pair_text(p): k for p, k in sizes.items()}, "confirmed": ok, "goals": goals,
                       "hands": sum(int(h.height) for h, _ in fresh.values()), "figures": f})
         if ok:
             break
     return {"seed_rule": f"SeedSequence([seed, {CONFIRM_KEY} + i]) for the i-th set tried", "tried": tried,
             "confirmed": next((t["set"] for t in tried if t["confirmed"]), None)}
+
+
+def confirm_sizes(t: dict) -> str:
+    """The matches a confirmation played, per pairing ("540 matches under expert,basic, 180 under
+    expert,expert"); a stored result without them played ``matches`` under every pairing."""
+    sizes = t.get("matches_by_pairing")
+    if not sizes:
+        return f"{t['matches']:,} matches per pairing"
+    parts = [f"{k:,} {'matches ' if i == 0 else ''}under {p}" for i, (p, k) in enumerate(sizes.items())]
+    return ", ".join(parts)
 
 
 def _finished(out: Path, spec: DesignSpec) -> dict | None:
@@ -1019,8 +1038,8 @@ def format_design(res: dict) -> str:
             lines.append(f"FLAG: the recommendation {res['flag']}.")
     conf = res.get("confirmation") or {"tried": []}
     for t in conf["tried"]:
-        lines += ["", f"Confirmation of {t['set']} on fresh deals (seed {t['seed']}, {t['matches']:,} matches per "
-                  f"pairing): {'CONFIRMED' if t['confirmed'] else 'NOT CONFIRMED'}"]
+        lines += ["", f"Confirmation of {t['set']} on fresh deals (seed {t['seed']}, {confirm_sizes(t)}): "
+                  f"{'CONFIRMED' if t['confirmed'] else 'NOT CONFIRMED'}"]
         body = [[g["pairing"], g["goal"], _fmt(g["figure"], g["goal"].split()[0]), g["status"],
                  ("yes" if g["holds"] else "NO") + ("" if g["primary"] else " (not primary)")] for g in t["goals"]]
         lines.append(table(["pairing", "goal", "figure on fresh deals", "status", "still holds"], body, max_width=40))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.design import VARIANT_FILE, load_design
+from ..analysis.design import VARIANT_FILE, confirm_sizes, load_design
 from ..analysis.design_spec import METRIC_BY_KEY
 from .html import CSS, SCRIPT, _check_out, _figure, _new_figure, _num, _png, _write, esc
 
@@ -133,7 +133,7 @@ def design_html(res: dict, where: Path) -> str:
                        "</tr>" for g in t["goals"])
         confirm += (f"<h2>Confirmation of <code>{esc(t['set'])}</code> on fresh deals: "
                     f"{'confirmed' if t['confirmed'] else 'not confirmed'}</h2><p class=\"notes\">Played again on "
-                    f"{t['matches']:,} deals no round had seen (seed {t['seed']}), under every pairing; each goal judged "
+                    f"deals no round had seen (seed {t['seed']}; {esc(confirm_sizes(t))}); each goal judged "
                     "on those deals alone (95% intervals).</p><div class=\"scroll\"><table><tr><th>pairing</th>"
                     "<th>goal</th><th>figure on fresh deals</th><th>status</th><th>still holds</th></tr>"
                     + body + "</table></div>")
