@@ -417,3 +417,59 @@ def test_duel_matches_count_pairs_and_draws():
     r = duel_matches(load_variant("school-2016"), "expert", "basic", 12, 5)
     assert r.match_win.n == 12 and r.hands_per_match.n == 12 and r.match_draw.n == 12  # 24 tables, 12 deals
     assert 0 <= r.match_win.value + r.match_draw.value <= 1
+
+
+def test_distinct_compiled_equals_numpy_and_np_unique():
+    """The chain's state numbering (``_distinct``, compiled) is numpy's: the same distinct keys (sorted, as
+    np.unique) and the same index of every key, a negative key indexed past them; keys spread too wide
+    for the dense range fall back to the sort."""
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        n = int(rng.integers(0, 3000))
+        keys = (rng.integers(0, 40, n).astype(np.int64) << X._T_BITS) + rng.integers(0, 200, n)
+        keys[rng.random(n) < 0.2] = -1
+        parts = [keys[: n // 3], keys[n // 3:]] if trial % 2 else [keys]
+        got, want = X._distinct(parts), X._distinct_numpy(parts)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), trial
+        assert np.array_equal(got[0], np.unique(keys[keys >= 0]))
+        assert (got[1][keys < 0] == got[0].size).all()
+    wide = np.array([5, 1 << 50, 0, -1], np.int64)
+    out, inv = X._distinct([wide])
+    assert out.tolist() == [0, 5, 1 << 50] and inv.tolist() == [1, 2, 0, 3]
+    assert X._distinct([])[0].size == 0 and X._distinct([np.array([-1, -1])])[1].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("change", [{}, {"must_defend": True}, {"must_defend": False}, {"point_levels": X.POINT_LEVELS},
+                                    {"warn_x100": 2000, "after_warn": 2}, {"step": 50},
+                                    {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": True},
+                                    {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": False}])
+def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, change):
+    """The chain's transitions from compiled code (``_expand_group``) are the numpy blocks': the same
+    states, flags, next states and ends, hand by hand, whatever the rules' branches (the end level
+    defended or not, point levels apart, a warning, a time grid)."""
+    from simsuite.sim.results import load
+
+    r = load(both_cutoffs)
+    h, m = r.hands.collect(), r.matches.collect()
+    v = next(iter(r.variants().values()))
+    data = X.hand_data(h, m, v)
+    rules = dataclasses.replace(X.Rules.of(v), **change)
+    tables = X._design(data, rules).tables
+    chains = {}
+    for compiled in (False, True):
+        monkeypatch.setattr(X, "_COMPILED_EXPAND", compiled)
+        ch = X._Chain(tables, rules)
+        k = 0
+        while ch.codes[k].size and k < 30:
+            ch.hand(k)
+            k += 1
+        chains[compiled] = ch
+    a, b = chains[False], chains[True]
+    assert len(a.hands) == len(b.hands) > 3
+    for x, y in zip(a.codes, b.codes):
+        assert np.array_equal(x, y)
+    for x, y in zip(a.hands, b.hands):
+        for f in ("ended", "change", "end_lvl", "nxt"):
+            assert np.array_equal(getattr(x, f), getattr(y, f)), f
+        assert all(np.array_equal(u, w) for u, w in zip(x.end_win, y.end_win))
+        assert np.array_equal(x.end_t[0], y.end_t[0]) and np.array_equal(x.end_t[1], y.end_t[1])

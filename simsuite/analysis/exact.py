@@ -465,6 +465,17 @@ def _expand(codes, tables, rules, h):
         gain_b = np.where(dd == 0, tb.gain_f, tb.gain_d)
         gd = np.where(tb.switch, 1 - dd, dd)
         spans.append((sel, offsets[key], k, start))
+        if _COMPILED_EXPAND:
+            code = np.empty(size, np.int64)
+            found = np.empty((4, size), np.int64)  # pages only where an end is written
+            n_end = _expand_group(la, lb, w, t, ld, sel, gain_a.astype(np.int64), gain_b.astype(np.int64),
+                                  gd.astype(np.int64), dd.astype(np.int64), np.asarray(tb.dur, np.int64),
+                                  rules.end, rules.must_defend, rules.timed, warned, rules.warn_x100,
+                                  rules.after_warn, rules.step, rules.overhead_x100, rules.spt_x100, h + 1,
+                                  end_lvl[start:stop], change[start:stop], code, found)
+            next_codes.append(code)
+            ends.append([found[i, :n_end].copy() for i in range(4)])
+            continue
         rows = max(1, _CHUNK // k)
         for lo in range(0, sel.size, rows):
             part = sel[lo:lo + rows]
@@ -498,6 +509,66 @@ def _expand(codes, tables, rules, h):
     cat += [np.concatenate([e[i] for e in ends]) if ends else np.zeros(0, np.int64) for i in range(3)]
     cat.append([e[3] for e in ends])
     return ended, cat, (la, lb, d)
+
+
+_COMPILED_EXPAND = True  # _expand's grids in compiled code (_expand_group); False: numpy blocks (the same arrays)
+
+
+@njit(cache=True)
+def _x100(t, hands, step, overhead_x100, spt_x100):
+    """``Rules.x100`` for one state."""
+    if step == 0:
+        return hands * overhead_x100 + (t * spt_x100) // 60
+    return t * step
+
+
+@njit(cache=True)
+def _expand_group(la, lb, w, t, ld, sel, gain_a, gain_b, gd, dd, dur, end, must_defend, timed, warned, warn_x100,
+                  after_warn, step, overhead_x100, spt_x100, h_next, end_lvl, change, code, ends):
+    """``_expand``'s grid of one group, state by state and outcome by outcome (the numpy blocks'
+    arithmetic, element by element): each transition's end-on-levels and lead-change flags, the code
+    of its next state (-1 where it ends the match on levels), and for those that end, their levels,
+    declaring team and time coordinate in ``ends``' rows (returns how many)."""
+    k = gain_a.size
+    n_end = 0
+    for i in range(sel.size):
+        s = sel[i]
+        a0, b0, old, w0, t0 = la[s], lb[s], ld[s], w[s], t[s]
+        for j in range(k):
+            x = i * k + j
+            ga, gb = a0 + gain_a[j], b0 + gain_b[j]
+            if must_defend:
+                if ga > end and not (dd[j] == 0 and a0 == end):
+                    ga = end
+                if gb > end and not (dd[j] == 1 and b0 == end):
+                    gb = end
+            gt = t0 + dur[j] if timed else t0
+            ahead = 0 if ga > gb else (1 if gb > ga else -1)
+            gw = w0
+            if warned:
+                if gw > 0:
+                    gw -= 1
+                elif gw < 0 and _x100(gt, h_next, step, overhead_x100, spt_x100) >= warn_x100:
+                    gw = after_warn
+            gend = ga > end or gb > end
+            end_lvl[x] = gend
+            change[x] = ahead >= 0 and old >= 0 and ahead != old
+            if gend:
+                code[x] = -1
+                ends[0, n_end] = ga
+                ends[1, n_end] = gb
+                ends[2, n_end] = gd[j]
+                ends[3, n_end] = gt
+                n_end += 1
+            else:
+                c = np.int64(ga)
+                c = (c << _L_BITS) | gb
+                c = (c << _D_BITS) | gd[j]
+                c = (c << _LD_BITS) | ((ahead if ahead >= 0 else old) + 1)
+                c = (c << _W_BITS) | (gw + 1)
+                c = (c << _T_BITS) | gt
+                code[x] = c
+    return n_end
 
 
 def _winner_probs(la, lb, on_stage_team, rules):
@@ -714,11 +785,85 @@ def _add(lst, i, v):
     lst[i] += v
 
 
+@njit(cache=True)
+def _distinct_dense(keys, t_bits):
+    """``_distinct``'s placing of the keys on a dense range (see there), in one compiled pass each:
+    (distinct keys, index of each key, True), or (empty, empty, False) where the keys spread too
+    wide for it (then ``_distinct`` sorts)."""
+    n = keys.size
+    mask = (1 << t_bits) - 1
+    lo_h, hi_h, t0, t1, n_keys = -1, -1, 1 << t_bits, -1, 0
+    for i in range(n):
+        k = keys[i]
+        if k < 0:
+            continue
+        hk, tk = k >> t_bits, k & mask
+        if n_keys == 0 or hk < lo_h:
+            lo_h = hk
+        if n_keys == 0 or hk > hi_h:
+            hi_h = hk
+        t0 = min(t0, tk)
+        t1 = max(t1, tk)
+        n_keys += 1
+    inv = np.zeros(n, np.intp)
+    if n_keys == 0:
+        return np.zeros(0, np.int64), inv, True
+    h_span = hi_h - lo_h + 1
+    t_span = t1 - t0 + 1
+    if h_span > 2 * n_keys + (1 << 20):
+        return np.zeros(0, np.int64), inv[:0], False
+    number = np.zeros(h_span, np.intp)
+    for i in range(n):
+        if keys[i] >= 0:
+            number[(keys[i] >> t_bits) - lo_h] = 1
+    c = 0
+    for i in range(h_span):
+        if number[i]:
+            number[i] = c
+            c += 1
+    span = c * t_span
+    if span > 2 * n_keys + (1 << 16):
+        return np.zeros(0, np.int64), inv[:0], False
+    taken = np.zeros(span + 1, np.intp)
+    for i in range(n):
+        k = keys[i]
+        if k < 0:
+            inv[i] = span
+        else:
+            place = number[(k >> t_bits) - lo_h] * t_span + (k & mask) - t0
+            taken[place] = 1
+            inv[i] = place
+    taken[span] = 1
+    c = 0
+    for p in range(span + 1):
+        if taken[p]:
+            taken[p] = c
+            c += 1
+    out = np.empty(c - 1, np.int64)
+    for i in range(n):
+        j = taken[inv[i]]
+        inv[i] = j
+        if keys[i] >= 0:
+            out[j] = keys[i]
+    return out, inv, True
+
+
 def _distinct(parts):
     """The distinct keys of ``parts`` (arrays of keys, laid end to end), sorted, and the index of
     each key among them (``np.unique``'s ``return_inverse``); a negative key is no key, and its
     index is the number of distinct keys. The sum of weights ``w`` per distinct key is then
     ``np.bincount(index, weights=w, minlength=len(distinct) + 1)[:-1]``."""
+    if not parts:
+        return np.zeros(0, np.int64), np.zeros(0, np.intp)
+    keys = np.ascontiguousarray(np.concatenate(parts) if len(parts) != 1 else parts[0], dtype=np.int64)
+    out, inv, ok = _distinct_dense(keys, _T_BITS)
+    if ok:
+        return out, inv
+    return _distinct_numpy(parts)
+
+
+def _distinct_numpy(parts):
+    """``_distinct`` with numpy alone: the dense placing a block of keys at a time, else a stable sort."""
     blocks = [p[i:i + _CHUNK] for p in parts for i in range(0, p.size, _CHUNK)]
     n = sum(b.size for b in blocks)
     inv = np.empty(n, np.intp)
