@@ -239,7 +239,6 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
     dur = chain.duration / 100.0 if rules.step == 0 else chain.duration * rules.step / 100.0
     dur = np.ascontiguousarray(dur, dtype=float)
     prob = np.ascontiguousarray(prob, dtype=float)
-    prob2 = prob.reshape(-1, 1)
     mass = np.array([1.0])
     total = np.zeros(nf)
     done = 0.0
@@ -265,17 +264,17 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
         live = np.where(ended, 0.0, mass)
         # the hand's transitions in one compiled pass (exact_model's batched solver, one column):
         # acc gains P(A), P(draw), P(B) of the ends on levels, lead changes, minutes, the mass ended
-        plan, acc = X._plan(chain, h), np.zeros((6, 1))
+        plan, acc = X._plan(chain, h), np.zeros(6)
         a, dr, b = (np.asarray(x, float) for x in hand.end_win)
-        mass = X._forward_hand(live.reshape(-1, 1), plan.src, plan.out, hand.nxt, prob2, hand.change, dur, a, dr, b,
-                               chain.codes[h + 1].size, acc)[:, 0]
-        total[fa] += acc[0, 0]
-        total[fd] += acc[1, 0]
-        total[fb] += acc[2, 0]
-        total[flead] += acc[3, 0]
-        total[fmin] += acc[4, 0]
-        total[fh] += (h + 1) * acc[5, 0]
-        done += acc[5, 0]
+        mass = _forward_hand(live, plan.src, plan.out, hand.nxt, prob, hand.change, dur, a, dr, b,
+                             chain.codes[h + 1].size, acc)
+        total[fa] += acc[0]
+        total[fd] += acc[1]
+        total[fb] += acc[2]
+        total[flead] += acc[3]
+        total[fmin] += acc[4]
+        total[fh] += (h + 1) * acc[5]
+        done += acc[5]
         layers.append((hand, live, ended, term))
         h += 1
     # backward: the value of each state (expected rewards to come) for the figures of ``cols``, and
@@ -307,6 +306,34 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
 
 
 @njit(cache=True)
+def _forward_hand(mass, src, out, nxt, prob, change, duration, end_a, end_d, end_b, n_next, acc):
+    """One hand of ``_solve_with_gradient``'s forward pass (``exact._forward_hand`` for one
+    distribution, passing over the states no mass reaches): the next states' masses; adds to
+    ``acc`` P(A), P(draw), P(B) of the ends on levels, lead changes, minutes and the mass ended."""
+    nm = np.zeros(n_next)
+    j = 0
+    for t in range(src.size):
+        s, o, n = src[t], out[t], nxt[t]
+        m = mass[s]
+        if m == 0.0:
+            if n >= n_next:
+                j += 1
+            continue
+        f = m * prob[o]
+        if n < n_next:
+            nm[n] += f
+        else:
+            acc[0] += end_a[j] * f
+            acc[1] += end_d[j] * f
+            acc[2] += end_b[j] * f
+            acc[5] += f
+            j += 1
+        acc[3] += change[t] * f
+        acc[4] += duration[o] * f
+    return nm
+
+
+@njit(cache=True)
 def _gradient_hand(v_next, src, out, nxt, prob, change, end_lvl, end_rw, dur, live, lead_c, min_c, v, grad):
     """One hand of ``_solve_with_gradient``'s backward pass, transition by transition (``src``: its
     state, ``out``: its outcome, ``nxt``: the state it leads to, past ``v_next``'s rows: worth 0):
@@ -322,6 +349,10 @@ def _gradient_hand(v_next, src, out, nxt, prob, change, end_lvl, end_rw, dur, li
         if n > last:
             n = last
         p, w, e = prob[o], live[s], end_lvl[t]
+        if w == 0.0:  # a state no mass reaches (or ended): each transition into it has no probability
+            if e:  # or none from a live state, so its value adds nothing to any gradient that is used
+                j += 1
+            continue
         for c in range(nc):
             q = v_next[n, c]
             if c == lead_c and change[t]:
