@@ -1,0 +1,476 @@
+"""The sub-commands' handlers: each parses nothing, checks its flags, calls the library and prints."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+from ..errors import SimsuiteError
+from ..rules.cards import SEATS
+from ..rules.variant import describe, known_ids, load_all, load_variant
+from ..sim.limits import HAND_BYTES, MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
+
+MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
+
+def cmd_learn_collect(args) -> int:
+    from ..learn.collect import DEFAULT_CHUNK, collect
+
+    print(collect(args.out, hands=args.hands, seed=args.seed, policy=args.policy, jobs=args.jobs,
+                  chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK, backend=args.backend,
+                  scheduler=args.scheduler, quiet=args.quiet, break_lock=args.break_lock,
+                  command=["simsuite", *args.argv]))
+    return 0
+
+
+def cmd_learn_train(args) -> int:
+    from ..learn.train import load, model_target, train_and_write
+    from ..report.learn_text import training_text
+
+    if args.max_rows is not None:
+        check_int("--max-rows", args.max_rows, 1000)
+    check_seed("--seed", args.seed)
+    model_target(args.out)  # a bad --out is refused before the data are read
+    trained = train_and_write(load(args.data), args.data, args.out, args.max_rows, args.seed,
+                              command=["simsuite", *args.argv])
+    if args.json:
+        print(json.dumps({"lambda": trained.lam, "rows": trained.rows, "validation": trained.validation,
+                          "evaluation": trained.evaluation}, indent=1))
+    else:
+        print(training_text(trained, args.out))
+    return 0
+
+
+def cmd_learn_evaluate(args) -> int:
+    from ..engine.model import load_model
+    from ..learn.train import coefficients, evaluate, load
+    from ..report.learn_text import evaluation_table
+
+    model = load_model(args.model)
+    d = load(args.data)
+    ev = {"decisions": d.n, "model": evaluate(coefficients(model), d), "heuristic": evaluate(None, d)}
+    if args.json:
+        print(json.dumps(ev, indent=1))
+    else:
+        print(evaluation_table(f"{args.model} on {args.data}: every decision", ev))
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from ..sim.run import simulate
+    from ..sim.spec import DEFAULT_CHUNK, RunSpec
+
+    spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
+                   hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                   duplicate=args.duplicate, out=args.out, chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
+                   quiet=args.quiet, command=["simsuite", *args.argv], break_lock=args.break_lock)
+    print(simulate(spec))
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    from ..sim.run import sweep
+
+    print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
+                chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
+    return 0
+
+
+def cmd_design(args) -> int:
+    from ..analysis.design import cli
+
+    return cli(args)
+
+
+def cmd_summary(args) -> int:
+    from ..analysis import metrics
+    from ..sim.results import load
+
+    r = load(args.results)
+    variants = r.variants()  # the rules each cell was played under (overrides included)
+    with _reading(args.results):
+        rows = metrics.summarise(r.hands, r.matches, by=args.by, variants=variants)
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+    else:
+        print(metrics.format_summary(rows))
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    from ..analysis.calibrate import command
+
+    print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
+                  as_json=args.json))
+    return 0
+
+
+def cmd_compare_policies(args) -> int:
+    from ..analysis.compare import command
+
+    print(command(args.variant, policies=args.policies, hands=args.hands, seed=args.seed, jobs=args.jobs,
+                  as_json=args.json))
+    return 0
+
+
+def cmd_exact(args) -> int:
+    from ..analysis.exact import cli
+
+    return cli(args)
+
+
+def cmd_report(args) -> int:
+    from ..report.html import build_report
+
+    _report_not_over_input(args.results, args.out)
+    with _reading(args.results):
+        print(build_report(args.results, args.out, by=args.by))
+    return 0
+
+
+def _report_not_over_input(results: str, out: str) -> None:
+    """A report written into the folder it reads must be a new page, never one of the run's own files
+    (``-o RUN/manifest.json`` replaced the manifest with HTML)."""
+    run, target = Path(results).resolve(), Path(out).resolve()
+    if target.is_relative_to(run) and (target.suffix.lower() not in (".html", ".htm") or target.parent != run):
+        raise SimsuiteError(f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
+                            f"level (such as {Path(results) / 'report.html'}), never one of the run's files")
+
+
+@contextlib.contextmanager
+
+
+def _reading(run: str):
+    """A part that passes the footer check but fails to decode (bytes damaged inside it) is found
+    and named, instead of a raw polars or Arrow error."""
+    import polars as pl
+    import pyarrow as pa
+
+    try:
+        yield
+    except (pl.exceptions.PolarsError, pa.ArrowException, OSError) as exc:
+        from ..sim.results import unreadable_message
+
+        raise SimsuiteError(unreadable_message(run, exc)) from None
+
+
+def cmd_variants(args) -> int:
+    from ..report.text import variants_table
+
+    variants = load_all()
+    if args.json:
+        print(json.dumps([_summary(v) for v in variants], indent=2, ensure_ascii=False))
+    else:
+        print(variants_table(variants))
+    return 0
+
+
+def _summary(v) -> dict:
+    return {
+        "id": v.id, "name": v.name, "version": v.version, "rules_hash": v.rules_hash, "decks": v.decks,
+        "bottom_size": v.bottom_size, "step": v.step, "takeover": v.takeover, "total_points": v.total_points,
+        "capture_by": v.capture_by, "capture_with": v.capture_with, "capture_scheme": v.capture_scheme,
+        "throws": v.throws, "throw_test": v.throw_test if v.throws else None,
+    }
+
+
+def cmd_show(args) -> int:
+    v = load_variant(args.variant)
+    if args.json:
+        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict()}, indent=2, ensure_ascii=False))
+    else:
+        print(describe(v))
+    return 0
+
+
+def cmd_judge(args) -> int:
+    from ..report.text import judge_table
+    from ..rules.judge import judge
+    from ..rules.scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    choice = args.variant or scenario.variant
+    if choice is None:
+        raise SimsuiteError(f"{args.scenario}: no variant: give --variant ID (or all), or variant = \"ID\" in the file; "
+                            f"known ids: {', '.join(known_ids())}")
+    many = choice == "all"
+    variants = load_all() if many else [load_variant(choice)]
+    rulings = [judge(scenario, v) for v in variants]
+    if args.json:
+        print(json.dumps(rulings if many else rulings[0], indent=2, ensure_ascii=False))
+    else:
+        print(judge_table(scenario, rulings))
+    return 0
+
+
+def cmd_bury(args) -> int:
+    from ..analysis.bury import bury_study
+    from ..sim.spec import parse_overrides
+
+    overrides = parse_overrides(args.overrides)
+    v = load_variant(args.variant)
+    if overrides:
+        v = v.with_overrides(overrides, source=f"{v.id} with --set")
+    _engine_ready(v)
+    check_int("--hands", args.hands, 2, 1_000_000)
+    check_seed("--seed", args.seed)
+    if "," in args.policy:
+        raise SimsuiteError(f"--policy takes one policy (the dealer's; it buries in every hand); got {args.policy!r}")
+    r = bury_study(v, args.policy, args.hands, args.seed)
+    if args.json:
+        print(json.dumps(r.as_dict(), indent=2))
+        return 0
+    sets = " ".join(f"{k}={val}" for k, val in overrides.items())
+    print(f"{r.variant}{' (' + sets + ')' if sets else ''}: {r.policy} buries, {r.hands} hands (seed {args.seed}); 95% intervals")
+    print(f"  points buried per hand     {r.points.fmt(2)}")
+    print(f"  hands with points buried   {r.any_points.fmt(pct=True)}")
+    for name, e in r.by_trumps:
+        print(f"  dealer keeps {name} trumps: {e.fmt(2)}")
+    return 0
+
+
+def cmd_advise(args) -> int:
+    from ..play.advise import advice_text, advise
+    from ..rules.scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    choice = args.variant or scenario.variant
+    if choice is None or choice == "all":
+        raise SimsuiteError(f"{args.scenario}: name one variant: --variant ID, or variant = \"ID\" in the file; "
+                            f"known ids: {', '.join(known_ids())}")
+    check_seed("--seed", args.seed)
+    a = advise(scenario, load_variant(choice), args.policy, args.seed)
+    if args.json:
+        print(json.dumps(a.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(advice_text(scenario, a))
+    return 0
+
+
+WARMUP_HANDS = 20
+
+
+def _policy_names(policies: str) -> list[str]:
+    """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
+    from ..engine.names import policy_codes, policy_name
+
+    return [policy_name(c) for c in policy_codes(policies)]
+
+
+def _engine_ready(variant) -> None:
+    from ..engine.params import engine_ready
+
+    engine_ready(variant)
+
+
+def _can_encode(text: str, stream) -> bool:
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        text.encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def cmd_play(args) -> int:
+    import numpy as np
+
+    from ..engine.api import play_one
+    from ..report.trace import format_trace
+    from ..rules.cards import RANK_NAMES, format_card, parse_rank
+
+    v = load_variant(args.variant)
+    names = _policy_names(args.policies)
+    level = parse_rank(args.level) if args.level is not None else None
+    if level is not None:
+        if args.match:
+            raise SimsuiteError("--level plays one hand at that level; a match (--match) starts at the variant's start "
+                                f"level {RANK_NAMES[v.start_level]}: leave out one of them")
+        if level in v.permanent_trump_ranks or not v.start_level <= level <= v.end_level:
+            raise SimsuiteError(f"--level {args.level}: {v.id} plays levels {RANK_NAMES[v.start_level]} to "
+                                f"{RANK_NAMES[v.end_level]}" + (f", never {', '.join(RANK_NAMES[r] for r in sorted(v.permanent_trump_ranks))} "
+                                "(a permanent trump rank)" if v.permanent_trump_ranks else ""))
+    if args.match_index is not None and not args.match:
+        raise SimsuiteError("--match-index picks a match of the seed: give --match too (one hand has no match index)")
+    if args.match_index is None:
+        args.match_index = 0
+    check_seed("--seed", args.seed)
+    _engine_ready(v)
+    if args.match:
+        return _play_match(v, args, names)
+    result = play_one(v, args.seed, names, level=level, keep=True)
+    if args.json:
+        h = result.history
+
+        def cards(row) -> str:
+            return " ".join(format_card(int(c)) for c in np.nonzero(row)[0] for _ in range(int(row[c])))
+
+        data = {
+            "variant": v.id, "seed": args.seed, "policies": dict(zip(SEATS, names)),
+            "record": result.record,
+            "history": {
+                "deal": {SEATS[s]: cards(h.deal[s]) for s in range(4)},
+                "bottom": cards(h.bottom),
+                "bids": [{"seat": SEATS[int(b[0])], "card": format_card(int(b[1])), "count": int(b[2]),
+                          "kind": {1: "declare", 2: "override", 3: "reinforce"}.get(int(b[3]), int(b[3]))}
+                         for b in h.bids],
+                "bury": cards(h.bury),
+                "plays": [{"trick": int(r[0]) + 1, "seat": SEATS[int(r[1])],
+                           "kind": {0: "play", 1: "failed throw"}.get(int(r[2]), int(r[2])),
+                           "winner": SEATS[int(r[3])] if r[3] >= 0 else None, "cards": cards(r[4:])}
+                          for r in h.plays],
+            },
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        symbols = not args.ascii and _can_encode("♠♥♦♣", sys.stdout)
+        print(format_trace(v, result, symbols, seed=args.seed, policies=names), end="")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    import time
+
+    from ..engine.api import play_batch
+    from ..report.text import table
+
+    _policy_names(args.policy)
+    check_int("--hands", args.hands, 1)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "time fewer hands")
+    variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
+    for v in variants:
+        _engine_ready(v)
+    rows = []
+    for v in variants:
+        t0 = time.perf_counter()
+        play_batch(v, args.seed, WARMUP_HANDS, args.policy)  # compiles (or loads the cache) on first use
+        warm = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        play_batch(v, args.seed, args.hands, args.policy)
+        secs = time.perf_counter() - t0
+        rows.append({"variant": v.id, "policy": args.policy, "hands": args.hands,
+                     "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
+                     "seconds": secs, "warmup_s": warm})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(table(["variant", "policy", "hands", "hands/s", "seconds", f"warm-up ({WARMUP_HANDS} hands) s"],
+                    [[r["variant"], r["policy"], r["hands"], f"{r['hands_per_s']:,.0f}", f"{r['seconds']:.2f}",
+                      f"{r['warmup_s']:.2f}"] for r in rows]))
+    return 0
+
+
+def cmd_duel(args) -> int:
+    from ..compete.duel import duel
+    from ..engine.names import policy_codes, split_names
+    from ..report.text import table
+
+    names = split_names(args.policies)
+    if len(names) != 2:
+        raise SimsuiteError(f"--policies needs two names A,B; got {args.policies!r}")
+    policy_codes(names)
+    if args.hands is None:
+        args.hands = 20000
+    check_int("--hands", args.hands, 2)
+    check_seed("--seed", args.seed)
+    check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "play fewer hands")
+    variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
+    if args.matches is not None:
+        return _duel_matches(args, names, variants)
+    check_jobs("--jobs", args.jobs)
+    results = [duel(v, names[0], names[1], args.hands, args.seed, jobs=args.jobs) for v in variants]
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+        return 0
+    rows = [[r.variant, r.net_levels.fmt(3), r.pair_win.fmt(pct=True), r.pair_loss.fmt(pct=True)] for r in results]
+    print(f"{names[0]} against {names[1]} over duplicate hands (seed {args.seed}); 95% intervals")
+    print(table(["variant", f"net levels per hand for {names[0]}", f"pairs {names[0]} wins", f"pairs {names[0]} loses"], rows, max_width=60))
+    return 0
+
+
+def _play_match(v, args, names) -> int:
+    import dataclasses
+
+    from ..compete.match import play_match
+    from ..compete.match_text import format_match
+
+    check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
+    m = play_match(v, args.seed, args.match_index, names)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(m), indent=2))
+    else:
+        print(format_match(v, m), end="")
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    from ..compete.competition import make_teams, repeat_tournaments, run_policy_tournament
+    from ..compete.tournament import format_standings
+    from ..engine.names import policy_codes, split_names
+    from ..report.text import table
+
+    v = load_variant(args.variant)
+    pols = [p for p in split_names(args.policies) if p]
+    policy_codes(pols[:4] if len(pols) in (1, 2, 4) else pols[:1])
+    for p in pols:
+        policy_codes(p)
+    if args.teams > MAX_TEAMS:  # make_teams names too few teams; too many would fill memory first
+        raise SimsuiteError(f"--teams must be at most {MAX_TEAMS:,}; got {args.teams:,}")
+    check_int("--repeat", args.repeat, 1, MAX_REPEAT)
+    check_seed("--seed", args.seed)
+    check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
+    if args.elimination is not None and v.tournament_format != "knockout":
+        raise SimsuiteError(f"--elimination {args.elimination}: {v.id} plays a {v.tournament_format} tournament, not a "
+                            "knock-out, and --elimination applies to knock-outs only (a variant file with "
+                            "tournament_format = \"knockout\" plays one)")
+    teams = make_teams(args.teams, pols)
+    if len(pols) > args.teams:
+        raise SimsuiteError(f"--policies names {len(pols)} policies for {args.teams} teams: the teams take the policies "
+                            f"in turn, so {len(pols) - args.teams} would never play; give at most {args.teams}")
+    _engine_ready(v)
+    if args.repeat > 1:
+        r = repeat_tournaments(v, teams, args.seed, args.repeat, args.elimination)
+        if args.json:
+            print(json.dumps({"variant": v.id, "repeats": r.repeats,
+                              "first": {t: e.as_dict() for t, e in r.first.items()},
+                              "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()}}, indent=2))
+            return 0
+        print(f"{v.id}: {r.repeats} tournaments of {len(teams)} teams (seeds {args.seed}..{args.seed + r.repeats - 1}); "
+              "share of tournaments won, 95% Wilson intervals")
+        print(table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]))
+        print(table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()]))
+        return 0
+    result, records = run_policy_tournament(v, teams, args.seed, args.elimination)
+    if args.json:
+        print(json.dumps({"variant": v.id, "champion": result.champion,
+                          "standings": [{"rank": s.rank, "team": s.team, "points": s.points,
+                                         "level_diff": s.level_diff, "separated_by": s.separated_by}
+                                        for s in result.standings],
+                          "matches": len(records), "notes": list(result.notes)}, indent=2))
+        return 0
+    print(format_standings(result))
+    return 0
+
+
+def _duel_matches(args, names, variants) -> int:
+    from ..compete.duel import duel_matches
+    from ..report.text import table
+
+    check_int("--matches", args.matches, 2)
+    from ..compete.match import hand_cap
+
+    for v in variants:
+        check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,
+                     "play fewer matches")
+    results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+        return 0
+    print(f"{names[0]} against {names[1]} over duplicate matches (seed {args.seed}, {args.matches} pairs); 95% intervals")
+    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.match_draw.fmt(pct=True),
+             r.hands_per_match.fmt(1)] for r in results]
+    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws counted)", "drawn",
+                 "hands per match"], rows, max_width=60))
+    return 0
