@@ -171,7 +171,7 @@ def test_warning_countdown_ends_a_match_that_also_has_a_no_new_hand_cutoff():
     countdown: a state whose countdown has run out ends the match even before the cut-off."""
     r = rules(match_x100=9000, warn_x100=2000, after_warn=1, no_new_x100=3000, step=100)
     n = np.array([2, 2, 2])
-    codes = X._encode(n, n, np.zeros(3, int), np.full(3, -1), np.array([0, 1, -1]), np.array([25, 25, 61]))
+    codes = X.encode_states(n, n, np.zeros(3, int), np.full(3, -1), np.array([0, 1, -1]), np.array([25, 25, 61]))
     # countdown out at 25 min: ended; one hand left: plays; before the warning but past 60 min: ended
     assert X._ended(codes, r, 3).tolist() == [True, False, True]
 
@@ -183,7 +183,7 @@ def test_batched_solve_equals_one_solve_per_resample():
     b = [(1, 0, 0, 12, 0, 0.25), (3, 0, 0, 11, 0, 0.05), (0, 0, 1, 16, 0, 0.45), (0, 2, 1, 13, 0, 0.25)]
     t = tables(first, a, b)
     for r in (rules(match_x100=9000, warn_x100=8000, after_warn=1), rules(end=6)):
-        chain = X._Chain(t, r)
+        chain = X.Chain(t, r)
         X.solve(chain.tables, r, chain=chain)
         rng = np.random.default_rng(1)
         cols = []
@@ -258,17 +258,17 @@ def test_level_check_models_point_levels_apart_only_where_they_differ():
                          r, reps=1000)
     assert not same["separate"] and "not tested" in same["teams"]["A"]["note"]
     assert alike["teams"]["B"]["net_levels"]["n"] == 150
-    d = X._design(_hand_data(point_net=3), dataclasses.replace(r, point_levels=X.POINT_LEVELS))
+    d = X.outcome_design(_hand_data(point_net=3), dataclasses.replace(r, point_levels=X.POINT_LEVELS))
     assert d.tables[(True, 2)].gain_d.tolist() == [3] and d.tables[(True, 0)].gain_d.tolist() == [0, 1]
     assert "levels 5/10/K" in X.format_level_check(differ) and "their own tables" in X.format_level_check(differ)
 
 
 def test_a_team_that_never_declared_after_the_first_hand_is_a_stated_assumption():
     """Its outcome tables are borrowed from the other team, and the result says so (text and JSON)."""
-    d = X._design(_hand_data(b_declares=False), rules())
+    d = X.outcome_design(_hand_data(b_declares=False), rules())
     assert d.tables[(False, 0)] is d.tables[(True, 0)]
     assert len(d.assumptions) == 1 and "team B (basic) never declared after the first hand" in d.assumptions[0]
-    both = X._design(_hand_data(), rules())
+    both = X.outcome_design(_hand_data(), rules())
     assert both.assumptions == []
 
 
@@ -454,11 +454,11 @@ def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, ch
     v = next(iter(r.variants().values()))
     data = X.hand_data(h, m, v)
     rules = dataclasses.replace(X.Rules.of(v), **change)
-    tables = X._design(data, rules).tables
+    tables = X.outcome_design(data, rules).tables
     chains = {}
     for compiled in (False, True):
         monkeypatch.setattr(X, "_COMPILED_EXPAND", compiled)
-        ch = X._Chain(tables, rules)
+        ch = X.Chain(tables, rules)
         k = 0
         while ch.codes[k].size and k < 30:
             ch.hand(k)

@@ -212,13 +212,10 @@ def _stop_x100(rules) -> int | None:
 def _counts(data, rules) -> tuple[dict, np.ndarray, np.ndarray] | None:
     """The exact model's outcome tables of ``data`` under ``rules`` and, per deal, its hands of each
     outcome (deals x outcomes, the outcomes laid end to end as the chain lays them) and of each
-    outcome's condition (the same shape); None where the exact model does not give them (then the
-    caller bootstraps instead)."""
+    outcome's condition (the same shape). (A caller given None bootstraps instead.)"""
     from . import exact as X
 
-    if not hasattr(X, "_design"):
-        return None
-    d = X._design(data, rules)
+    d = X.outcome_design(data, rules)
     c = np.asarray(d.counts, float)
     m = np.empty_like(c)
     for k in X.KEYS:
@@ -249,12 +246,12 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
         codes = chain.codes[h]
         ended = hand.ended
         if stop is not None:
-            t = X._decode(codes)[5]
+            t = X.decode_states(codes)[5]
             ended = ended | (rules.x100(t, h) >= stop)
         term = np.zeros((int(ended.sum()), nf))
         if ended.any():
-            la, lb, d, _, _, _ = X._decode(codes[ended])
-            a, dr, b = X._winner_probs(la, lb, d, rules)
+            la, lb, d, _, _, _ = X.decode_states(codes[ended])
+            a, dr, b = X.winner_probs(la, lb, d, rules)
             term[:, fa], term[:, fd], term[:, fb], term[:, fh] = a, dr, b, h
             if rules.timed and not (rules.cap and h >= rules.cap):
                 term[:, fclk] = 1.0
@@ -264,7 +261,7 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
         live = np.where(ended, 0.0, mass)
         # the hand's transitions in one compiled pass (exact_model's batched solver, one column):
         # acc gains P(A), P(draw), P(B) of the ends on levels, lead changes, minutes, the mass ended
-        plan, acc = X._plan(chain, h), np.zeros(6)
+        plan, acc = X.transition_plan(chain, h), np.zeros(6)
         a, dr, b = (np.asarray(x, float) for x in hand.end_win)
         mass = _forward_hand(live, plan.src, plan.out, hand.nxt, prob, hand.change, dur, a, dr, b,
                              chain.codes[h + 1].size, acc)
@@ -290,7 +287,7 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
     v_next = np.zeros((1, nc))
     for h in range(len(layers) - 1, -1, -1):
         hand, live, ended, term = layers[h]
-        plan = X._plan(chain, h)
+        plan = X.transition_plan(chain, h)
         end_rw = np.zeros((hand.n_end, nc))
         if hand.n_end and ends:
             a, dr, b = hand.end_win
@@ -403,7 +400,7 @@ def _exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
             got = _counts(data, chain_rules)
             if got is not None:
                 tables, c, mm = got
-                chain = X._Chain(tables, chain_rules)
+                chain = X.Chain(tables, chain_rules)
                 p = c.sum(axis=0) / np.maximum(mm.sum(axis=0), 1e-300)
                 if not np.allclose(p, chain.probabilities(tables), atol=1e-12, rtol=0):
                     got = None

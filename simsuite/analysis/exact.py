@@ -82,7 +82,7 @@ UNTIMED_CAP = 500
 _T_BITS, _W_BITS, _LD_BITS, _D_BITS, _L_BITS = 26, 5, 2, 1, 7
 
 
-def _encode(la, lb, d, ld, w, t):
+def encode_states(la, lb, d, ld, w, t):
     c = la.astype(np.int64)  # a copy, shifted and filled in place
     c <<= _L_BITS
     c |= lb
@@ -97,7 +97,7 @@ def _encode(la, lb, d, ld, w, t):
     return c
 
 
-def _decode(c):
+def decode_states(c):
     t = c & ((1 << _T_BITS) - 1)
     c = c >> _T_BITS
     w = (c & ((1 << _W_BITS) - 1)) - 1
@@ -279,7 +279,7 @@ class Design:
         return tot
 
 
-def _design(data: HandData, rules: Rules) -> Design:
+def outcome_design(data: HandData, rules: Rules) -> Design:
     """Per condition key, the outcome distribution (``Table``) and each deal's count of each outcome.
     Keys: ("first",), (a_declares, level group); a group with no hands uses its team's plain table;
     a team that never declared after the first hand uses the other team's (said in ``assumptions``)."""
@@ -344,7 +344,7 @@ def _design(data: HandData, rules: Rules) -> Design:
 
 def _tables(data: HandData, rules: Rules, weights: np.ndarray | None = None) -> dict[tuple, Table]:
     """Per condition key (``KEYS``), the weighted outcome distribution (``_design``)."""
-    d = _design(data, rules)
+    d = outcome_design(data, rules)
     if weights is None:
         return d.tables
     p = d.probabilities(np.asarray(weights, float)[None, :])[:, 0]
@@ -394,7 +394,7 @@ class Solution:
 
 def _ended(codes, rules, h):
     """Whether a match in each state ends before hand ``h`` (the hand cap or the clock)."""
-    la, lb, d, ld, w, t = _decode(codes)
+    la, lb, d, ld, w, t = decode_states(codes)
     ended = np.zeros(codes.size, bool)
     if rules.cap and h >= rules.cap:
         ended[:] = True
@@ -429,7 +429,7 @@ def _expand(codes, tables, rules, h):
     that end the match on levels (in their order) the levels and declaring team they end at, and
     their time coordinates (arrays laid end to end)."""
     offsets = _offsets(tables)
-    la, lb, d, ld, w, t = _decode(codes)
+    la, lb, d, ld, w, t = decode_states(codes)
     ended = _ended(codes, rules, h)
     live = np.nonzero(~ended)[0]
     if h == 0:
@@ -501,7 +501,7 @@ def _expand(codes, tables, rules, h):
             gend = (ga > rules.end) | (gb > rules.end)
             put(end_lvl, gend)
             put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
-            code = _encode(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, gt)
+            code = encode_states(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, gt)
             code[gend] = -1  # no next state (_distinct)
             next_codes.append(code.ravel())
             ends.append([np.broadcast_to(x, grid)[gend] for x in (ga, gb, gd, gt)])
@@ -571,7 +571,7 @@ def _expand_group(la, lb, w, t, ld, sel, gain_a, gain_b, gd, dd, dur, end, must_
     return n_end
 
 
-def _winner_probs(la, lb, on_stage_team, rules):
+def winner_probs(la, lb, on_stage_team, rules):
     """(P(A), P(draw), P(B)) of an end at these levels."""
     a = (la > lb).astype(float)
     b = (lb > la).astype(float)
@@ -613,7 +613,7 @@ class _Hand:
     nxt: np.ndarray
 
 
-class _Chain:
+class Chain:
     """The states and transitions of the chain of ``tables`` under ``rules``, hand by hand, found
     once and shared by every solve on the same outcomes (``solve(..., chain=)``): a bootstrap
     resample's tables keep some of the outcomes, each with its own probability, and so move through
@@ -623,7 +623,7 @@ class _Chain:
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules):
         tables = _complete(tables)
         self.tables, self.rules = tables, rules
-        start = _encode(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
+        start = encode_states(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
                         np.array([-1]), np.array([0]))
         self.codes = [start]  # the states entering each hand found so far (one more than self.hands)
         self.hands: list[_Hand] = []
@@ -666,9 +666,9 @@ class _Chain:
         ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
         groups, end_lvl, change, next_codes, end_a, end_b, end_d, end_t = tr
         nxt_codes, nxt = _distinct(next_codes)
-        self.hands.append(_Hand(codes, ended, _winner_probs(la[ended], lb[ended], d[ended], rules),
-                                _distinct([_decode(codes[ended])[5]]), groups, end_lvl.size, change, end_lvl,
-                                end_a.size, _winner_probs(end_a, end_b, end_d, rules), _distinct(end_t), nxt))
+        self.hands.append(_Hand(codes, ended, winner_probs(la[ended], lb[ended], d[ended], rules),
+                                _distinct([decode_states(codes[ended])[5]]), groups, end_lvl.size, change, end_lvl,
+                                end_a.size, winner_probs(end_a, end_b, end_d, rules), _distinct(end_t), nxt))
         self.codes.append(nxt_codes)
 
 
@@ -694,16 +694,16 @@ class _Work:
         return a[:n]
 
 
-def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chain: _Chain | None = None) -> Solution:
+def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chain: Chain | None = None) -> Solution:
     """Propagate the start state's probability hand by hand until every match has ended (to
     ``TOL``), then (``values``) solve P(win | state) backwards for drama and decisiveness.
 
-    ``chain``: the states and transitions found by an earlier solve under ``rules`` (``_Chain``),
+    ``chain``: the states and transitions found by an earlier solve under ``rules`` (``Chain``),
     to reuse when ``tables`` keep only outcomes of its tables (a bootstrap resample): the figures
     are then the same up to float rounding (the states this solve cannot reach add zeros)."""
     prob_all = chain.probabilities(tables) if chain is not None else None
     if prob_all is None:
-        chain = _Chain(tables, rules)
+        chain = Chain(tables, rules)
         prob_all = chain.probabilities(tables)
     mass = np.array([1.0])
     p_a = p_d = p_b = 0.0
@@ -877,7 +877,7 @@ def _distinct_numpy(parts):
         return blocks[i] if valid[i] is None else blocks[i][valid[i]]
 
     # np.unique's work without a sort. A code is its high fields (levels, declarers, leader,
-    # warning) above its time coordinate (_encode). Numbering the high fields present in their
+    # warning) above its time coordinate (encode_states). Numbering the high fields present in their
     # order, and placing each key at (its high fields' number) x (the span of the keys' times) +
     # (its time - the least), puts the keys in their order on a range about as long as a layer's
     # distinct states times their spread in time (a few percent of its transitions); marking the
@@ -1016,7 +1016,7 @@ _BATCH_MAX = 256  # resamples solved at once
 
 
 @dataclass
-class _Plan:
+class TransitionPlan:
     """A hand's transitions as flat index arrays, for solving many outcome distributions at once:
     each transition's state (``src``) and outcome (``out``, among the tables' outcomes laid end to
     end), in ``_Hand``'s order of the transitions."""
@@ -1025,7 +1025,7 @@ class _Plan:
     out: np.ndarray
 
 
-def _plan(chain: "_Chain", h: int) -> _Plan:
+def transition_plan(chain: "Chain", h: int) -> TransitionPlan:
     hand = chain.hand(h)
     plans = chain.__dict__.setdefault("plans", {})
     if h not in plans:
@@ -1034,7 +1034,7 @@ def _plan(chain: "_Chain", h: int) -> _Plan:
         for sel, o, k, at in hand.groups:
             src[at:at + sel.size * k] = np.repeat(sel, k)
             out[at:at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
-        plans[h] = _Plan(src, out)
+        plans[h] = TransitionPlan(src, out)
     return plans[h]
 
 
@@ -1086,9 +1086,9 @@ def _backward_hand(v_next, src, out, nxt, prob, end_v, v):
             j += 1
 
 
-def solve_batch(chain: "_Chain", prob: np.ndarray, values: bool = True) -> dict[str, np.ndarray]:
+def solve_batch(chain: "Chain", prob: np.ndarray, values: bool = True) -> dict[str, np.ndarray]:
     """``solve`` for many outcome distributions at once: ``prob`` (the chain's outcomes x B, each
-    column laid out as ``_Chain.probabilities``). Returns each figure of ``FIGURES`` as an array of
+    column laid out as ``Chain.probabilities``). Returns each figure of ``FIGURES`` as an array of
     B (``clock_share`` None for an untimed match; drama and the decisive share NaN without
     ``values``). Every column moves through the chain's states, a resample's tables keeping some of
     its outcomes; the figures are ``solve``'s up to float rounding (compiled loops over the
@@ -1103,7 +1103,7 @@ def solve_batch(chain: "_Chain", prob: np.ndarray, values: bool = True) -> dict[
     layers, h = [], 0
     limit = rules.cap if rules.cap else 10_000
     while chain.codes[h].size and mass.sum(axis=0).max() > TOL and h <= limit:
-        hand, pl_ = chain.hand(h), _plan(chain, h)
+        hand, pl_ = chain.hand(h), transition_plan(chain, h)
         layers.append(mass)
         ended = hand.ended
         if ended.any():
@@ -1128,7 +1128,7 @@ def solve_batch(chain: "_Chain", prob: np.ndarray, values: bool = True) -> dict[
     drama, decisive, played = np.zeros(B), np.zeros(B), np.zeros(B)
     va_next = vb_next = None
     for h in range(len(layers) - 1, -1, -1):
-        hand, pl_ = chain.hand(h), _plan(chain, h)
+        hand, pl_ = chain.hand(h), transition_plan(chain, h)
         S = hand.codes.size
         va, vb = np.zeros((S, B)), np.zeros((S, B))
         if hand.ended.any():
@@ -1197,8 +1197,8 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     check = level_check(data, rules, seed=seed)
     if check["separate"]:
         rules = dataclasses.replace(rules, point_levels=POINT_LEVELS)
-    design = _design(data, rules)
-    chain = _Chain(design.tables, rules)
+    design = outcome_design(data, rules)
+    chain = Chain(design.tables, rules)
     sol = solve(chain.tables, rules, chain=chain)
     point = _figures(sol)
     boots = _bootstrap(chain, design, data.n_deals, reps if data.n_deals >= 2 else 0, seed, values)
@@ -1218,7 +1218,7 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
             "unresolved": sol.unresolved, "reps": reps, "assumptions": design.assumptions, "level_check": check}
 
 
-def _bootstrap(chain: _Chain, design: Design, n_deals: int, reps: int, seed: int, values: bool) -> dict:
+def _bootstrap(chain: Chain, design: Design, n_deals: int, reps: int, seed: int, values: bool) -> dict:
     """Each figure over ``reps`` resamples of the deals (an array per figure; None for one without
     a value). A resample is a weight vector over the deals (how often each was drawn); the outcome
     tables are its weighted counts (``Design.probabilities``), and the chain is solved for a batch of
