@@ -34,7 +34,7 @@ import pandas as pd
 import polars as pl
 
 import simsuite
-from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, paired_test, summarise
+from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, level_change, paired_test, summarise
 from simsuite.analysis.stats import Z95, Estimate, cluster_mean_ci, holm, normal_p, tost_p, wilson
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
@@ -599,7 +599,7 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
             h = h.with_columns(_cross=pl.Series(crossed, dtype=pl.Float64))
     keys = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
             if c in h.columns and c in m.columns]
-    change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
+    change = level_change().cast(pl.Float64)
     agg = h.group_by(keys).agg(pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
                                change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"),
                                *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []),

@@ -72,6 +72,12 @@ _MATCH_METRICS = ("hands_per_match", "minutes_per_match", "clock_share", "lead_c
 # --- small transforms, public for tests and for the docs ---------------------------------------
 
 
+def level_change() -> pl.Expr:
+    """A hand's level change, |levels_ns + levels_ew|: the levels its gaining team went up (at most one
+    team gains in a hand), as an integer expression over the hands table (``columns.py``)."""
+    return (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs()
+
+
 def balance(p: float) -> float:
     """Ludii's Balance for two sides with win shares p and 1 - p: 1 - |2p - 1| (1 = even)."""
     return 1.0 - abs(2.0 * p - 1.0)
@@ -304,7 +310,7 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
 
 def _hand_metrics(h: pl.DataFrame, resolver: _Variants, seed: int, reps: int) -> dict[str, dict]:
     key_cols = [c for c in DEAL_KEY if c in h.columns]  # resample deals: both tables of a deal together
-    change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs().cast(pl.Float64)
+    change = level_change().cast(pl.Float64)
     h = h.with_columns(_change=change)
     crossed, cross_note = _crossings(h, resolver)
     h = h.with_columns(_crossed=pl.Series(crossed, dtype=pl.Float64) if crossed is not None else pl.lit(0.0))

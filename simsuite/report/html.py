@@ -148,10 +148,10 @@ def _change_table(hands: pl.DataFrame, by: str, groups: Sequence[str],
     """Per group, the share of hands with each level change (0, 1, ..., CHANGE_MAX+), with
     percentile bootstrap intervals that resample whole deals (hands of a match, and both tables
     of a duplicate deal, are correlated); n = deals. Equal-policy duplicate copies count once."""
-    from ..analysis.metrics import count_once, deal_ids
+    from ..analysis.metrics import count_once, deal_ids, level_change
     from ..analysis.stats import cluster_bootstrap
 
-    change = (pl.col("levels_ns").cast(pl.Int64) + pl.col("levels_ew").cast(pl.Int64)).abs()
+    change = level_change()
     cats = [str(i) for i in range(CHANGE_MAX)] + [f"{CHANGE_MAX}+"]
     out: dict[str, list[dict]] = {}
     none = {"value": None, "low": None, "high": None, "n": 0}
