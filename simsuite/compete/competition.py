@@ -10,7 +10,7 @@ from ..analysis.stats import Estimate, wilson
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
-from .match import MatchRecord, play_match
+from ..sim.match import MatchRecord, play_match
 from .tournament import MatchResult, TournamentResult, run_tournament
 
 
