@@ -1,4 +1,4 @@
-"""One writer per results folder, and no worker outlives its command (issue 13).
+"""One writer per results folder, and no worker outlives its command.
 
 The lock tests race real ``simsuite simulate`` processes on one folder; the shutdown tests kill
 the driver of a two-worker run (SIGKILL, SIGTERM) and time how long its workers survive it.

@@ -1,4 +1,4 @@
-"""Tournaments of policy teams: the glue between ``tournament`` (who meets whom) and ``match``
+"""Tournaments of policy teams: the glue between ``tournament`` (who meets whom) and ``sim.match``
 (how a match is played), and repeated tournaments with intervals."""
 
 from __future__ import annotations
