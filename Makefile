@@ -44,7 +44,8 @@ demo: $(STAMP)
 		--matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 --out results/demo-$(DEMO_MATCHES)
 	$(BIN)/simsuite summary results/demo-$(DEMO_MATCHES)
 
-# two pytest-xdist workers; each compiles one of the engine's two loop sets (tests/conftest.py)
+# two pytest-xdist workers; each compiles one of the engine's two loop sets (tests/conftest.py). The suite
+# includes the import contracts (pyproject.toml's [tool.importlinter], run by tests/test_layers.py)
 TEST_JOBS ?= 2
 
 test: $(STAMP)

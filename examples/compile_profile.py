@@ -83,7 +83,7 @@ def main() -> None:
     ap.add_argument("--sets", default="", help="lean, full or lean,full: compile policy sets, as make test does")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    from simsuite.compete.match import play_match_batch
+    from simsuite.sim.match import play_match_batch
     from simsuite.rules.variant import load_variant
 
     variant = load_variant(args.variant)

@@ -25,7 +25,7 @@ from collections import defaultdict
 import numpy as np
 
 from simsuite.analysis.stats import mean_ci, wilson
-from simsuite.compete.duel import play_hands
+from simsuite.sim.hands import play_hands
 from simsuite.engine import hand as H
 from simsuite.engine import phases as ph
 from simsuite.engine import search

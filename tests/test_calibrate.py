@@ -236,7 +236,7 @@ def test_a_match_the_cap_stopped_is_left_out_or_counted_as_the_reference_says():
 def test_cutting_at_the_cap_gives_exactly_the_hands_a_capped_match_plays():
     """calibrate plays the harness's matches cut at the reference's cap: the same hands, hand for
     hand, as the engine playing with that cap (the cap only stops the loop)."""
-    from simsuite.compete.match import play_match_batch
+    from simsuite.sim.match import play_match_batch
     from simsuite.sim.schema import hand_frame, match_frame
 
     v = C.load_reference("ejfn-tractor-2025").variant

@@ -767,7 +767,7 @@ def _every_path_once(run, hand, matches: str, hands: str, bury: str, one: str, a
     """Play a policy set's match, hand and bury loops, a trace's hand and ``also(variant)``; ``run``
     (``engine.lean.run`` or ``engine.full.run``) and the trace's ``hand`` must each have compiled once."""
     from simsuite.analysis.bury import bury_rows
-    from simsuite.compete.match import play_match_batch
+    from simsuite.sim.match import play_match_batch
 
     if not hasattr(run, "signatures"):
         pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")

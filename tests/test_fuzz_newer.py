@@ -348,7 +348,7 @@ def test_an_edited_collection_manifest_is_refused(tmp_path):
 
     from simsuite.errors import SimsuiteError
     from simsuite.learn.collect import FORMAT, identity, load_manifest
-    from simsuite.sim.manifest import _hash
+    from simsuite.sim.results import json_hash as _hash
 
     ident = identity(1, 40, 20, "search")
     (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from simsuite.compete.match import hand_cap, play_match, play_match_batch
+from simsuite.sim.match import hand_cap, play_match, play_match_batch
 from simsuite.engine.match import match_winner
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant

@@ -13,7 +13,7 @@ import pytest
 from simsuite.analysis import metrics as MX
 from simsuite.analysis import stats
 from simsuite.analysis.stats import bootstrap_mean, wilson
-from simsuite.compete.match import play_match_batch
+from simsuite.sim.match import play_match_batch
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
 

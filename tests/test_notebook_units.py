@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite.compete.match import play_match_batch
+from simsuite.sim.match import play_match_batch
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import hand_frame, match_frame

@@ -1,4 +1,4 @@
-"""One writer per results folder, and no worker outlives its command (issue 13).
+"""One writer per results folder, and no worker outlives its command.
 
 The lock tests race real ``simsuite simulate`` processes on one folder; the shutdown tests kill
 the driver of a two-worker run (SIGKILL, SIGTERM) and time how long its workers survive it.
@@ -191,7 +191,7 @@ def test_a_parallel_duel_runs_in_the_watched_local_pool(monkeypatch):
     """``simsuite duel --jobs N`` and ``compare-policies`` use the same local pool as the runs
     (``executor.local_processes``): its workers die with their driver (the SIGKILL tests above), and a duel
     after a run in one process reuses that pool instead of starting another."""
-    from simsuite.compete import duel
+    from simsuite.sim import hands
     from simsuite.rules.variant import load_variant
     from simsuite.sim import executor
 
@@ -199,13 +199,13 @@ def test_a_parallel_duel_runs_in_the_watched_local_pool(monkeypatch):
     real = executor.local_processes
     monkeypatch.setattr(executor, "local_processes", lambda: entered.append(True) or real())
     v = load_variant("school-2016")
-    rows = duel.play_hands(v, 5, 4, "basic,basic", jobs=2, chunk=2)
+    rows = hands.play_hands(v, 5, 4, "basic,basic", jobs=2, chunk=2)
     assert entered == [True]
-    assert (rows == duel.play_hands(v, 5, 4, "basic,basic", jobs=1)).all()
+    assert (rows == hands.play_hands(v, 5, 4, "basic,basic", jobs=1)).all()
 
 
 def test_a_pool_worker_watches_its_driver_before_importing_the_engine():
-    """The local pool's initializer (``sim.orphans._die_with_driver``) reaches each loky worker by
+    """The local pool's initializer (``sim.orphans.die_with_driver``) reaches each loky worker by
     reference, so the worker imports its module first: it must import nothing heavy, or a worker
     whose driver is SIGKILLed while the worker still imports numba outlives it (the SIGKILL test
     above failed so on a loaded machine when the initializer lived in ``sim.executor``)."""
@@ -213,8 +213,8 @@ def test_a_pool_worker_watches_its_driver_before_importing_the_engine():
 
     with executor.local_processes() as config:
         kwargs = config["backend"].backend_kwargs
-    assert kwargs["initializer"] is orphans._die_with_driver and kwargs["initargs"] == (os.getpid(),)
-    assert orphans._die_with_driver.__module__ == "simsuite.sim.orphans"
+    assert kwargs["initializer"] is orphans.die_with_driver and kwargs["initargs"] == (os.getpid(),)
+    assert orphans.die_with_driver.__module__ == "simsuite.sim.orphans"
     code = "import sys, simsuite.sim.orphans; print(sorted(m for m in ('numba', 'polars', 'numpy') if m in sys.modules))"
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert got.stdout.strip() == "[]", got.stdout

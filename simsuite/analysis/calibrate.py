@@ -167,7 +167,7 @@ def load_reference(id_or_path: str | Path) -> Reference:
 def harness_cap(variant: Variant) -> int:
     """The most hands the harness plays a match of ``variant`` to (500 untimed; a timed match's
     clock bound)."""
-    from ..compete.match import hand_cap
+    from ..sim.match import hand_cap
 
     return hand_cap(variant)
 
@@ -289,7 +289,7 @@ def _rules(rules: Any, path: Path, problems: list[str]) -> tuple[Variant | None,
     except VariantError as exc:
         problems.extend(f"[rules] {p}" for p in exc.problems)
         return None, extends
-    from ..sim.spec import _engine_ready
+    from ..sim.spec import check_playable as _engine_ready
 
     try:
         _engine_ready(v, f"[rules] {v.id}")

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..compete.duel import DUEL_CHUNK, play_hands
+from ..sim.hands import DUEL_CHUNK, play_hands
 from ..engine.hand import RECORD_FIELDS
 from ..engine.names import parse_pair
 from ..rules.variant import Variant

@@ -44,7 +44,7 @@ from ..engine.names import pair_text
 from ..errors import SimsuiteError, as_id, toml_value
 from ..sim.limits import MAX_SEED
 from ..sim.executor import check_models
-from ..sim.spec import Cell, ExecOptions, Plan, _check_exec, check_out
+from ..sim.spec import Cell, ExecOptions, Plan, check_exec as _check_exec, check_out
 from .design_spec import MAX_PLAYED_CELLS, METRIC_BY_KEY, DesignSpec, Goal, ParamSet, defined, read_design
 
 SPEC_COPY = "design-spec.toml"

@@ -23,7 +23,7 @@ from ..rules.variant import load_variant
 from .exact import RESCORABLE
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
-from ..sim.sweep import _cell_value, _combos, build_cells, decks_scaling_problems, grid_problems
+from ..sim.sweep import build_cells, cell_value as _cell_value, decks_scaling_problems, grid_combos as _combos, grid_problems
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-sampling budget: matches per cell and pairing in the first round, the factor by

@@ -1189,7 +1189,7 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     data = hand_data(hands, matches, variant)
     target = variant.with_overrides(dict(overrides), source="--set") if overrides else variant
     if overrides:
-        from ..compete.match import hand_cap
+        from ..sim.match import hand_cap
 
         hand_cap(target)  # as simulate: a clock that never runs out, or hands too short for it, is refused
         data = rescore(data, target)

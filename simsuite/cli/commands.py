@@ -393,7 +393,7 @@ def cmd_duel(args) -> int:
 def _play_match(v, args, names) -> int:
     import dataclasses
 
-    from ..compete.match import play_match
+    from ..sim.match import play_match
     from ..compete.match_text import format_match
 
     check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
@@ -459,7 +459,7 @@ def _duel_matches(args, names, variants) -> int:
     from ..report.text import table
 
     check_int("--matches", args.matches, 2)
-    from ..compete.match import hand_cap
+    from ..sim.match import hand_cap
 
     for v in variants:
         check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,

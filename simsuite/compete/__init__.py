@@ -1,3 +1,3 @@
-"""Competition between policies on the compiled engine: whole matches and their clock (``match``,
-``match_text``), tournament formats (``tournament``), tournaments of policy teams
-(``competition``) and duplicate duels (``duel``)."""
+"""Competition between policies on the compiled engine: tournament formats (``tournament``),
+tournaments of policy teams (``competition``), duplicate duels (``duel``) and a match's text
+(``match_text``); a match itself is played by ``sim.match``."""

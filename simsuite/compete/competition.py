@@ -1,4 +1,4 @@
-"""Tournaments of policy teams: the glue between ``tournament`` (who meets whom) and ``match``
+"""Tournaments of policy teams: the glue between ``tournament`` (who meets whom) and ``sim.match``
 (how a match is played), and repeated tournaments with intervals."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from ..analysis.stats import Estimate, wilson
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
-from .match import MatchRecord, play_match
+from ..sim.match import MatchRecord, play_match
 from .tournament import MatchResult, TournamentResult, run_tournament
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.stats import Estimate, cluster_mean_ci, cluster_share, mean_ci, wilson
-from ..engine.api import play_batch
 from ..engine.hand import RECORD_FIELDS
 from ..rules.variant import Variant
+from ..sim.hands import play_hands
 
 _L0 = RECORD_FIELDS.index("levels_ns")
 _L1 = RECORD_FIELDS.index("levels_ew")
@@ -34,29 +34,6 @@ class DuelResult:
         return {"variant": self.variant, "a": self.a, "b": self.b, "pairs": self.pairs,
                 "net_levels": self.net_levels.as_dict(), "pair_win": self.pair_win.as_dict(),
                 "pair_loss": self.pair_loss.as_dict()}
-
-
-DUEL_CHUNK = 250  # hands per task when a duel runs on several workers
-
-
-def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int,
-               chunk: int = DUEL_CHUNK) -> np.ndarray:
-    """Record rows of hands 0..hands-1 of the run ``seed``, in tasks of ``chunk`` hands on ``jobs``
-    workers; the same rows whatever ``jobs`` and ``chunk`` (each hand's random state, level and
-    first drawer depend on its index alone)."""
-    if jobs == 1 or hands <= chunk:
-        return play_batch(variant, seed, hands, policies)
-    from joblib import Parallel, delayed
-
-    from ..engine.warm import warm_up
-    from ..sim import executor
-
-    warm_up(variant, policies, loop="hands")  # the workers then load it from numba's cache, not compile it at once
-    starts = range(0, hands, chunk)
-    with executor.local_processes():  # simsuite's one local pool: its workers die with the driver, and it is reused
-        parts = Parallel(n_jobs=jobs)(
-            delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)
-    return np.concatenate(parts)
 
 
 def duel(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1) -> DuelResult:
@@ -90,7 +67,7 @@ class MatchDuelResult:
 def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> MatchDuelResult:
     """Duplicate matches: match i played twice with the same deals, A as N-S then as E-W."""
     from ..engine.match import M_HANDS, M_WINNER
-    from .match import play_match_batch
+    from ..sim.match import play_match_batch
 
     first = play_match_batch(variant, seed, 0, matches, f"{a},{b}").matches
     second = play_match_batch(variant, seed, 0, matches, f"{b},{a}").matches

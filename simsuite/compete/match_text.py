@@ -7,7 +7,7 @@ from ..rules.cards import RANK_NAMES, SEATS, TEAMS
 from ..rules.order import format_trump
 from ..rules.variant import Variant
 from .competition import level_name
-from .match import MatchRecord
+from ..sim.match import MatchRecord
 
 
 

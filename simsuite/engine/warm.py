@@ -81,20 +81,22 @@ class CompileNotice(event.Listener):
 
 
 LOOPS = ("matches", "hands", "bury", "every")
+WARM_MATCH_HANDS = 4  # the warm-up's match is untimed and stops after this many hands: only its compile counts
 
 
 def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "matches") -> float:
     """Compile, or load from numba's cache, one of the engine's loops with everything it calls:
-    ``"matches"`` (the match loop: simulate, sweep, calibrate) by playing one match, ``"hands"``
+    ``"matches"`` (the match loop: simulate, sweep, calibrate) by playing one short match, ``"hands"``
     (the hand loop: duel, compare-policies) by playing one hand, ``"bury"`` (the bury loop:
     ``simsuite bury``) by burying four hands, all of ``variant`` (default ``school-2016``), or
-    ``"every"``: the three, and for the full set the Python path's decision too (what the test
-    suite calls; ``tests/conftest.py``). ``policies``: the run's policy spec, or several. What
-    compiles depends on their policy set, not on the policies themselves (``policies.full_for``):
-    the lean loop for random, basic and expert, warmed with ``basic``; the full one, with search
-    and ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Returns the seconds
-    it took."""
+    ``"every"``: the three (what the test suite calls, with the Python path's decision for the full
+    set; ``tests/conftest.py``). ``policies``: the run's policy spec, or several. What compiles
+    depends on their policy set, not on the policies themselves (``policies.full_for``): the lean
+    loop for random, basic and expert, warmed with ``basic``; the full one, with search and
+    ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Only the engine's own
+    entry points (``engine.api``) are called. Returns the seconds it took."""
     from ..rules.variant import load_variant
+    from .api import play_batch
     from .names import policy_codes
     from .policies import full_for
 
@@ -107,25 +109,51 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
     for full in sorted(sets, key=lambda f: f is not None):
         spec = "basic" if full is None else "expert-v1"
         if loop in ("matches", "every"):
-            from ..compete.match import play_match_batch
-
-            play_match_batch(v, 0, 0, 1, spec)
+            _play_match(v, spec)
         if loop in ("hands", "every"):
-            from .api import play_batch
-
             play_batch(v, 0, 1, spec)
         if loop in ("bury", "every"):
-            from ..analysis.bury import bury_rows
-
-            bury_rows(v if v.bottom_size else load_variant("school-2016"), spec, 4, 0)
-        if loop == "every" and full is not None:
-            from ..play.policy import BuiltinPolicy
-            from ..play.pyhand import play_hand_py
-
-            play_hand_py(v, 0, [BuiltinPolicy(spec) for _ in range(4)])
+            _bury(v if v.bottom_size else load_variant("school-2016"), spec, 4)
     return time.perf_counter() - t0
 
 
-if __name__ == "__main__":  # python -m simsuite.engine.warm: compile the match loop now, saying so
-    with CompileNotice(after_s=0.0):
-        print(f"simsuite: match loop ready in {warm_up():.1f} s", file=sys.stderr)
+def _play_match(variant, spec: str) -> None:
+    """Match 0 of the run with seed 0 through the compiled match loop (``engine.api.play_matches``,
+    with the arguments' types of ``sim.match.play_match_batch``), untimed and stopped after
+    ``WARM_MATCH_HANDS`` hands; nothing of it is kept."""
+    import numpy as np
+
+    from . import match as M
+    from .api import play_matches
+    from .hand import N_RECORD
+    from .model import work_for
+    from .names import policy_codes
+    from .params import compile_variant
+    from .policies import full_for
+    from .rng import run_key
+
+    codes = policy_codes(spec)
+    cap = WARM_MATCH_HANDS
+    clock = np.zeros(6, np.int64)  # match_minutes 0: untimed (sim.match.clock_array's layout)
+    play_matches(compile_variant(variant), clock, run_key(0), 0, 1, codes, cap, work_for(codes),
+                 np.zeros((1, M.N_MATCH), np.int64), np.zeros((1, cap, N_RECORD), np.int64), np.zeros(1, np.int64),
+                 np.zeros((1, cap, 2), np.int64), full_for(codes))
+
+
+def _bury(variant, spec: str, hands: int) -> None:
+    """Hands 0..hands-1 of the run with seed 0 dealt, declared and buried through the compiled bury
+    loop (``engine.api.bury_many``, with the arguments' types of ``analysis.bury.bury_rows``)."""
+    import numpy as np
+
+    from .api import bury_many
+    from .model import work_for
+    from .names import policy_codes
+    from .params import compile_variant
+    from .policies import full_for
+    from .rng import run_key
+
+    codes = policy_codes(spec)
+    levels = np.full(hands, variant.start_level, np.int64)
+    drawers = np.arange(hands, dtype=np.int64) % 4
+    bury_many(compile_variant(variant), run_key(0), 0, levels, drawers, codes, work_for(codes),
+              np.zeros((hands, 3), np.int64), full_for(codes))

@@ -42,7 +42,8 @@ from ..errors import SimsuiteError
 from ..sim import results as R
 from ..sim.executor import terminate_as_interrupt
 from ..sim.limits import check_int, check_jobs, check_seed
-from ..sim.manifest import _hash, _now, _package_version
+from ..sim.manifest import package_version, utc_now
+from ..sim.results import json_hash
 from .rules import DRAW_VERSION, DRAWN_SHARE, hand_rules
 
 FORMAT = "simsuite-decisions"
@@ -161,8 +162,8 @@ def _manifest(out: Path, ident: dict, command: list[str]) -> dict:
     path = out / R.MANIFEST
     chunks = [{"id": f"{i:06d}", "start": s, "stop": min(s + ident["chunk"], ident["hands"]), "status": "todo"}
               for i, s in enumerate(range(0, ident["hands"], ident["chunk"]))]
-    fresh = {"format": FORMAT, "identity": ident, "identity_hash": _hash(ident), "package_version": _package_version(),
-             "created": _now(), "status": "running", "chunks": chunks, "sessions": []}
+    fresh = {"format": FORMAT, "identity": ident, "identity_hash": json_hash(ident), "package_version": package_version(),
+             "created": utc_now(), "status": "running", "chunks": chunks, "sessions": []}
     if not path.exists():
         if any(p for p in out.iterdir() if p.name != R.LOCK):
             raise SimsuiteError(f"--out {out}: not empty and holds no collection; choose an empty or new folder")
@@ -198,7 +199,7 @@ def load_manifest(folder: str | Path) -> dict:
     if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("chunks"), list) \
             or not isinstance(m.get("identity"), dict):
         raise SimsuiteError(f"{path}: not the manifest of a collection of `simsuite learn collect`")
-    if m.get("identity_hash") != _hash(m["identity"]):  # an edited identity would be copied into a model's card
+    if m.get("identity_hash") != json_hash(m["identity"]):  # an edited identity would be copied into a model's card
         raise SimsuiteError(f"{path}: its identity does not match its identity_hash (the manifest was edited); "
                             "collect the data again")
     return m
@@ -226,25 +227,25 @@ def _results(tasks: list[dict], jobs: int, client):
 def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | None, quiet: bool,
              command: list[str]) -> Path:
     from ..engine.warm import warm_up
-    from ..sim.executor import _connect
+    from ..sim.executor import dask_client
     from ..sim.spec import ExecOptions
 
     m = _manifest(out, ident, command)
     todo = [c for c in m["chunks"] if c["status"] != R.DONE]
-    session = {"command": command, "started": _now(), "ended": None, "jobs": jobs, "backend": backend,
+    session = {"command": command, "started": utc_now(), "ended": None, "jobs": jobs, "backend": backend,
                "chunks_played": 0, "status": "running"}
     m["sessions"].append(session)
     R.remove_stale(out, {c["id"] for c in m["chunks"] if c["status"] == R.DONE})
     R.write_manifest(out, m)
     resume = shlex.join(command)
     if not todo:
-        session.update(ended=_now(), status="complete")
+        session.update(ended=utc_now(), status="complete")
         m["status"] = "complete"
         R.write_manifest(out, m)
         if not quiet:
             print(f"{out}: complete already ({len(m['chunks'])} chunks); nothing to do", file=sys.stderr)
         return out
-    client = _connect(ExecOptions(jobs=jobs, backend=backend, scheduler=scheduler)) if backend == "dask" else None
+    client = dask_client(ExecOptions(jobs=jobs, backend=backend, scheduler=scheduler)) if backend == "dask" else None
     tasks = [{"id": c["id"], "seed": ident["seed"], "start": c["start"], "stop": c["stop"], "policy": ident["policy"]}
              for c in todo]
     by_id = {c["id"]: c for c in m["chunks"]}
@@ -291,7 +292,7 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
         if client is not None:
             client.close()
         done = sum(c["status"] == R.DONE for c in m["chunks"])
-        session.update(ended=_now(), status=status)
+        session.update(ended=utc_now(), status=status)
         m["status"] = "complete" if done == len(m["chunks"]) else status
         R.write_manifest(out, m)
         if status == "interrupted":

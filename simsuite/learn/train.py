@@ -389,13 +389,13 @@ def train_and_write(d: Decisions, data: str | Path, out: str | Path, max_rows: i
                     command: list[str] | None = None) -> Trained:
     """``train``, then the model file with its card: the data (identity and hash), the seed, the
     command, the rows, the penalty and the held-out figures."""
-    from ..sim.manifest import _package_version
+    from ..sim.manifest import package_version
 
     out = model_target(out)
     trained = train(d, max_rows, seed)
     m = load_manifest(data)
     ident = m["identity"]
-    card = {"package_version": _package_version(), "command": command or [],
+    card = {"package_version": package_version(), "command": command or [],
             "training": {"data": {"seed": ident["seed"], "hands": ident["hands"], "policy": ident["policy"],
                                   "search": ident["search"], "rules": ident["rules"], "sha256": data_hash(data)},
                          "seed": seed, "max_rows": max_rows, "ridge": trained.lam, **trained.rows,

@@ -24,17 +24,17 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from ..compete.match import play_match_batch
+from .match import play_match_batch
 from ..engine.names import pair_text, policy_codes
 from ..engine.policies import full_for
 from ..engine.warm import warm_up
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import results as R
-from .manifest import _identity_of, _now, _prepare_store
-from .orphans import _die_with_driver
+from .manifest import identity_of, utc_now, prepare_store
+from .orphans import die_with_driver
 from .progress import Progress
-from .spec import ExecOptions, Plan, _format_value, _scheduler_host_port
+from .spec import ExecOptions, Plan, format_value, scheduler_host_port
 
 SCHEDULER_TIMEOUT_S = 3
 # the policy sets (engine.policies.full_for) this process has warmed up: one warm-up each a process
@@ -89,13 +89,13 @@ def _find_bad_match(task: dict) -> tuple[int | None, str | None]:
 # --- the driver -----------------------------------------------------------------------------------
 
 
-def _connect(opts: ExecOptions):
+def dask_client(opts: ExecOptions):
     """A ``distributed.Client`` for the Dask backend (a clear error, quickly, if unreachable)."""
     try:
         from distributed import Client
     except ImportError:
         raise SimsuiteError("--backend dask needs the distributed package: pip install 'dask[distributed]'") from None
-    scheme, host_port = _scheduler_host_port(opts.scheduler)
+    scheme, host_port = scheduler_host_port(opts.scheduler)
     try:
         if scheme == "tcp" and host_port is not None:  # a plain socket first: a failed Client is noisy
             import socket
@@ -116,7 +116,7 @@ def local_processes():
     importing simsuite and loading the engine from numba's cache anew."""
     import joblib
 
-    return joblib.parallel_config(backend="loky", initializer=_die_with_driver, initargs=(os.getpid(),))
+    return joblib.parallel_config(backend="loky", initializer=die_with_driver, initargs=(os.getpid(),))
 
 
 def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
@@ -145,8 +145,8 @@ def execute(plan: Plan, opts: ExecOptions) -> Path:
     """Play every missing chunk of ``plan`` and write it to ``plan.out``, holding the folder's
     lock throughout (one writer per folder)."""
     check_models(c.policies for c in plan.cells)
-    identity = _identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
-    client = _connect(opts) if opts.backend == "dask" else None
+    identity = identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
+    client = dask_client(opts) if opts.backend == "dask" else None
     try:
         try:
             plan.out.mkdir(parents=True, exist_ok=True)
@@ -192,17 +192,17 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     import joblib
 
     out = plan.out
-    manifest = _prepare_store(plan, identity, opts.quiet)
+    manifest = prepare_store(plan, identity, opts.quiet)
     cells = {c.id: c for c in plan.cells}
     todo = [c for c in manifest["chunks"] if c["status"] != R.DONE]
-    session = {"command": plan.command, "started": _now(), "ended": None, "jobs": opts.jobs,
+    session = {"command": plan.command, "started": utc_now(), "ended": None, "jobs": opts.jobs,
                "backend": opts.backend, "scheduler": opts.scheduler, "chunks_played": 0, "status": "running"}
     manifest["sessions"].append(session)
     manifest["status"] = "running"
     resume_hint = shlex.join(plan.command)
     if not todo:
-        session.update(ended=_now(), status="complete")
-        manifest.update(status="complete", ended=manifest.get("ended") or _now())
+        session.update(ended=utc_now(), status="complete")
+        manifest.update(status="complete", ended=manifest.get("ended") or utc_now())
         R.write_manifest(out, manifest)
         if not opts.quiet:
             print(f"{out}: complete already ({len(manifest['chunks'])} chunks); nothing to do", file=sys.stderr)
@@ -280,8 +280,8 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
         done = sum(c["status"] == R.DONE for c in manifest["chunks"])
         if status == "complete" and done < len(manifest["chunks"]):
             status = "incomplete"
-        session.update(ended=_now(), status=status)
-        manifest.update(status=status, ended=_now())
+        session.update(ended=utc_now(), status=status)
+        manifest.update(status=status, ended=utc_now())
         R.write_manifest(out, manifest)
         if status == "interrupted" and opts.scratch:
             print(f"simsuite: interrupted after {done} of {len(manifest['chunks'])} chunks; they were played in a "
@@ -302,7 +302,7 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
         repro = (f"simsuite play --variant {shlex.quote(cell.given)} --seed {plan.seed} --match --match-index {m} "
                  f"--policies {pol}")
         if cell.overrides:
-            repro += " (with the cell's overrides " + ", ".join(f"{k}={_format_value(v)}" for k, v in cell.overrides.items()) + ")"
+            repro += " (with the cell's overrides " + ", ".join(f"{k}={format_value(v)}" for k, v in cell.overrides.items()) + ")"
         raise SimsuiteError(f"chunk {cid} (cell {cell.id}, matches {t['start']}-{t['stop'] - 1}, seed {plan.seed}) failed: "
                             f"{message}; the {done} completed chunk(s) are kept in {out}; reproduce with: {repro}; "
                             f"then resume with: {resume_hint}")

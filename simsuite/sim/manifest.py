@@ -9,17 +9,16 @@ any other identity is refused with the differences named.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
-import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.names import pair_text
 from ..errors import SimsuiteError
 from ..rules.variant import load_variant
 from . import results as R
+from .results import json_hash
 
 if TYPE_CHECKING:
     from .spec import Cell, Plan
@@ -28,16 +27,12 @@ if TYPE_CHECKING:
 # --- identity of a run ----------------------------------------------------------------------------
 
 
-def _identity_of(kind: str, cells: list[Cell], seed: int, duplicate: bool, chunk: int) -> dict:
+def identity_of(kind: str, cells: list[Cell], seed: int, duplicate: bool, chunk: int) -> dict:
     return {
         "kind": kind, "seed": seed, "duplicate": duplicate, "chunk_size": chunk,
         "cells": [{"id": c.id, "variant": c.variant.id, "rules_hash": c.variant.rules_hash,
                    "policies": pair_text(c.policies), "matches": c.matches} for c in cells],
     }
-
-
-def _hash(obj: Any) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _identity_diff(there: dict, here: dict) -> str:
@@ -75,11 +70,11 @@ def chunk_list(plan: Plan) -> list[dict]:
     return out
 
 
-def _now() -> str:
+def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _package_version() -> str:
+def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -99,7 +94,7 @@ def _new_manifest(plan: Plan, identity: dict) -> dict:
         "kind": plan.kind,
         "run": plan.out.resolve().name,
         "command": plan.command,
-        "package_version": _package_version(),
+        "package_version": package_version(),
         "variants": list(bases.values()),
         "overrides": plan.extra.get("overrides", {}) if plan.kind == "simulate" else None,
         "policies": sorted({pair_text(c.policies) for c in plan.cells}),
@@ -113,8 +108,8 @@ def _new_manifest(plan: Plan, identity: dict) -> dict:
         "sweep": plan.extra.get("spec") if plan.kind == "sweep" else None,
         "matches_from_hands": plan.extra.get("matches_from_hands"),
         "identity": identity,
-        "identity_hash": _hash(identity)[:16],
-        "started": _now(),
+        "identity_hash": json_hash(identity)[:16],
+        "started": utc_now(),
         "ended": None,
         "status": "running",
         "sessions": [],
@@ -133,7 +128,7 @@ def _replay_damaged(out: Path, manifest: dict, quiet: bool) -> None:
             print(f"{path}: {problem}; playing chunk {chunk_of[path]['id']} again", file=sys.stderr)
 
 
-def _prepare_store(plan: Plan, identity: dict, quiet: bool = False) -> dict:
+def prepare_store(plan: Plan, identity: dict, quiet: bool = False) -> dict:
     """Create the run folder, or reopen it for a resume; refuse a folder of a different run."""
     out = plan.out
     if (out / R.MANIFEST).is_file():

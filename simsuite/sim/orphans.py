@@ -35,7 +35,7 @@ def _kill_me_with_parent() -> None:
         pass
 
 
-def _die_with_driver(driver_pid: int) -> None:
+def die_with_driver(driver_pid: int) -> None:
     """The loky workers' initializer: exit as soon as the driver is gone, so that a SIGKILLed
     driver leaves no worker holding its stderr, even one still starting up or blocked writing a
     result that no one will read."""

@@ -19,6 +19,7 @@ as polars LazyFrames.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import socket
@@ -79,6 +80,12 @@ class Results:
             if v.rules_hash == cell.get("rules_hash"):
                 out[cell["id"]] = v
         return out
+
+
+def json_hash(obj: Any) -> str:
+    """The SHA-256 of ``obj`` as canonical JSON (sorted keys, no spaces): a run's identity hash, which
+    tags its manifest and every part it writes, and the suffix of a run's default folder name."""
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def part_path(run: Path, kind: str, chunk_id: str) -> Path:

@@ -48,7 +48,7 @@ def _from_record(columns: tuple[Column, ...], fields: dict[str, np.ndarray]) -> 
 
 def hand_frame(batch, *, run: str, variant: str, cell: str, seed: int, policy_ns: str, policy_ew: str,
                swapped: bool, start_level: int, match_offset: int = 0) -> pl.DataFrame:
-    """One row per hand of every match in ``batch`` (a ``simsuite.compete.match.MatchBatch``)."""
+    """One row per hand of every match in ``batch`` (a ``simsuite.sim.match.MatchBatch``)."""
     counts = batch.hand_count
     total = int(counts.sum())
     rows = np.concatenate([batch.hands[i, : counts[i]] for i in range(len(counts))]) if total else np.zeros((0, len(RECORD_FIELDS)), np.int64)

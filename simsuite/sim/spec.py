@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..compete.match import hand_cap, play_match_batch
+from .match import hand_cap, play_match_batch
 from ..engine.hand import N_RECORD
 from ..engine.names import pair_text, parse_policies
 from ..errors import SimsuiteError
 from ..rules.variant import SPEC_BY_NAME, Variant, load_variant, override_keys
 from . import results as R
 from .limits import check_int, check_jobs, check_memory, check_seed
-from .manifest import _hash
+from .results import json_hash
 
 DEFAULT_CHUNK = 50
 DEFAULT_MATCHES = 1000
@@ -161,15 +161,15 @@ def parse_overrides(items: Sequence[str] | Mapping[str, Any]) -> dict:
     return out
 
 
-def _format_value(value: Any) -> str:
+def format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return "/".join(_format_value(v) for v in value)
+        return "/".join(format_value(v) for v in value)
     return str(value)
 
 
-def _engine_ready(variant: Variant, label: str) -> None:
+def check_playable(variant: Variant, label: str) -> None:
     """The engine can play ``variant``, and its matches end (one line naming ``label`` if not)."""
     from ..engine.params import engine_ready
 
@@ -177,7 +177,7 @@ def _engine_ready(variant: Variant, label: str) -> None:
     hand_cap(variant)
 
 
-def _check_exec(opts: ExecOptions) -> None:
+def check_exec(opts: ExecOptions) -> None:
     check_jobs("--jobs", opts.jobs)
     if opts.backend not in BACKENDS:
         raise SimsuiteError(f"--backend must be one of {', '.join(BACKENDS)}; got {opts.backend!r}")
@@ -186,10 +186,10 @@ def _check_exec(opts: ExecOptions) -> None:
     if opts.scheduler and opts.backend != "dask":
         raise SimsuiteError("--scheduler is for --backend dask")
     if opts.scheduler:
-        _scheduler_host_port(opts.scheduler)
+        scheduler_host_port(opts.scheduler)
 
 
-def _scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
+def scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
     """The scheme and (for tcp and tls) host and port of a scheduler address, parsed as
     distributed parses it, so that a bad address never reaches ``Client`` (whose failed
     construction prints an "Exception ignored in Client.__del__" traceback)."""
@@ -202,7 +202,7 @@ def _scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
         scheme, loc = parse_address(address)
         return scheme, parse_host_port(loc, DASK_DEFAULT_PORT) if scheme in ("tcp", "tls") else None
     except ImportError:
-        return "tcp", None  # _connect says how to install distributed
+        return "tcp", None  # dask_client says how to install distributed
     except (ValueError, TypeError) as exc:
         raise SimsuiteError(f"{problem} ({' '.join(str(exc).split())})") from None
 
@@ -254,7 +254,7 @@ def check_run_size(cells: list[Cell], chunk: int, what: str) -> None:
                      f"{hand_cap(c.variant):,} hands", per_chunk, "use a smaller --chunk")
 
 
-def _check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplicate: bool, what: str) -> None:
+def check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplicate: bool, what: str) -> None:
     """Before the pilot: even if every match took its most hands, ``hands`` needs this many matches."""
     if hands is None:
         return
@@ -270,14 +270,14 @@ def _check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplica
 def _make_variant(given: str, overrides: Mapping[str, Any], label: str) -> Variant:
     base = load_variant(given)
     v = base.with_overrides(dict(overrides), source=label) if overrides else base
-    _engine_ready(v, label)
+    check_playable(v, label)
     return v
 
 
 def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
     """Validate a ``RunSpec`` and turn it into a plan (no work done, nothing written)."""
     opts = ExecOptions(spec.jobs, spec.backend, spec.scheduler, spec.quiet, spec.break_lock)
-    _check_exec(opts)
+    check_exec(opts)
     variants = [spec.variants] if isinstance(spec.variants, str) else list(spec.variants)
     if not variants:
         raise SimsuiteError("give at least one --variant")
@@ -302,12 +302,12 @@ def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
     else:  # a name that the same command always gives again, so that running it again resumes
         ident = [[c.id, c.variant.rules_hash, c.policies] for c in cells] + [seed, bool(spec.duplicate), chunk,
                                                                                spec.matches, spec.hands]
-        out = Path("results") / f"{'+'.join(c.id for c in cells)}-seed{seed}-{_hash(ident)[:8]}"
+        out = Path("results") / f"{'+'.join(c.id for c in cells)}-seed{seed}-{json_hash(ident)[:8]}"
     check_out(out)
     what = f"--matches {spec.matches:,}" if spec.matches is not None else (
         f"--hands {spec.hands:,}" if spec.hands is not None else "the run")
-    _check_hands_bound(cells, spec.hands, chunk, bool(spec.duplicate), what)
-    _set_matches(cells, spec.matches, spec.hands, seed, bool(spec.duplicate))
+    check_hands_bound(cells, spec.hands, chunk, bool(spec.duplicate), what)
+    set_matches(cells, spec.matches, spec.hands, seed, bool(spec.duplicate))
     check_run_size(cells, chunk, what)
     command = list(spec.command) if spec.command else _simulate_command(spec, variants, out)
     plan = Plan("simulate", cells, seed, bool(spec.duplicate), chunk, out, command,
@@ -321,7 +321,7 @@ def _simulate_command(spec: RunSpec, variants: list[str], out: Path) -> list[str
         cmd += ["--variant", str(v)]
     ov = spec.overrides.items() if isinstance(spec.overrides, Mapping) else [s.split("=", 1) for s in spec.overrides]
     for k, v in ov:
-        cmd += ["--set", f"{k}={v if isinstance(v, str) else _format_value(v).replace('/', ',')}"]
+        cmd += ["--set", f"{k}={v if isinstance(v, str) else format_value(v).replace('/', ',')}"]
     cmd += ["--policies", spec.policies]
     cmd += ["--hands", str(spec.hands)] if spec.hands is not None else ["--matches", str(spec.matches or DEFAULT_MATCHES)]
     cmd += ["--seed", str(spec.seed), "--out", str(out), "--chunk", str(spec.chunk)]
@@ -330,7 +330,7 @@ def _simulate_command(spec: RunSpec, variants: list[str], out: Path) -> list[str
     return cmd
 
 
-def _set_matches(cells: list[Cell], matches: int | None, hands: int | None, seed: int, duplicate: bool) -> None:
+def set_matches(cells: list[Cell], matches: int | None, hands: int | None, seed: int, duplicate: bool) -> None:
     """Matches per cell: given, or from ``hands`` by a pilot of the first 20 matches of each cell:
     matches = ceil(hands / (mean hands per match x tables)), tables 2 with duplicate."""
     if hands is None:

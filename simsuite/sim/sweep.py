@@ -20,8 +20,8 @@ from ..rules.scale import scale_decks
 from ..rules.variant import MAX_DECKS, load_variant, override_keys
 from .limits import MAX_SEED, check_int
 from .spec import (
-    DEFAULT_CHUNK, Cell, ExecOptions, Plan, _check_exec, _check_hands_bound, _engine_ready, _format_value,
-    _set_matches, check_out, check_run_size,
+    DEFAULT_CHUNK, Cell, ExecOptions, Plan, check_exec, check_hands_bound, check_playable, format_value,
+    set_matches, check_out, check_run_size,
 )
 
 SWEEP_KEYS = ("base", "variants", "matches", "hands", "seed", "policies", "duplicate", "chunk", "grid", "cells",
@@ -29,11 +29,11 @@ SWEEP_KEYS = ("base", "variants", "matches", "hands", "seed", "policies", "dupli
 SPECIAL_GRID_KEYS = ("policies", "decks")
 
 
-def _cell_value(key: str, value: Any) -> str:
+def cell_value(key: str, value: Any) -> str:
     """A grid value in a cell id: lists and policy pairs joined by "/" (the id separates keys by ",")."""
     if key == "policies" and isinstance(value, str):
         return "/".join(split_names(value))
-    return _format_value(value)
+    return format_value(value)
 
 
 def _sweep_problems(raw: dict) -> list[str]:
@@ -133,7 +133,7 @@ def _spec_policies(raw: dict) -> list[tuple[str, Any]]:
     return found
 
 
-def _combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
+def grid_combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
     keys = list(table)
     values = [table[k] if isinstance(table[k], list) else [table[k]] for k in keys]
     return [list(zip(keys, combo)) for combo in itertools.product(*values)]
@@ -151,7 +151,7 @@ def build_cells(bases: Sequence[str], base_variants: Mapping[str, Any], combos: 
         base = base_variants[b]
         for combo in combos:
             parts = ([("variant", base.id)] if many else []) + combo
-            cid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in parts) or base.id
+            cid = ",".join(f"{k}={cell_value(k, v)}" for k, v in parts) or base.id
             if cid in seen:
                 problems.append(f"cell {cid!r} appears twice")
                 continue
@@ -171,7 +171,7 @@ def build_cells(bases: Sequence[str], base_variants: Mapping[str, Any], combos: 
                         overrides[k] = v
                 pair = parse_policies(pol, "policies", from_file=True)
                 v = base.with_overrides(overrides, source=cid) if overrides else base
-                _engine_ready(v, cid)
+                check_playable(v, cid)
                 cells.append(Cell(cid, v, b, overrides, pair))
             except SimsuiteError as exc:
                 msg = str(exc)
@@ -193,7 +193,7 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
                command: Sequence[str] | None = None, break_lock: bool = False) -> tuple[Plan, ExecOptions]:
     """Validate a sweep spec and every one of its cells (all bad cells reported at once)."""
     opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
-    _check_exec(opts)
+    check_exec(opts)
     raw = read_sweep(spec_path)
     src = str(spec_path)
     many = "variants" in raw
@@ -207,9 +207,9 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
     chunk = check_int("--chunk", chunk if chunk is not None else raw.get("chunk", DEFAULT_CHUNK), 1)
     combos: list[list[tuple[str, Any]]] = []
     if "grid" in raw:
-        combos += _combos(raw["grid"])
+        combos += grid_combos(raw["grid"])
     for t in raw.get("cells", []):
-        combos += _combos(t)
+        combos += grid_combos(t)
     if not combos:
         combos = [[]]
     cells, problems = build_cells(bases, base_variants, combos, default_pol, raw.get("decks_scaling"), many)
@@ -222,8 +222,8 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
     dup = bool(raw.get("duplicate", False))
     what = f"{src}: matches = {raw['matches']:,}" if "matches" in raw else (
         f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
-    _check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
-    _set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
+    check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
+    set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
     check_run_size(cells, chunk, what)
     cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
     plan = Plan("sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd,
