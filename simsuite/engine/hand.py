@@ -68,6 +68,9 @@ BID_COLS = 4
 HP_TRICK, HP_SEAT, HP_KIND, HP_WINNER, HP_CARDS = range(5)
 PLAY_COLS = HP_CARDS + NC
 HN_BIDS, HN_PLAYS = range(2)  # ``h_n``: the bids and the plays recorded
+# ``bury_many``'s columns
+BURIED_POINTS, BURIED_TRUMPS, BURIED_DEALER = range(3)
+N_BURIED = 3
 
 
 @njit(cache=True)  # not inlined: called from two places, it would compile twice
@@ -344,7 +347,7 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
     """Play hands ``start .. start+len(out)-1`` of the run ``key`` (no history) into ``out``."""
     dummy4 = np.zeros((4, NC), np.int64)
     dummy1 = np.zeros(NC, np.int64)
-    dbids = np.zeros((1, 4), np.int64)
+    dbids = np.zeros((1, BID_COLS), np.int64)
     dplays = np.zeros((1, PLAY_COLS), np.int64)
     hn = np.zeros(2, np.int64)
     state = np.zeros(4, np.int64)
@@ -362,8 +365,9 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.bury_many calls them)
 def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
     """Deal, declare and bury hands ``start ..`` of the run ``key``, without playing them: each row
-    of ``out`` gets the points buried, the dealer's trumps after the bury and the dealer's seat."""
-    dbids = np.zeros((1, 4), np.int64)
+    of ``out`` (``N_BURIED`` columns) gets the points buried, the dealer's trumps after the bury and
+    the dealer's seat, at the ``BURIED_*`` columns."""
+    dbids = np.zeros((1, BID_COLS), np.int64)
     state = np.zeros(4, np.int64)
     bury = np.zeros(NC, np.int64)
     st = ph.new_state()
@@ -379,9 +383,9 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         for c in range(NC):
             if st.cls[c] == TRUMP:
                 trumps += st.hands[dealer, c]
-        out[i, 0] = st.sc[S_BOTTOM_POINTS]
-        out[i, 1] = trumps
-        out[i, 2] = dealer
+        out[i, BURIED_POINTS] = st.sc[S_BOTTOM_POINTS]
+        out[i, BURIED_TRUMPS] = trumps
+        out[i, BURIED_DEALER] = dealer
 
 
 # --- the hand that plays search or expert-v1 ----------------------------------------------------------

@@ -83,10 +83,11 @@ N_PARAMS = 76
 # A behaviour parameter holds its choice's index in ``rules.choices.CHOICES`` (``code``); each code
 # is named ``<parameter>_<choice in capitals>``, so that ``P[THROW_FAILURE] == THROW_FAILURE_FORFEIT``
 # reads as the rule. Plain ints, which numba compiles as constants.
-CODED = {  # the parameter of each choice field the engine reads
-    "throw_test": THROW_TEST, "throw_failure": THROW_FAILURE, "forced_play": FORCED_PLAY, "capture_by": CAPTURE_BY,
-    "capture_with": CAPTURE_WITH, "capture_scheme": CAPTURE_SCHEME, "dealer_rotation": ROTATION, "bidding": BIDDING,
-    "tie_break": TIE_BREAK, "joker_bids": JOKER_BIDS, "fallback": FALLBACK, "self_override_scope": SELF_OVERRIDE_SIDE,
+CODED = {  # each choice field the engine reads, and the name of its parameter
+    "throw_test": "THROW_TEST", "throw_failure": "THROW_FAILURE", "forced_play": "FORCED_PLAY",
+    "capture_by": "CAPTURE_BY", "capture_with": "CAPTURE_WITH", "capture_scheme": "CAPTURE_SCHEME",
+    "dealer_rotation": "ROTATION", "bidding": "BIDDING", "tie_break": "TIE_BREAK", "joker_bids": "JOKER_BIDS",
+    "fallback": "FALLBACK", "self_override_scope": "SELF_OVERRIDE_SIDE",
 }
 THROW_TEST_ABSOLUTE_MAX = code(ThrowTest.ABSOLUTE_MAX)
 THROW_TEST_PER_UNIT = code(ThrowTest.PER_UNIT)

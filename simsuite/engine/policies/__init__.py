@@ -9,7 +9,7 @@ Legality never depends on a policy: follows are built from the unit sets that re
 follow profile (``follow.best_sets``), leads are single units, and a throw is only attempted when
 the policy judges it safe; the hand loop applies the rules to whatever is chosen.
 
-``expert-v1`` (4) is ``expert`` as it was before issue 11, frozen as a reference for duels.
+``expert-v1`` (4) is ``expert`` as it was before its rebuild, frozen as a reference for duels.
 
 This module is the dispatcher: ``choose_bury``, ``choose_lead`` and ``choose_follow`` pick the
 policy's function by code, with the hand loop's arguments.
@@ -41,7 +41,7 @@ __all__ = [
 @njit(cache=True)
 def choose_bury(pol, hand, cls, pos, P, s, n, W, out):
     """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector). The policies work on a
-    copy of the hand in scratch row 0 of ``W``'s ``fs`` and count cards per class in row 1."""
+    copy of the hand in ``W``'s row ``FS_BURY_LEFT`` and count cards per class in ``FS_BURY_LENGTH``."""
     if pol == EXPERT_V1:
         _bury_start(hand, W, out)
         FS = w_fs(W)

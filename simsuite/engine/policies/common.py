@@ -26,7 +26,7 @@ from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
 # the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
-# before issue 11, kept as a named reference for duels; "learned" (5), engine.learned, scores the
+# before its rebuild, kept as a named reference for duels; "learned" (5), engine.learned, scores the
 # search's candidates with a model trained on the search's values
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
 

@@ -312,10 +312,10 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     copy1(left, hand)
     n_units = 0
     # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
-    # np.argsort is an insertion sort (numba's quicksort below 16 items), which row 15 repeats
+    # np.argsort is an insertion sort (numba's quicksort below 16 items), which ``FS_THROW_ORDER`` repeats
     # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending.
     # More units (a long suit of three or four decks lists dozens) are sorted by argsort itself,
-    # into an array of their own: row 15 holds 64
+    # into an array of their own: the row holds 64
     order = FS[FS_THROW_ORDER]
     if nU > 15:
         order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])

@@ -1,4 +1,4 @@
-"""``expert-v1`` (policy 4): ``expert`` as it played before issue 11, frozen as a named reference so
+"""``expert-v1`` (policy 4): ``expert`` as it played before its rebuild, frozen as a named reference so
 duels can measure the rebuilt ``expert`` against it. Do not change its play.
 
 - **Bury:** like ``basic``, but a short suit's high card is kept only if it is an ace.
