@@ -200,8 +200,8 @@ def test_rules_compare_choices_by_enum_not_by_string(path):
             continue
         sides = [node.left, *node.comparators]
         reads_field = any((isinstance(s, ast.Attribute) and s.attr in fields)
-                          or (isinstance(s, ast.Subscript) and isinstance(s.slice, ast.Constant) and s.slice.value in fields)
-                          for s in sides)
+                          or (isinstance(s, ast.Subscript) and isinstance(s.slice, ast.Constant)
+                              and s.slice.value in fields) for s in sides)
         literal = any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides)
         if reads_field and literal:
             found.append(f"{path.name}:{node.lineno}")

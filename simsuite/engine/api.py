@@ -98,7 +98,8 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
-    hist = HandHistory(h_deal, h_bottom, h_bids[: h_n[H.HN_BIDS]].copy(), h_bury, h_plays[: h_n[H.HN_PLAYS]].copy()) if keep else None
+    hist = (HandHistory(h_deal, h_bottom, h_bids[: h_n[H.HN_BIDS]].copy(), h_bury, h_plays[: h_n[H.HN_PLAYS]].copy())
+            if keep else None)
     return HandResult(record, hist)
 
 

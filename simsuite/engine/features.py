@@ -299,8 +299,10 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * 100 + st.win_c[CLAIM_TOP] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
     after = 0 if bury else 3 - turn
-    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, st.win_c[CLAIM_KIND], st.win_c[CLAIM_TRUMP], st.win_c[CLAIM_TOP],
-                                                         lead_cards, k_led, voids, unseen, cls, pos, hi_u)) else 0
+    win_c = st.win_c
+    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, win_c[CLAIM_KIND], win_c[CLAIM_TRUMP],
+                                                         win_c[CLAIM_TOP], lead_cards, k_led, voids, unseen, cls, pos,
+                                                         hi_u)) else 0
     partner_winning = row[X_PARTNER_WINNING]
     partner = (seat + 2) % 4
     cur = w_cs(W)[CS_COUNTERS][CS_AT_FEATURES_CLAIM:CS_AT_FEATURES_CLAIM + N_CLAIM]
@@ -413,8 +415,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         sure = 0
         if follow and wins == 1:
             # the claim it makes (``cur``, written by the win test above) against the seats after it
-            sure = 0 if _beatable(seat, after, cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], lead_cards, k_led, voids, unseen, cls, pos,
-                                  hi_u) else 1
+            sure = 0 if _beatable(seat, after, cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], lead_cards, k_led,
+                                  voids, unseen, cls, pos, hi_u) else 1
         elif kind == KIND_LEAD and top_c >= 0:
             # a lead of one card or one group of identical cards: its top against both opponents
             if cards == multi:

@@ -17,8 +17,8 @@ from .core import (
 
 @njit(cache=True)
 def capture_points(P, winner_team, declarers, unit_cards, won_with_trump, lead_cards, trick_points, bottom_points, out):
-    """Capture multiplier and signed points (``out[CAP_MULT]``, ``out[CAP_POINTS]``); ``out[CAP_SIGN]`` = 1 if the
-    defenders capture, -1 the declarers, 0 nobody."""
+    """Capture multiplier and signed points (``out[CAP_MULT]``, ``out[CAP_POINTS]``); ``out[CAP_SIGN]``
+    = 1 if the defenders capture, -1 the declarers, 0 nobody."""
     out[CAP_MULT] = 0
     out[CAP_POINTS] = 0
     out[CAP_SIGN] = 0
@@ -51,8 +51,8 @@ def capture_points(P, winner_team, declarers, unit_cards, won_with_trump, lead_c
 
 @njit(cache=True)
 def score_hand(P, defender_points, declarers, dealer, out):
-    """Outcome: out[OUT_TAKEOVER] takeover, out[OUT_NEXT_DECLARERS] next declarers, out[OUT_NEXT_DEALER] next dealer, out[OUT_LEVELS0] levels team 0,
-    out[OUT_LEVELS1] levels team 1."""
+    """The outcome into ``out``: the takeover, the next declarers, the next dealer and each team's
+    levels (``core.OUT_*``)."""
     t = P[TAKEOVER]
     step = P[STEP]
     took = defender_points >= t

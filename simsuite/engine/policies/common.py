@@ -25,9 +25,8 @@ from ..units import build_units, shape_code, unit_uniform
 from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
-# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
-# before its rebuild, kept as a named reference for duels; "learned" (5), engine.learned, scores the
-# search's candidates with a model trained on the search's values
+# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert before its rebuild,
+# a named reference for duels; "learned" (5), engine.learned, scores the search's candidates with a trained model
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
@@ -43,7 +42,6 @@ def full_for(codes) -> int | None:
     """The ``full`` argument of a loop whose seats play ``codes``: ``None`` when all of them are
     random, basic or expert, else ``FULL``."""
     return None if all(int(c) in (RANDOM, BASIC, EXPERT) for c in codes) else FULL
-
 
 
 @njit(cache=True, inline="always")
@@ -254,7 +252,8 @@ def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_
                 high += cand[c]
     futile = False
     if judge and wins:
-        futile = next_can_beat(cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP], voids, unseen, cls, pos)
+        futile = next_can_beat(cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP],
+                               voids, unseen, cls, pos)
     return score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, futile, high)
 
 
@@ -440,8 +439,6 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     return contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c)
 
 
-
-
 @njit(cache=True, inline="always")
 def lead_lowest(hand, cls, pos, out):
     """The weakest card of the hand, alone (what is left when nothing better can be led)."""
@@ -479,7 +476,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         unseen = unseen_into(hand, played, P, FS[FS_UNSEEN][:NC])
         if (ctx[C_LEADER] + 3 - seat) % 4 > 0:
             J[J_OPP] = (seat + 1) % 4
-        if partner_wins and next_can_beat(win_c[CLAIM_KIND], win_c[CLAIM_TRUMP], win_c[CLAIM_TOP], n, k, J[J_OPP], voids, unseen, cls, pos):
+        if partner_wins and next_can_beat(win_c[CLAIM_KIND], win_c[CLAIM_TRUMP], win_c[CLAIM_TOP], n, k, J[J_OPP],
+                                          voids, unseen, cls, pos):
             J[J_SURE_PARTNER] = 0
         if ctx[C_LEFT] <= CONTEST_TRICKS * n:
             J[J_CONTEST] = 1
@@ -507,7 +505,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             have += hand[c]
             # the single-card case of score_follow, without building the play
             t = 1 if cls[c] == TRUMP else 0
-            wins = t > win_c[CLAIM_TRUMP] or (t == win_c[CLAIM_TRUMP] and win_c[CLAIM_KIND] == 0 and pos[c] > win_c[CLAIM_TOP])
+            wins = t > win_c[CLAIM_TRUMP] or (t == win_c[CLAIM_TRUMP] and win_c[CLAIM_KIND] == 0
+                                              and pos[c] > win_c[CLAIM_TOP])
             futile = judge and wins and next_can_beat_single(t, pos[c], k, J[J_OPP], voids, hi_k, hi_t)
             high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
             score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
