@@ -79,7 +79,7 @@ WORK_LAYOUT = (
     # ``log_n``), and the model, copied in by ``Work(model)``
     ("lc", (MAX_CANDIDATES, NC)), ("lx", (MAX_CANDIDATES, XCOLS)), ("lv", (MAX_CANDIDATES,)),
     ("lw", (16, XCOLS)), ("lk", (16, 32)),
-    ("cs", (6, 64)),
+    ("cs", (6, 64)),  # the candidate lists' scratch rows (``search.*_candidates``, then ``features``)
     ("log", (LOG_ROWS, LOG_META + XCOLS)), ("log_n", (8,)),
     ("model", (MODEL_WORDS,)),
 )
