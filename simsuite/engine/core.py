@@ -69,29 +69,17 @@ for _s in range(4):
 WORK_LAYOUT = (
     ("U_card", (MAXU, MAXS)), ("U_w", (MAXU, MAXS)), ("U_len", (MAXU,)), ("U_top", (MAXU,)), ("U_size", (MAXU,)),
     ("rec", (MAXREC, MAXD)), ("rec_n", (MAXREC,)),
-    ("ints", (64,)),  # small scalar outputs
-    # scratch rows, so that no decision allocates: build_units, the follow decision and
-    # best_sets, lead_info / match_throw. ``fs``: rows 0-4 the follow decision, 5-9 best_sets (and
-    # 8-9 expert-v1's lead: the unseen counts, their best copies per position),
-    # 10 the unseen counts (expert's lead and follow), 11-12 try_trump, and in the expert's
-    # lead 11-12 safe_throw, 13 the hand less a card kept for the last trick, 14 the unseen
-    # cards' best copies per position, 15 safe_throw's order of units, then cards per class
+    ("ints", (64,)),  # small scalar outputs (``INT_*`` below)
+    # scratch rows, so that no decision allocates (the rows of each, the tables below)
     ("bu", (8, 64)), ("cb", (MAXS, 4)), ("fs", (16, 64)),
-    ("ls", (8, 64)),  # rows 0-4 lead_info's search, 6-7 its codes and profile; rows 0-2 and 5 match_throw
-    # the hand loop's own rows, never a policy's: 0 the deck, 1-3 play_tricks' lead, play and
-    # forced play, 4 the bury, 5 write_record's captures, 6 its outcome, 7 throw_check
+    ("ls", (8, 64)),
     ("hl", (8, 54 * 4)),
     # the learned policy (``engine.learned``): its candidates and their features, the decision log
     # that ``simsuite learn collect`` fills with the search's candidates (its count and switch in
     # ``log_n``), and the model, copied in by ``Work(model)``
     ("lc", (MAX_CANDIDATES, NC)), ("lx", (MAX_CANDIDATES, XCOLS)), ("lv", (MAX_CANDIDATES,)),
     ("lw", (16, XCOLS)), ("lk", (16, 32)),
-    # the candidate lists' own scratch rows (``search.*_candidates``, then ``features``): 0 a
-    # candidate being built, 1-2 a follow's cards of the led class and of the others, 3 a ruff,
-    # 4 a bury's hand left (then the unseen cards), 5 small counters: from 0 the claim, the highest
-    # single or the cards per class; from 8 the features' claim, from 16 the highest unseen
-    # position and from 24 the cards per class; from 32 the candidates' sums (``search._add``)
-    ("cs", (6, 64)),
+    ("cs", (6, 64)),  # the candidate lists' scratch rows (``search.*_candidates``, then ``features``)
     ("log", (LOG_ROWS, LOG_META + XCOLS)), ("log_n", (8,)),
     ("model", (MODEL_WORDS,)),
 )
@@ -104,6 +92,100 @@ WORK_SIZE = _at
 assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row of ``hl``
 (O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL, O_LC, O_LX, O_LV,
  O_LW, O_LK, O_CS, O_LOG, O_LOG_N, O_MODEL) = (_offsets[name] for name, _ in WORK_LAYOUT)
+
+
+# The scratch rows of ``W``, one name per row and use (a row that two users share has a name for
+# each; they never run at once). A user takes its rows by these names, never by number:
+#
+#   region  row  name                 used by               holds
+#   bu      0    BU_ORDER             units.build_units     the class's cards in order
+#           1    BU_CARDS                                   the unit being built: its cards
+#           2    BU_WIDTHS                                  ... and its widths
+#           3    BU_NCAND                                   candidates per chain step
+#           4    BU_IDX                                     the candidate tried per chain step
+#           5    BU_AT                                      index into ``order`` of each chain step
+#   fs      0    FS_INCLASS           the follow decision   the hand's cards of the led class
+#                FS_BURY_LEFT         the policies' burys   the hand left
+#           1    FS_OTHERS            the follow decision   the hand's other cards
+#                FS_BURY_LENGTH       the policies' burys   cards per class
+#           2    FS_CAND              the follow decision   a candidate play
+#           3    FS_CLAIM             the follow decision   a candidate's claim; from FS_JUDGE_AT its judgement
+#           4    FS_BEST              the follow decision   the best profile (``follow.best_sets``)
+#           5    FS_SETS_FEATURES     follow.best_sets      a set's features
+#           6    FS_SETS_PROFILE                            a set's profile
+#           7    FS_SETS_LEFT                               the cards not in the set
+#           8    FS_SETS_SEL                                the set's units, by depth
+#                FS_V1_UNSEEN         expert-v1's lead      the unseen counts
+#           9    FS_SETS_NEXT                               the next unit to try, by depth
+#                FS_V1_UNSEEN_BEST    expert-v1's lead      the unseen cards' best copies per position
+#           10   FS_UNSEEN            expert's lead/follow  the unseen counts
+#           11   FS_TRY_TRUMPS        try_trump             the trumps
+#                FS_THROW_TMP         safe_throw            scratch counts
+#           12   FS_TRY_LEFT          try_trump             the hand left
+#                FS_THROW_LEFT        safe_throw            the hand left
+#           13   FS_REST              expert's lead         the hand less a card kept for the last trick
+#           14   FS_UNSEEN_BEST       expert's lead         the unseen cards' best copies per position
+#           15   FS_THROW_ORDER       safe_throw            its order of units
+#                FS_LENGTH            expert's lead         cards per class
+#   ls      0    LS_LEFT              follow.lead_info,     the cards not in the set
+#                                     trick.match_throw
+#           1    LS_SEL               both                  the set's units, by depth
+#           2    LS_NEXT              both                  the next unit to try, by depth
+#           3    LS_KEY               follow.lead_info      a set's key (units, wide cards, tractor cards)
+#           4    LS_BEST_KEY                                the best key
+#           5    LS_THROW_CODES       trick.match_throw     the units' shape codes
+#           6    LS_CODES             follow.lead_info      the units' shape codes
+#           7    LS_FEATURES                                the lead's features (its profile)
+#   hl      0    HL_DECK              the hand loop         the deck
+#           1    HL_LEAD              (never a policy's)    play_tricks' lead
+#           2    HL_PLAY                                    play_tricks' play
+#           3    HL_FORCED                                  play_tricks' forced play
+#           4    HL_BURY                                    the bury
+#           5    HL_CAPTURE                                 write_record's captures (``CAP_*``)
+#           6    HL_OUTCOME                                 write_record's outcome (``OUT_*``)
+#           7    HL_THROW             trick.throw_check     the lead's units, the units that fail, the
+#                                                           lead's singles, one opponent's best copies
+#   cs      0    CS_BUILD             search's candidates   a candidate being built
+#           1    CS_INCLASS                                 a follow's cards of the led class
+#           2    CS_OTHERS                                  ... and of the others
+#           3    CS_RUFF                                    a ruff
+#           4    CS_LEFT                                    a bury's hand left (then the unseen cards)
+#           5    CS_COUNTERS                                small counters, from the columns below
+#
+# ``CS_COUNTERS``'s columns: from CS_AT_CLAIM the claim, the highest single or the cards per class;
+# from CS_AT_FEATURES_CLAIM the features' claim, from CS_AT_UNSEEN_TOP the highest unseen position
+# and from CS_AT_LENGTH the cards per class; from CS_AT_SUMS the candidates' sums (``search._add``).
+BU_ORDER, BU_CARDS, BU_WIDTHS, BU_NCAND, BU_IDX, BU_AT = range(6)
+FS_INCLASS, FS_OTHERS, FS_CAND, FS_CLAIM, FS_BEST = range(5)
+FS_BURY_LEFT, FS_BURY_LENGTH = FS_INCLASS, FS_OTHERS
+FS_SETS_FEATURES, FS_SETS_PROFILE, FS_SETS_LEFT, FS_SETS_SEL, FS_SETS_NEXT = range(5, 10)
+FS_V1_UNSEEN, FS_V1_UNSEEN_BEST = FS_SETS_SEL, FS_SETS_NEXT
+FS_UNSEEN, FS_TRY_TRUMPS, FS_TRY_LEFT, FS_REST, FS_UNSEEN_BEST, FS_THROW_ORDER = range(10, 16)
+FS_THROW_TMP, FS_THROW_LEFT, FS_LENGTH = FS_TRY_TRUMPS, FS_TRY_LEFT, FS_THROW_ORDER
+FS_JUDGE_AT = 8  # column of ``FS_CLAIM`` where the claim's judgement starts (8 columns)
+LS_LEFT, LS_SEL, LS_NEXT, LS_KEY, LS_BEST_KEY, LS_THROW_CODES, LS_CODES, LS_FEATURES = range(8)
+HL_DECK, HL_LEAD, HL_PLAY, HL_FORCED, HL_BURY, HL_CAPTURE, HL_OUTCOME, HL_THROW = range(8)
+CS_BUILD, CS_INCLASS, CS_OTHERS, CS_RUFF, CS_LEFT, CS_COUNTERS = range(6)
+CS_AT_CLAIM, CS_AT_FEATURES_CLAIM, CS_AT_UNSEEN_TOP, CS_AT_LENGTH, CS_AT_SUMS = 0, 8, 16, 24, 32
+
+# ``ints`` (``w_ints``): INT_NREC the optimal sets ``follow.best_sets`` recorded
+INT_NREC = 0
+# ``rec`` / ``rec_n``: the first set, best_sets' empty set and the set ``follow.lead_info`` leaves
+# the lead's units in (``trick.throw_check`` reads them there)
+REC_FIRST = 0
+
+# A claim on a trick (``win_c``, ``cur``, ``trick.beats``): its kind, whether it is trump, its top
+# card's position
+CLAIM_KIND, CLAIM_TRUMP, CLAIM_TOP = range(3)
+N_CLAIM = 3
+
+# ``scoring.capture_points``'s answer (``cap``): the multiplier, the signed points, the sign (1 when
+# the defenders capture); ``scoring.score_hand``'s (``out``): the takeover, the next declarers, the
+# next dealer, each team's levels
+CAP_MULT, CAP_POINTS, CAP_SIGN = range(3)
+N_CAP = 3
+OUT_TAKEOVER, OUT_NEXT_DECLARERS, OUT_NEXT_DEALER, OUT_LEVELS0, OUT_LEVELS1 = range(5)
+N_OUT = 5
 
 
 class Work:

@@ -20,7 +20,10 @@ from collections import namedtuple
 from numba import njit
 
 from . import core
-from .core import LI_UNITS, NC, TRUMP, as_bool, as_int, w_cs
+from .core import (
+    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, CS_AT_FEATURES_CLAIM, CS_AT_LENGTH, CS_AT_UNSEEN_TOP, CS_COUNTERS, CS_LEFT,
+    LI_UNITS, NC, N_CLAIM, TRUMP, as_bool, as_int, w_cs,
+)
 from .order import class_span
 from .params import (
     BOTTOM, CAPTURE_BY, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, DECLARER_CAP, FOLLOW0, HAND_SIZE, MAX_UNIT, STEP, TAKEOVER,
@@ -33,6 +36,7 @@ from .phases import (
 from .policies.common import next_can_beat, next_can_beat_single
 from .policies.expert import capture_multiplier
 from .trick import beats, contender
+from ..rules.cards import SMALL_JOKER
 
 Feature = namedtuple("Feature", ["name", "group", "doc"])
 
@@ -140,7 +144,7 @@ KIND_LEAD, KIND_FOLLOW, KIND_BURY = 0, 1, 2
 @njit(cache=True, inline="always")
 def _high(c, cls, level):
     """A joker or a level card."""
-    return c >= 52 or (cls[c] == TRUMP and c % 13 == level)
+    return c >= SMALL_JOKER or (cls[c] == TRUMP and c % 13 == level)
 
 
 @njit(cache=True, inline="always")
@@ -195,7 +199,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     decks = P[DECKS]
     knows_bottom = seat == dealer and not bury  # the dealer buried it; before the bury it is in the hand
     # the position: what the mover holds and has not seen (unseen: in other hands or the hidden bottom)
-    unseen = w_cs(W)[4][:NC]
+    unseen = w_cs(W)[CS_LEFT][:NC]
     held = 0
     trumps_held = 0
     trumps_unseen = 0
@@ -204,8 +208,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     points_held = 0
     points_unseen = 0
     pairs_held = 0
-    hi_u = w_cs(W)[5][16:21]  # the highest unseen position per class
-    nk = w_cs(W)[5][24:29]  # the mover's cards per class
+    hi_u = w_cs(W)[CS_COUNTERS][CS_AT_UNSEEN_TOP:CS_AT_UNSEEN_TOP + 5]  # the highest unseen position per class
+    nk = w_cs(W)[CS_COUNTERS][CS_AT_LENGTH:CS_AT_LENGTH + 5]  # the mover's cards per class
     for k in range(5):
         hi_u[k] = -1
         nk[k] = 0
@@ -226,7 +230,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         t = k == TRUMP
         trumps_held += h * t
         trumps_unseen += u * t
-        hg = (c >= 52) | (t & (c % 13 == level))
+        hg = (c >= SMALL_JOKER) | (t & (c % 13 == level))
         high_held += h * hg
         high_unseen += u * hg
     n0 = nk[0]
@@ -278,7 +282,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     have_led = _of_class(k_led, n0, n1, n2, n3, n4) if follow else 0
     row[X_TRICK_POINTS] = sc[S_TRICK_POINTS] if follow else 0
     row[X_PARTNER_WINNING] = 1 if (follow and sc[S_WINNER] % 2 == seat % 2) else 0
-    row[X_WINNER_TRUMP] = st.win_c[1] if follow else 0
+    row[X_WINNER_TRUMP] = st.win_c[CLAIM_TRUMP] if follow else 0
     row[X_LEAD_CARDS] = lead_cards
     row[X_LEAD_TRUMP] = 1 if k_led == TRUMP else 0
     row[X_LEAD_UNITS] = st.LI[LI_UNITS] if follow else 0
@@ -292,14 +296,16 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_POINTS_HELD] = points_held
     row[X_POINTS_UNSEEN] = points_unseen
     row[X_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS] if knows_bottom else -1
-    row[X_WINNER_TOP] = st.win_c[1] * 100 + st.win_c[2] if follow else -1
+    row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * 100 + st.win_c[CLAIM_TOP] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
     after = 0 if bury else 3 - turn
-    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, st.win_c[0], st.win_c[1], st.win_c[2],
-                                                         lead_cards, k_led, voids, unseen, cls, pos, hi_u)) else 0
+    win_c = st.win_c
+    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, win_c[CLAIM_KIND], win_c[CLAIM_TRUMP],
+                                                         win_c[CLAIM_TOP], lead_cards, k_led, voids, unseen, cls, pos,
+                                                         hi_u)) else 0
     partner_winning = row[X_PARTNER_WINNING]
     partner = (seat + 2) % 4
-    cur = w_cs(W)[5][8:11]
+    cur = w_cs(W)[CS_COUNTERS][CS_AT_FEATURES_CLAIM:CS_AT_FEATURES_CLAIM + N_CLAIM]
     for i in range(n):
         row = X[i]
         for j in range(N_CONTEXT if (i > 0 and every_row) else 0):
@@ -379,9 +385,9 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
             if cards == 1:
                 t = 1 if cls[top_c] == TRUMP else 0
                 if cls[top_c] == k_led or t == 1:
-                    cur[0] = 0
-                    cur[1] = t
-                    cur[2] = pos[top_c]
+                    cur[CLAIM_KIND] = 0
+                    cur[CLAIM_TRUMP] = t
+                    cur[CLAIM_TOP] = pos[top_c]
                     wins = 1 if beats(cur, st.win_c) else 0
             elif contender(play, cls, pos, P, st.LI, W, as_bool(False), cur) and beats(cur, st.win_c):
                 wins = 1
@@ -409,8 +415,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         sure = 0
         if follow and wins == 1:
             # the claim it makes (``cur``, written by the win test above) against the seats after it
-            sure = 0 if _beatable(seat, after, cur[0], cur[1], cur[2], lead_cards, k_led, voids, unseen, cls, pos,
-                                  hi_u) else 1
+            sure = 0 if _beatable(seat, after, cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], lead_cards, k_led,
+                                  voids, unseen, cls, pos, hi_u) else 1
         elif kind == KIND_LEAD and top_c >= 0:
             # a lead of one card or one group of identical cards: its top against both opponents
             if cards == multi:

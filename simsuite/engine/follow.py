@@ -10,9 +10,11 @@ import numpy as np
 from numba import njit
 
 from .core import (
-    LI_CAPS, LI_CARDS, LI_CLASS, LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP,
-    LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, MAXREC, NC, NF, as_bool, as_int, copy1, insert_sorted,
-    w_fs, w_ints, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    FS_SETS_FEATURES, FS_SETS_LEFT, FS_SETS_NEXT, FS_SETS_PROFILE, FS_SETS_SEL, INT_NREC, LI_CAPS, LI_CARDS, LI_CLASS,
+    LI_CODES, LI_FIELDS, LI_HAS_WIDE, LI_KEY_CODE, LI_KEY_SIZE, LI_KEY_TOP, LI_LONE_WIDE, LI_NF, LI_NSEL, LI_SINGLES,
+    LI_UNITS, LS_BEST_KEY, LS_CODES, LS_FEATURES, LS_KEY, LS_LEFT, LS_NEXT, LS_SEL, MAXD, MAXREC, NC, NF, REC_FIRST,
+    as_bool, as_int, copy1, insert_sorted, w_fs, w_ints, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top,
+    w_u_w,
 )
 from .order import play_class
 from .params import (
@@ -73,7 +75,7 @@ def _cmp(a, b, n):
 
 
 @njit(cache=True, inline="always")
-def _next_unit(U_card, U_w, U_len, U_size, left, start, nU, room):
+def next_unit(U_card, U_w, U_len, U_size, left, start, nU, room):
     """The first unit from ``start`` on that ``left`` still holds and that fits in ``room`` cards
     (the step of every unit-set search below), or -1."""
     for u in range(start, nU):
@@ -90,7 +92,7 @@ def _next_unit(U_card, U_w, U_len, U_size, left, start, nU, room):
 
 
 @njit(cache=True, inline="always")
-def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
+def move_unit(U_card, U_w, U_len, U_size, left, u, sign):
     """Give unit ``u``'s cards back to ``left`` (sign 1) or take them (sign -1); its size."""
     for s in range(U_len[u]):
         left[U_card[u, s]] += sign * U_w[u, s]
@@ -100,7 +102,7 @@ def _move_unit(U_card, U_w, U_len, U_size, left, u, sign):
 @njit(cache=True)
 def best_sets(counts, cls, pos, P, LI, W, best):
     """The best follow profile of ``counts`` (one class) against the lead ``LI``, with up to
-    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``w_ints(W)[0]`` = how many). Returns the
+    MAXREC unit sets that reach it (in ``W`` rec/rec_n; ``w_ints(W)[INT_NREC]`` = how many). Returns the
     number of fields written to ``best``."""
     k = LI[LI_CLASS]
     room = LI[LI_CARDS]
@@ -109,30 +111,30 @@ def best_sets(counts, cls, pos, P, LI, W, best):
     rec, rec_n, ints = w_rec(W), w_rec_n(W), w_ints(W)
     nf = LI[LI_NF]
     FS = w_fs(W)
-    f = FS[5]
-    prof = FS[6]
-    left = FS[7]
+    f = FS[FS_SETS_FEATURES]
+    prof = FS[FS_SETS_PROFILE]
+    left = FS[FS_SETS_LEFT]
     for c in range(NC):
         left[c] = counts[c]
-    sel = FS[8]
-    nxt = FS[9]
+    sel = FS[FS_SETS_SEL]
+    nxt = FS[FS_SETS_NEXT]
     # the empty set
     _features(U_w, U_len, U_size, sel, as_int(0), P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
     _profile(f, LI, best)
     nrec = 1
-    rec_n[0] = 0
+    rec_n[REC_FIRST] = 0
     d = 0
     nxt[0] = 0
     used = 0
     while d >= 0:
-        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, room - used) if d < MAXD else -1
+        found = next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, room - used) if d < MAXD else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                used -= move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
                 nxt[d] = sel[d] + 1
             continue
-        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        used += move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         _features(U_w, U_len, U_size, sel, d + 1, P, LI[LI_HAS_WIDE] == 1, LI[LI_LONE_WIDE] == 1, f)
         _profile(f, LI, prof)
@@ -148,7 +150,7 @@ def best_sets(counts, cls, pos, P, LI, W, best):
             nrec += 1
         nxt[d + 1] = found
         d += 1
-    ints[0] = nrec
+    ints[INT_NREC] = nrec
     return nf
 
 
@@ -271,11 +273,17 @@ def lead_info_unit(play, cls, pos, P, LI):
     return True
 
 
+# a set's key in ``lead_info``'s search (compared in this order, higher is better): minus its units
+# and singles, its cards in wide units, its cards in tractors
+KEY_UNITS, KEY_WIDE, KEY_TRACTOR = range(3)
+N_KEY = 3
+
+
 @njit(cache=True)
 def lead_info(play, cls, pos, P, W, LI):
     """Read a one-class lead: its canonical decomposition (fewest units, then most cards in wide
     units, then in tractors), the follow caps and the shapes a trump answer must match.
-    Returns the number of units; the chosen units are ``W`` rec[0, :n] (singles implicit)."""
+    Returns the number of units; the chosen units are ``W`` rec[REC_FIRST, :n] (singles implicit)."""
     k = as_int(play_class(play, cls))
     n = as_int(0)
     for c in range(NC):
@@ -288,29 +296,29 @@ def lead_info(play, cls, pos, P, W, LI):
     U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     rec, rec_n = w_rec(W), w_rec_n(W)
     LS = w_ls(W)
-    left = LS[0]
+    left = LS[LS_LEFT]
     for c in range(NC):
         left[c] = play[c]
-    sel = LS[1]
-    nxt = LS[2]
+    sel = LS[LS_SEL]
+    nxt = LS[LS_NEXT]
     nxt[0] = 0
-    best_key = LS[4]
-    best_key[0] = -n  # the empty set: all singles
-    best_key[1] = 0
-    best_key[2] = 0
-    key = LS[3]
-    rec_n[0] = 0
+    best_key = LS[LS_BEST_KEY]
+    best_key[KEY_UNITS] = -n  # the empty set: all singles
+    best_key[KEY_WIDE] = 0
+    best_key[KEY_TRACTOR] = 0
+    key = LS[LS_KEY]
+    rec_n[REC_FIRST] = 0
     d = 0
     used = 0
     while d >= 0:
-        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < MAXD else -1
+        found = next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < MAXD else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                used -= move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
                 nxt[d] = sel[d] + 1
             continue
-        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        used += move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         wide = 0
         tract = 0
@@ -320,17 +328,17 @@ def lead_info(play, cls, pos, P, W, LI):
                 wide += U_size[uu]
             if U_len[uu] >= 2:
                 tract += U_size[uu]
-        key[0] = -((d + 1) + (n - used))
-        key[1] = wide
-        key[2] = tract
-        if _cmp(key, best_key, 3) > 0:
+        key[KEY_UNITS] = -((d + 1) + (n - used))
+        key[KEY_WIDE] = wide
+        key[KEY_TRACTOR] = tract
+        if _cmp(key, best_key, N_KEY) > 0:
             copy1(best_key, key)
             for i in range(d + 1):
-                rec[0, i] = sel[i]
-            rec_n[0] = d + 1
+                rec[REC_FIRST, i] = sel[i]
+            rec_n[REC_FIRST] = d + 1
         nxt[d + 1] = found
         d += 1
-    nsel = rec_n[0]
+    nsel = rec_n[REC_FIRST]
     # lead info
     for i in range(64):
         LI[i] = 0
@@ -343,10 +351,10 @@ def lead_info(play, cls, pos, P, W, LI):
     key_top = -1
     key_code = 101  # a single
     cards_in = 0
-    codes = LS[6]  # rows 6, 7 of w_ls(W): the units' shape codes, the profile (no array per lead)
+    codes = LS[LS_CODES]  # no array per lead
     pairs_cap = 0
     for i in range(nsel):
-        u = rec[0, i]
+        u = rec[REC_FIRST, i]
         w = unit_width(U_w, U_len, u)
         if U_len[u] >= 2 and w >= 3:
             has_wide = True
@@ -368,7 +376,7 @@ def lead_info(play, cls, pos, P, W, LI):
                 key_top = pos[c]
     LI[LI_HAS_WIDE] = 1 if has_wide else 0
     LI[LI_LONE_WIDE] = 1 if has_lone_wide else 0
-    quad_lead = nsel == 1 and singles == 0 and U_len[rec[0, 0]] == 1 and U_w[rec[0, 0], 0] == 4
+    quad_lead = nsel == 1 and singles == 0 and U_len[rec[REC_FIRST, 0]] == 1 and U_w[rec[REC_FIRST, 0], 0] == 4
     if quad_lead:
         nf = P[N_FOLLOW_QUAD]
         for i in range(nf):
@@ -378,8 +386,8 @@ def lead_info(play, cls, pos, P, W, LI):
         for i in range(nf):
             LI[LI_FIELDS + i] = P[FOLLOW0 + i]
     LI[LI_NF] = nf
-    f = LS[7]
-    _features(U_w, U_len, U_size, rec[0], nsel, P, as_bool(has_wide), as_bool(has_lone_wide), f)
+    f = LS[LS_FEATURES]
+    _features(U_w, U_len, U_size, rec[REC_FIRST], nsel, P, as_bool(has_wide), as_bool(has_lone_wide), f)
     f[F_PAIRS] = pairs_cap
     f[F_WIDTH] = 99
     for i in range(nf):

@@ -12,8 +12,12 @@ from numba import njit
 from ..columns import RECORD_FIELDS
 from . import phases as ph
 from . import learned, search
-from .core import NC, TRUMP, as_bool, as_int, copy1, copy2, w_hl
-from .params import BIDDING, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
+from .core import (
+    CAP_MULT, CAP_POINTS, CAP_SIGN, HL_BURY, HL_CAPTURE, HL_DECK, HL_FORCED, HL_LEAD, HL_OUTCOME, HL_PLAY, NC, N_CAP,
+    N_OUT, OUT_LEVELS0, OUT_LEVELS1, OUT_NEXT_DEALER, OUT_NEXT_DECLARERS, OUT_TAKEOVER, TRUMP, as_bool, as_int, copy1,
+    copy2, w_hl,
+)
+from .params import BIDDING, BIDDING_CONCEALED, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
     LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
     S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF, S_TRICKS, S_TRUMP, S_TURN,
@@ -26,18 +30,47 @@ from .policies import (
 )
 from .rng import hand_state
 
-# --- the record of one hand ------------------------------------------------------------------------
-R_DEALER, R_DECLARERS, R_LEVEL, R_TRUMP, R_TRICK_POINTS, R_CAPTURE_MULT, R_CAPTURE_POINTS = range(7)
-R_PENALTIES, R_FINAL_POINTS, R_TAKEOVER, R_NEXT_DECLARERS, R_NEXT_DEALER, R_LEVELS0, R_LEVELS1 = range(7, 14)
-R_TRICKS, R_THROWS, R_THROWS_FAILED, R_MINUTES_X100, R_DECLARED, R_REDEALS, R_BOTTOM_POINTS = range(14, 21)
-R_FORFEIT, R_CAPTURE_BY, R_DECLARER_SEAT, R_ERROR = range(21, 25)
-N_RECORD = 25
-assert len(RECORD_FIELDS) == N_RECORD  # the field names, in slot order, come from the column table
+# --- the record of one hand: each slot is its field's place in ``columns.RECORD_FIELDS`` (the column table) ---
+R_DEALER = RECORD_FIELDS.index("dealer")
+R_DECLARERS = RECORD_FIELDS.index("declarers")
+R_LEVEL = RECORD_FIELDS.index("level")
+R_TRUMP = RECORD_FIELDS.index("trump")
+R_TRICK_POINTS = RECORD_FIELDS.index("trick_points")
+R_CAPTURE_MULT = RECORD_FIELDS.index("capture_multiplier")
+R_CAPTURE_POINTS = RECORD_FIELDS.index("capture_points")
+R_PENALTIES = RECORD_FIELDS.index("penalties")
+R_FINAL_POINTS = RECORD_FIELDS.index("final_points")
+R_TAKEOVER = RECORD_FIELDS.index("takeover")
+R_NEXT_DECLARERS = RECORD_FIELDS.index("next_declarers")
+R_NEXT_DEALER = RECORD_FIELDS.index("next_dealer")
+R_LEVELS0 = RECORD_FIELDS.index("levels_ns")
+R_LEVELS1 = RECORD_FIELDS.index("levels_ew")
+R_TRICKS = RECORD_FIELDS.index("tricks")
+R_THROWS = RECORD_FIELDS.index("throws")
+R_THROWS_FAILED = RECORD_FIELDS.index("throws_failed")
+R_MINUTES_X100 = RECORD_FIELDS.index("minutes_x100")
+R_DECLARED = RECORD_FIELDS.index("declared")
+R_REDEALS = RECORD_FIELDS.index("redeals")
+R_BOTTOM_POINTS = RECORD_FIELDS.index("bottom_points")
+R_FORFEIT = RECORD_FIELDS.index("forfeit")
+R_CAPTURE_BY = RECORD_FIELDS.index("capture_by")
+R_DECLARER_SEAT = RECORD_FIELDS.index("declarer_seat")
+R_ERROR = RECORD_FIELDS.index("error")
+N_RECORD = len(RECORD_FIELDS)
 
 # history sizes
 MAX_BIDS = 256
 MAX_PLAYS = 4 * 60 + 64
-PLAY_COLS = 4 + NC  # trick, seat, kind (0 play, 1 failed throw attempt), winner, counts
+# the history's columns: a bid's (``h_bids``) seat, card, count and kind (``phases.BID_*``); a play's
+# (``h_plays``) trick, seat, kind (0 play, 1 failed throw attempt), the trick's winner, then its card counts
+HB_SEAT, HB_CARD, HB_COUNT, HB_KIND = range(4)
+BID_COLS = 4
+HP_TRICK, HP_SEAT, HP_KIND, HP_WINNER, HP_CARDS = range(5)
+PLAY_COLS = HP_CARDS + NC
+HN_BIDS, HN_PLAYS = range(2)  # ``h_n``: the bids and the plays recorded
+# ``bury_many``'s columns
+BURIED_POINTS, BURIED_TRUMPS, BURIED_DEALER = range(3)
+N_BURIED = 3
 
 
 @njit(cache=True)  # not inlined: called from two places, it would compile twice
@@ -49,11 +82,11 @@ def _offer_bid(P, pol, hands, sc, shown, seat, level, drawn, s, first_hand, nbid
     if card < 0:
         return nbids
     kind = ph.apply_bid_to(P, hands, sc, shown, seat, card, n, first_hand)
-    if kind != 0 and keep and nbids < MAX_BIDS:
-        h_bids[nbids, 0] = seat
-        h_bids[nbids, 1] = card
-        h_bids[nbids, 2] = n
-        h_bids[nbids, 3] = kind
+    if kind != ph.BID_REJECTED and keep and nbids < MAX_BIDS:
+        h_bids[nbids, HB_SEAT] = seat
+        h_bids[nbids, HB_CARD] = card
+        h_bids[nbids, HB_COUNT] = n
+        h_bids[nbids, HB_KIND] = kind
         nbids += 1
     return nbids
 
@@ -63,7 +96,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
     """Deal (again while the variant redeals), asking the policies for bids; settles trump, dealer
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
-    deck = w_hl(W)[0][:54 * P[DECKS]]
+    deck = w_hl(W)[HL_DECK][:NC * P[DECKS]]
     hands, sc, shown = st.hands, st.sc, st.shown
     nbids = as_int(0)
     while True:
@@ -75,7 +108,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
                 nbids = _offer_bid(P, pols[seat], hands, sc, shown, seat, level, i // 4 + 1, s, first_hand, nbids, keep,
                                    h_bids)
         ph.form_bottom(P, st, deck)
-        if P[BIDDING] == 1:
+        if P[BIDDING] == BIDDING_CONCEALED:
             # concealed bids, shown after the draw in drawing order [default]
             for i in range(4):
                 seat = (first_drawer + i) % 4
@@ -156,13 +189,13 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
     the seat to move plays a policy other than the three heuristics (search, expert-v1). Returns
     ``(status, nplays, first_row)``: status 0 when the hand is over, -1 / -2 when a policy's lead /
     follow breaks the engine's checks, or ``NEED_DECISION``. Then the caller (``play_hand_full``)
-    writes that seat's play into the lead buffer (``w_hl(W)[1]``, the trick's first play) or the
-    follow buffer (``[2]``) and calls again with ``given`` and the two counts it got: the plays
+    writes that seat's play into the lead buffer (``w_hl(W)[HL_LEAD]``, the trick's first play) or the
+    follow buffer (``[HL_PLAY]``) and calls again with ``given`` and the two counts it got: the plays
     recorded in ``h_plays`` and the row of the trick's first play."""
     HL = w_hl(W)
-    lead = HL[1][:NC]
-    play = HL[2][:NC]
-    forced = HL[3][:NC]
+    lead = HL[HL_LEAD][:NC]
+    play = HL[HL_PLAY][:NC]
+    forced = HL[HL_FORCED][:NC]
     if not given:  # a hand's first call; a later call brings the decision in ``lead`` or ``play``
         lead[:] = 0
         play[:] = 0
@@ -207,7 +240,7 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
             if sc[S_TURN] == 4:
                 if keep:
                     for r in range(first_row, nplays):
-                        h_plays[r, 3] = sc[S_WINNER]
+                        h_plays[r, HP_WINNER] = sc[S_WINNER]
                 ph.finish_trick_inline(st)
     return 0, nplays, first_row
 
@@ -216,8 +249,8 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
 def write_record(P, st, W, rec):
     """The finished hand's record row (layout above)."""
     sc = st.sc
-    cap = w_hl(W)[5][:3]
-    out = w_hl(W)[6][:5]
+    cap = w_hl(W)[HL_CAPTURE][:N_CAP]
+    out = w_hl(W)[HL_OUTCOME][:N_OUT]
     final = ph.outcome(P, st, cap, out)
     rec[R_DEALER] = sc[S_DEALER]
     rec[R_DECLARERS] = sc[S_DECLARERS]
@@ -233,15 +266,15 @@ def write_record(P, st, W, rec):
     rec[R_PENALTIES] = sc[S_PENALTIES]
     rec[R_FORFEIT] = sc[S_FORFEIT]
     rec[R_TRICK_POINTS] = sc[S_TRICK_POINTS_DEF]
-    rec[R_CAPTURE_MULT] = cap[0]
-    rec[R_CAPTURE_POINTS] = cap[1]
-    rec[R_CAPTURE_BY] = cap[2]
+    rec[R_CAPTURE_MULT] = cap[CAP_MULT]
+    rec[R_CAPTURE_POINTS] = cap[CAP_POINTS]
+    rec[R_CAPTURE_BY] = cap[CAP_SIGN]
     rec[R_FINAL_POINTS] = final
-    rec[R_TAKEOVER] = out[0]
-    rec[R_NEXT_DECLARERS] = out[1]
-    rec[R_NEXT_DEALER] = out[2]
-    rec[R_LEVELS0] = out[3]
-    rec[R_LEVELS1] = out[4]
+    rec[R_TAKEOVER] = out[OUT_TAKEOVER]
+    rec[R_NEXT_DECLARERS] = out[OUT_NEXT_DECLARERS]
+    rec[R_NEXT_DEALER] = out[OUT_NEXT_DEALER]
+    rec[R_LEVELS0] = out[OUT_LEVELS0]
+    rec[R_LEVELS1] = out[OUT_LEVELS1]
     rec[R_MINUTES_X100] = P[OVERHEAD_X100] + (sc[S_TRICKS] * P[SECONDS_PER_TRICK_X100]) // 60
 
 
@@ -256,7 +289,7 @@ def _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal,
     if keep:
         copy2(h_deal, st.hands)
         copy1(h_bottom, st.bottom)
-        h_n[0] = nbids
+        h_n[HN_BIDS] = nbids
     ph.take_bottom(st)
 
 
@@ -278,7 +311,7 @@ def _finish(P, st, W, rec, status, nplays, keep, h_n):
         rec[R_ERROR] = -status
         return
     if keep:
-        h_n[1] = nplays
+        h_n[HN_PLAYS] = nplays
     write_record(P, st, W, rec)
 
 
@@ -288,10 +321,10 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
     """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
     one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
     otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
-    to ``h_n`` ([0] bids, [1] plays). Every seat plays random, basic or expert (``full`` None;
+    to ``h_n`` (``HN_BIDS``, ``HN_PLAYS``). Every seat plays random, basic or expert (``full`` None;
     else ``play_hand_full``)."""
     _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
-    bury = w_hl(W)[4][:NC]
+    bury = w_hl(W)[HL_BURY][:NC]
     bury_step(P, st, pols[st.sc[S_DEALER]], W, s, bury, full)
     if not _buried(st, bury, rec, keep, h_bury):
         return
@@ -301,12 +334,12 @@ def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_d
 
 @njit(cache=True, inline="always")
 def _hist(h_plays, row, trick, seat, kind, cards):
-    h_plays[row, 0] = trick
-    h_plays[row, 1] = seat
-    h_plays[row, 2] = kind
-    h_plays[row, 3] = -1
+    h_plays[row, HP_TRICK] = trick
+    h_plays[row, HP_SEAT] = seat
+    h_plays[row, HP_KIND] = kind
+    h_plays[row, HP_WINNER] = -1
     for c in range(NC):
-        h_plays[row, 4 + c] = cards[c]
+        h_plays[row, HP_CARDS + c] = cards[c]
 
 
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.play_many calls them)
@@ -314,7 +347,7 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
     """Play hands ``start .. start+len(out)-1`` of the run ``key`` (no history) into ``out``."""
     dummy4 = np.zeros((4, NC), np.int64)
     dummy1 = np.zeros(NC, np.int64)
-    dbids = np.zeros((1, 4), np.int64)
+    dbids = np.zeros((1, BID_COLS), np.int64)
     dplays = np.zeros((1, PLAY_COLS), np.int64)
     hn = np.zeros(2, np.int64)
     state = np.zeros(4, np.int64)
@@ -332,8 +365,9 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.bury_many calls them)
 def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
     """Deal, declare and bury hands ``start ..`` of the run ``key``, without playing them: each row
-    of ``out`` gets the points buried, the dealer's trumps after the bury and the dealer's seat."""
-    dbids = np.zeros((1, 4), np.int64)
+    of ``out`` (``N_BURIED`` columns) gets the points buried, the dealer's trumps after the bury and
+    the dealer's seat, at the ``BURIED_*`` columns."""
+    dbids = np.zeros((1, BID_COLS), np.int64)
     state = np.zeros(4, np.int64)
     bury = np.zeros(NC, np.int64)
     st = ph.new_state()
@@ -349,9 +383,9 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         for c in range(NC):
             if st.cls[c] == TRUMP:
                 trumps += st.hands[dealer, c]
-        out[i, 0] = st.sc[S_BOTTOM_POINTS]
-        out[i, 1] = trumps
-        out[i, 2] = dealer
+        out[i, BURIED_POINTS] = st.sc[S_BOTTOM_POINTS]
+        out[i, BURIED_TRUMPS] = trumps
+        out[i, BURIED_DEALER] = dealer
 
 
 # --- the hand that plays search or expert-v1 ----------------------------------------------------------
@@ -372,7 +406,7 @@ def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep
     """``play_hand`` with every built-in policy."""
     _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
     HL = w_hl(W)
-    bury = HL[4][:NC]
+    bury = HL[HL_BURY][:NC]
     kind = as_int(search.D_BURY)
     seat = st.sc[S_DEALER]
     out = bury
@@ -385,5 +419,5 @@ def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep
                                                 kind != search.D_BURY)
         seat = ph.to_move(st.sc)
         kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
-        out = HL[1][:NC] if kind == search.D_LEAD else HL[2][:NC]
+        out = HL[HL_LEAD][:NC] if kind == search.D_LEAD else HL[HL_PLAY][:NC]
     _finish(P, st, W, rec, status, nplays, keep, h_n)

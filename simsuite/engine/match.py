@@ -19,37 +19,54 @@ import numpy as np
 from numba import njit
 
 from ..columns import MATCH_FIELDS
+from ..rules.choices import TieRule, code
 from . import hand as H
 from . import phases as ph
 from .core import NC, as_bool, as_int
 from .params import END_LEVEL, START_LEVEL
 from .rng import hand_state
 
-# match record layout
-M_HANDS, M_MINUTES_X100, M_LEVEL0, M_LEVEL1, M_WINNER, M_ENDED, M_FIRST_DECLARERS, M_LEAD_CHANGES = range(8)
-M_DEFICIT0, M_DEFICIT1, M_ERROR, M_LAST_DECLARERS, M_NEXT_DECLARERS, M_FIRST_DEALER = range(8, 14)
-N_MATCH = 14
-assert len(MATCH_FIELDS) == N_MATCH  # the field names, in slot order, come from the column table
+# the match record: each slot is its field's place in ``columns.MATCH_FIELDS`` (the column table)
+M_HANDS = MATCH_FIELDS.index("hands")
+M_MINUTES_X100 = MATCH_FIELDS.index("minutes_x100")
+M_LEVEL0 = MATCH_FIELDS.index("final_level_ns")
+M_LEVEL1 = MATCH_FIELDS.index("final_level_ew")
+M_WINNER = MATCH_FIELDS.index("winner")
+M_ENDED = MATCH_FIELDS.index("ended_by")
+M_FIRST_DECLARERS = MATCH_FIELDS.index("first_declarers")
+M_LEAD_CHANGES = MATCH_FIELDS.index("lead_changes")
+M_DEFICIT0 = MATCH_FIELDS.index("max_deficit_ns")
+M_DEFICIT1 = MATCH_FIELDS.index("max_deficit_ew")
+M_ERROR = MATCH_FIELDS.index("error")
+M_LAST_DECLARERS = MATCH_FIELDS.index("last_declarers")
+M_NEXT_DECLARERS = MATCH_FIELDS.index("next_declarers")
+M_FIRST_DEALER = MATCH_FIELDS.index("first_dealer")
+N_MATCH = len(MATCH_FIELDS)
 # ended_by codes; winner: 0, 1, or -1 for a draw
 ENDED_LEVEL, ENDED_CLOCK, ENDED_CAP = 1, 2, 3
 ENDED_NAMES = {ENDED_LEVEL: "level", ENDED_CLOCK: "clock", ENDED_CAP: "hand cap"}
+# the match clock ``clock`` (``play_match``): its six values, at these positions
+(CLOCK_MATCH_MINUTES, CLOCK_WARNING_MINUTE, CLOCK_HANDS_AFTER_WARNING, CLOCK_NO_NEW_HAND_MINUTES, CLOCK_TIE_RULE,
+ CLOCK_MUST_DEFEND) = range(6)
+N_CLOCK = 6
+TIE_RULE_ON_STAGE = code(TieRule.ON_STAGE)  # ``clock[CLOCK_TIE_RULE]``: a choice's code, as ``engine.params``'s
 
 
 @njit(cache=True)
 def match_winner(level0, level1, tie_rule, on_stage):
-    """0 or 1, or -1 for a draw: the higher level wins; at equal levels tie_rule 1 ("on_stage",
+    """0 or 1, or -1 for a draw: the higher level wins; at equal levels ``TIE_RULE_ON_STAGE`` ("on_stage",
     two-deck-2011 五: "上台者获胜") gives the match to the team declaring next, else a draw."""
     if level0 != level1:
         return 0 if level0 > level1 else 1
-    if tie_rule == 1:
+    if tie_rule == TIE_RULE_ON_STAGE:
         return on_stage
     return -1
 
 
 @njit(cache=True, inline="always")  # compiled once, inside play_matches (which plays single matches too)
 def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec, hand_recs, levels_after, full):
-    """Play one match. ``clock``: [match_minutes, warning_minute, hands_after_warning,
-    no_new_hand_minutes, tie_rule (0 draw, 1 on stage), must_defend]. ``pols``: policy per seat.
+    """Play one match. ``clock``: the ``CLOCK_*`` values above (the tie rule as
+    ``TIE_RULE_ON_STAGE`` or 0 for a draw). ``pols``: policy per seat.
     Writes the match record ``rec``, each hand's record to ``hand_recs[h]`` and the levels after
     each hand to ``levels_after[h]`` (rows beyond the hands played are untouched)."""
     for i in range(N_MATCH):
@@ -60,16 +77,16 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
     dummy4 = np.zeros((4, NC), np.int64)
     st = ph.new_state()
     dummy1 = np.zeros(NC, np.int64)
-    dbids = np.zeros((1, 4), np.int64)
+    dbids = np.zeros((1, H.BID_COLS), np.int64)
     dplays = np.zeros((1, H.PLAY_COLS), np.int64)
     hn = np.zeros(2, np.int64)
     start = P[START_LEVEL]
     end = P[END_LEVEL]
     levels = np.array([start, start], np.int64)
-    match_min = clock[0]
-    warn = clock[1]
-    after_warn = clock[2]
-    no_new = clock[3]
+    match_min = clock[CLOCK_MATCH_MINUTES]
+    warn = clock[CLOCK_WARNING_MINUTE]
+    after_warn = clock[CLOCK_HANDS_AFTER_WARNING]
+    no_new = clock[CLOCK_NO_NEW_HAND_MINUTES]
     minutes = 0  # x100
     declarers = 0
     dealer = first_drawer
@@ -117,7 +134,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         for t in range(2):
             gain = out[H.R_LEVELS0 + t]
             new = levels[t] + gain
-            if clock[5] == 1 and new > end and not (t == hand_declarers and was_at_end):
+            if clock[CLOCK_MUST_DEFEND] == 1 and new > end and not (t == hand_declarers and was_at_end):
                 new = end  # the end level must be defended as declarers before it is passed
             levels[t] = new
         levels_after[h, 0] = levels[0]
@@ -149,7 +166,7 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
     rec[M_LEVEL0] = levels[0]
     rec[M_LEVEL1] = levels[1]
     rec[M_NEXT_DECLARERS] = declarers
-    rec[M_WINNER] = match_winner(levels[0], levels[1], clock[4], declarers)
+    rec[M_WINNER] = match_winner(levels[0], levels[1], clock[CLOCK_TIE_RULE], declarers)
     rec[M_ENDED] = ended
     rec[M_LEAD_CHANGES] = lead_changes
     rec[M_DEFICIT0] = deficit[0]

@@ -16,7 +16,10 @@ import numpy as np
 
 from ..errors import SimsuiteError
 from .policies import POLICY_NAMES
-from .search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, SEARCH, is_search, search_code
+from .search import (
+    DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, SEARCH, code_candidates, code_samples, is_search,
+    search_code,
+)
 
 _SEARCH_SPEC = re.compile(r"search(?:-k(\d{1,3}))?(?:-c(\d{1,3}))?")
 
@@ -52,7 +55,7 @@ def policy_name(code: int) -> str:
     code = int(code)
     if not is_search(code):
         return POLICY_NAMES[code]
-    k, c = (code >> 4) & 255, (code >> 12) & 255
+    k, c = int(code_samples(code)), int(code_candidates(code))
     return "search" + (f"-k{k}" if k else "") + (f"-c{c}" if c else "")
 
 
@@ -119,4 +122,4 @@ def plays_as(code: int) -> tuple[int, int, int]:
     """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike."""
     if not is_search(code):
         return code, 0, 0
-    return SEARCH, (code >> 4) & 255 or DEFAULT_SAMPLES, (code >> 12) & 255 or DEFAULT_CANDIDATES
+    return SEARCH, int(code_samples(code)) or DEFAULT_SAMPLES, int(code_candidates(code)) or DEFAULT_CANDIDATES

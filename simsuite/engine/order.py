@@ -8,6 +8,7 @@ from numba import njit
 
 from .core import NC, TRUMP
 from .params import GAP_OVER_LEVEL, LINK_JOKERS, LINK_LEVEL_OFF, LINK_OFF_ACE, LINK_PERM, LINK_SJ_LEVEL, PERM_RANK
+from ..rules.cards import BIG_JOKER, SMALL_JOKER
 
 
 @njit(cache=True, inline="always")
@@ -48,9 +49,9 @@ def hand_tables_into(P, level, trump, cls, pos):
     if perm == level:
         perm = -1
     p = 0  # the current group's position, counted down from the big joker's 0
-    _trump_group(cls, pos, 53, p)
+    _trump_group(cls, pos, BIG_JOKER, p)
     p -= 1 if P[LINK_JOKERS] == 1 else 2
-    _trump_group(cls, pos, 52, p)
+    _trump_group(cls, pos, SMALL_JOKER, p)
     if trump >= 0:
         p -= 1 if P[LINK_SJ_LEVEL] == 1 else 2
         _trump_group(cls, pos, trump * 13 + level, p)

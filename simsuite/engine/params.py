@@ -9,7 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SimsuiteError
-from ..rules.variant import CHOICES, FOLLOW_FIELDS, Variant
+from ..rules.choices import (
+    Bidding, CaptureBy, CaptureScheme, CaptureWith, DealerRotation, Fallback, FollowField, ForcedPlay, JokerBids,
+    SelfOverrideScope, ThrowFailure, ThrowTest, TieBreak, code,
+)
+from ..rules.choices import CHOICES, FOLLOW_FIELDS
+from ..rules.variant import Variant
 
 # --- indices ---------------------------------------------------------------------------------
 DECKS = 0
@@ -32,13 +37,13 @@ BOMBS = 16
 WIDE_AS_TRACTOR = 17
 LONE_TRIPLE = 18
 THROWS = 19
-THROW_TEST = 20  # 0 absolute_max, 1 per_unit
-THROW_FAILURE = 21  # 0 per card beaten, 1 per card taken back, 2 flat, 3 forfeit
+THROW_TEST = 20
+THROW_FAILURE = 21
 THROW_PENALTY = 22
-FORCED_PLAY = 23  # 0 smallest card, 1 smallest failing unit
-CAPTURE_BY = 24  # 0 defenders, 1 either
-CAPTURE_WITH = 25  # 0 any, 1 trump
-CAPTURE_SCHEME = 26  # 0 per_card, 1 power, 2 last_trick_points
+FORCED_PLAY = 23
+CAPTURE_BY = 24
+CAPTURE_WITH = 25
+CAPTURE_SCHEME = 26
 CAPTURE_PER_CARD = 27
 CAPTURE_SIDE_PER_CARD = 28
 CAPTURE_BASE = 29
@@ -50,34 +55,75 @@ DECLARER_CAP = 34
 ZERO_BONUS = 35
 BELOW_ZERO_STEP = 36
 DEFENDER_CAP = 37
-ROTATION = 38  # 0 hold_partner_takeover_next, 1 rotate
-BIDDING = 39  # 0 open, 1 concealed
+ROTATION = 38  # dealer_rotation
+BIDDING = 39
 MIN_DECLARE = 40
 MIN_OVERRIDE = 41
-TIE_BREAK = 42  # 0 suit_order, 1 first_stands
-JOKER_BIDS = 43  # 0 none, 1 pair_no_trump, 2 same_as_suits
+TIE_BREAK = 42
+JOKER_BIDS = 43
 SELF_OVERRIDE = 44
 REINFORCE = 45
 FIRST_NEEDS_SJ = 46
 FIRST_DECLARER_DEALS = 47
-FALLBACK = 48  # 0 turn_up_bottom, 1 first_non_joker, 2 random_bottom_card, 3 redeal
+FALLBACK = 48
 HAND_SIZE = 49
 N_FOLLOW = 50  # number of fields in the follow order
 FOLLOW0 = 51  # FOLLOW0 .. FOLLOW0+6: field codes
 N_FOLLOW_QUAD = 58
 FOLLOW_QUAD0 = 59  # .. +6
 SUIT_RANK0 = 66  # SUIT_RANK0 + k for k in (S, H, D, C, SJ, BJ): tie rank, higher beats
+SUIT_RANK_SJ, SUIT_RANK_BJ = SUIT_RANK0 + 4, SUIT_RANK0 + 5  # the jokers' tie ranks
 SECONDS_PER_TRICK_X100 = 72
 OVERHEAD_X100 = 73
 OVERRIDE_TAKES_DEAL = 74
-SELF_OVERRIDE_SIDE = 75  # 0 seat, 1 side: who self_override = false bars
+SELF_OVERRIDE_SIDE = 75  # self_override_scope: who self_override = false bars
 N_PARAMS = 76
 
-# follow field codes
-F_TT, F_LONG, F_WIDTH, F_TCARDS, F_QUADS, F_TRIPLES, F_PAIRS = range(7)
-assert FOLLOW_FIELDS == ("tt", "long", "width", "tcards", "quads", "triples", "pairs")
+# --- behaviour codes ---------------------------------------------------------------------------
+# A behaviour parameter holds its choice's index in ``rules.choices.CHOICES`` (``code``); each code
+# is named ``<parameter>_<choice in capitals>``, so that ``P[THROW_FAILURE] == THROW_FAILURE_FORFEIT``
+# reads as the rule. Plain ints, which numba compiles as constants.
+CODED = {  # each choice field the engine reads, and the name of its parameter
+    "throw_test": "THROW_TEST", "throw_failure": "THROW_FAILURE", "forced_play": "FORCED_PLAY",
+    "capture_by": "CAPTURE_BY", "capture_with": "CAPTURE_WITH", "capture_scheme": "CAPTURE_SCHEME",
+    "dealer_rotation": "ROTATION", "bidding": "BIDDING", "tie_break": "TIE_BREAK", "joker_bids": "JOKER_BIDS",
+    "fallback": "FALLBACK", "self_override_scope": "SELF_OVERRIDE_SIDE",
+}
+THROW_TEST_ABSOLUTE_MAX = code(ThrowTest.ABSOLUTE_MAX)
+THROW_TEST_PER_UNIT = code(ThrowTest.PER_UNIT)
+THROW_FAILURE_PENALTY_PER_CARD_BEATEN = code(ThrowFailure.PENALTY_PER_CARD_BEATEN)
+THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK = code(ThrowFailure.PENALTY_PER_CARD_TAKEN_BACK)
+THROW_FAILURE_PENALTY_FLAT = code(ThrowFailure.PENALTY_FLAT)
+THROW_FAILURE_FORFEIT = code(ThrowFailure.FORFEIT)
+FORCED_PLAY_SMALLEST_CARD = code(ForcedPlay.SMALLEST_CARD)
+FORCED_PLAY_SMALLEST_FAILING_UNIT = code(ForcedPlay.SMALLEST_FAILING_UNIT)
+CAPTURE_BY_DEFENDERS = code(CaptureBy.DEFENDERS)
+CAPTURE_BY_EITHER = code(CaptureBy.EITHER)
+CAPTURE_WITH_ANY = code(CaptureWith.ANY)
+CAPTURE_WITH_TRUMP = code(CaptureWith.TRUMP)
+CAPTURE_SCHEME_PER_CARD = code(CaptureScheme.PER_CARD)
+CAPTURE_SCHEME_POWER = code(CaptureScheme.POWER)
+CAPTURE_SCHEME_LAST_TRICK_POINTS = code(CaptureScheme.LAST_TRICK_POINTS)
+ROTATION_HOLD_PARTNER_TAKEOVER_NEXT = code(DealerRotation.HOLD_PARTNER_TAKEOVER_NEXT)
+ROTATION_ROTATE = code(DealerRotation.ROTATE)
+BIDDING_OPEN = code(Bidding.OPEN)
+BIDDING_CONCEALED = code(Bidding.CONCEALED)
+TIE_BREAK_SUIT_ORDER = code(TieBreak.SUIT_ORDER)
+TIE_BREAK_FIRST_STANDS = code(TieBreak.FIRST_STANDS)
+JOKER_BIDS_NONE = code(JokerBids.NONE)
+JOKER_BIDS_PAIR_NO_TRUMP = code(JokerBids.PAIR_NO_TRUMP)
+JOKER_BIDS_SAME_AS_SUITS = code(JokerBids.SAME_AS_SUITS)
+FALLBACK_TURN_UP_BOTTOM = code(Fallback.TURN_UP_BOTTOM)
+FALLBACK_FIRST_NON_JOKER_OF_BOTTOM = code(Fallback.FIRST_NON_JOKER_OF_BOTTOM)
+FALLBACK_RANDOM_BOTTOM_CARD = code(Fallback.RANDOM_BOTTOM_CARD)
+FALLBACK_REDEAL = code(Fallback.REDEAL)
+SELF_OVERRIDE_SIDE_SEAT = code(SelfOverrideScope.SEAT)
+SELF_OVERRIDE_SIDE_SIDE = code(SelfOverrideScope.SIDE)
 
-# Behaviour codes are positions in ``variant.CHOICES``: the one table of named choices.
+# follow field codes (the follow order's fields, ``FOLLOW0`` ..)
+F_TT, F_LONG, F_WIDTH, F_TCARDS, F_QUADS, F_TRIPLES, F_PAIRS = (
+    code(FollowField.TT), code(FollowField.LONG), code(FollowField.WIDTH), code(FollowField.TCARDS),
+    code(FollowField.QUADS), code(FollowField.TRIPLES), code(FollowField.PAIRS))
 
 
 def _code(v: Variant, name: str) -> int:

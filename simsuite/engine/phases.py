@@ -20,17 +20,23 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .core import LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP, as_bool, as_int, copy1, copy2
+from .core import (
+    CAP_MULT, CAP_POINTS, CAP_SIGN, CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP,
+    as_bool, as_int, copy1, copy2,
+)
 from .follow import lead_info, lead_info_single, lead_info_unit
 from .order import hand_tables_into
 from .params import (
-    BIDDING, BOTTOM, DECKS, FALLBACK, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS,
-    MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERRIDE_TAKES_DEAL, REINFORCE, SELF_OVERRIDE, SELF_OVERRIDE_SIDE,
-    STEP, SUIT_RANK0, TAKEOVER, THROW_FAILURE, TIE_BREAK,
+    BIDDING, BIDDING_OPEN, BOTTOM, DECKS, FALLBACK, FALLBACK_RANDOM_BOTTOM_CARD, FALLBACK_REDEAL,
+    FALLBACK_TURN_UP_BOTTOM, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS, JOKER_BIDS_NONE,
+    JOKER_BIDS_PAIR_NO_TRUMP, MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERRIDE_TAKES_DEAL, REINFORCE, SELF_OVERRIDE,
+    SELF_OVERRIDE_SIDE, SELF_OVERRIDE_SIDE_SIDE, STEP, SUIT_RANK0, SUIT_RANK_BJ, SUIT_RANK_SJ, TAKEOVER, THROW_FAILURE,
+    THROW_FAILURE_FORFEIT, TIE_BREAK, TIE_BREAK_FIRST_STANDS,
 )
 from .rng import randint
 from .scoring import capture_points, score_hand
 from .trick import beats, contender, contender_unit, throw_check, throw_penalty
+from ..rules.cards import BIG_JOKER, SMALL_JOKER
 
 # --- the state ------------------------------------------------------------------------------------
 #
@@ -59,6 +65,10 @@ N_SC = 32
 # the trump suit (4: none), the level, tricks played, the points in the current trick so far,
 # and the current trick's leader
 C_DECL, C_LEFT, C_DEALER, C_TRUMP, C_LEVEL, C_TRICKS, C_TRICK_POINTS, C_LEADER = range(8)
+
+# a bid's kind (``bid_ok``, ``apply_bid``; the fourth column of the bids a hand's history records)
+BID_REJECTED, BID_DECLARE, BID_OVERRIDE, BID_REINFORCE = range(4)
+BID_KIND_NAMES = {BID_DECLARE: "declare", BID_OVERRIDE: "override", BID_REINFORCE: "reinforce"}
 
 # apply_lead's answers
 LEAD_OK, LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL = 0, 1, 2, -1
@@ -116,43 +126,43 @@ def copy_state(src, dst):
 @njit(cache=True, inline="always")
 def _bid_rank(P, card):
     """Tie rank of a bid card for suit_order (higher beats)."""
-    if card == 53:
-        return P[SUIT_RANK0 + 5]
-    if card == 52:
-        return P[SUIT_RANK0 + 4]
+    if card == BIG_JOKER:
+        return P[SUIT_RANK_BJ]
+    if card == SMALL_JOKER:
+        return P[SUIT_RANK_SJ]
     return P[SUIT_RANK0 + card // 13]
 
 
 @njit(cache=True, inline="always")
 def bid_ok(P, seat, card, n, hand, cur_seat, cur_card, cur_n, first_hand):
-    """0 rejected, 1 declare, 2 override, 3 reinforce (the rules of ``simsuite.rules.declare``)."""
+    """The bid's kind, ``BID_*`` (the rules of ``simsuite.rules.declare``)."""
     if n <= 0:
-        return 0
-    if card >= 52:
-        if P[JOKER_BIDS] == 0 or P[NO_TRUMP_OK] == 0:
-            return 0
-        if P[JOKER_BIDS] == 1 and n < 2:
-            return 0
+        return BID_REJECTED
+    if card >= SMALL_JOKER:
+        if P[JOKER_BIDS] == JOKER_BIDS_NONE or P[NO_TRUMP_OK] == 0:
+            return BID_REJECTED
+        if P[JOKER_BIDS] == JOKER_BIDS_PAIR_NO_TRUMP and n < 2:
+            return BID_REJECTED
     if first_hand and P[FIRST_NEEDS_SJ] == 1:
         # the small joker is a ticket, not part of the bid (simsuite.rules.declare.read_bid)
-        if card == 52 or hand[52] < 1:
-            return 0
+        if card == SMALL_JOKER or hand[SMALL_JOKER] < 1:
+            return BID_REJECTED
     if cur_seat < 0:
-        return 1 if n >= P[MIN_DECLARE] else 0
+        return BID_DECLARE if n >= P[MIN_DECLARE] else BID_REJECTED
     # "self": the declaring seat, or with self_override_scope = side its partner too
-    own = seat == cur_seat or (P[SELF_OVERRIDE_SIDE] == 1 and seat % 2 == cur_seat % 2)
+    own = seat == cur_seat or (P[SELF_OVERRIDE_SIDE] == SELF_OVERRIDE_SIDE_SIDE and seat % 2 == cur_seat % 2)
     if own and card == cur_card:
-        return 3 if (P[REINFORCE] == 1 and n > cur_n) else 0
+        return BID_REINFORCE if (P[REINFORCE] == 1 and n > cur_n) else BID_REJECTED
     if own and P[SELF_OVERRIDE] == 0:
-        return 0
+        return BID_REJECTED
     if n < P[MIN_OVERRIDE] or n < cur_n:
-        return 0
+        return BID_REJECTED
     if n == cur_n:
-        if P[TIE_BREAK] == 1:
-            return 0
+        if P[TIE_BREAK] == TIE_BREAK_FIRST_STANDS:
+            return BID_REJECTED
         if _bid_rank(P, card) <= _bid_rank(P, cur_card):
-            return 0
-    return 2
+            return BID_REJECTED
+    return BID_OVERRIDE
 
 
 @njit(cache=True)
@@ -187,7 +197,7 @@ def draw(st, deck, i, first_drawer):
 def bid_moment(P, card_in, i, level):
     """Open bidding: a player reconsiders bidding when a level card or a joker arrives, and every
     third round of the draw."""
-    return P[BIDDING] == 0 and (card_in >= 52 or card_in % 13 == level or (i // 4) % 3 == 2)
+    return P[BIDDING] == BIDDING_OPEN and (card_in >= SMALL_JOKER or card_in % 13 == level or (i // 4) % 3 == 2)
 
 
 @njit(cache=True, inline="always")
@@ -200,11 +210,11 @@ def apply_bid(P, st, seat, card, n, first_hand):
 def apply_bid_to(P, hands, sc, shown, seat, card, n, first_hand):
     """``apply_bid`` on the state's arrays ``hands``, ``sc`` and ``shown``."""
     kind = bid_ok(P, seat, card, n, hands[seat], sc[S_CUR_SEAT], sc[S_CUR_CARD], sc[S_CUR_N], first_hand)
-    if kind == 0:
-        return 0
-    if kind == 2 and seat != sc[S_CUR_SEAT]:
+    if kind == BID_REJECTED:
+        return BID_REJECTED
+    if kind == BID_OVERRIDE and seat != sc[S_CUR_SEAT]:
         sc[S_DEAL_TAKER] = seat
-    if kind != 3:
+    if kind != BID_REINFORCE:
         sc[S_CUR_SEAT] = seat  # a reinforcement never moves the declaration (a partner's adds to it)
     sc[S_CUR_CARD] = card
     sc[S_CUR_N] = n
@@ -231,33 +241,33 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
     trump = -2
     declarer_seat = -1
     if sc[S_CUR_SEAT] >= 0:
-        trump = -1 if sc[S_CUR_CARD] >= 52 else sc[S_CUR_CARD] // 13
+        trump = -1 if sc[S_CUR_CARD] >= SMALL_JOKER else sc[S_CUR_CARD] // 13
         declarer_seat = sc[S_CUR_SEAT]
         sc[S_DECLARED] = 1
     else:
         fb = P[FALLBACK]
-        if fb == 3 or nb == 0:
+        if fb == FALLBACK_REDEAL or nb == 0:
             sc[S_REDEALS] += 1
             if sc[S_REDEALS] < 200:
                 return False
             trump = 0  # pathological: keep going with spades rather than loop forever
         else:
             first = deck[4 * hs]
-            if fb == 0 and first < 52:
+            if fb == FALLBACK_TURN_UP_BOTTOM and first < SMALL_JOKER:
                 trump = first // 13
-            elif fb == 0 and P[NO_TRUMP_OK] == 1:
+            elif fb == FALLBACK_TURN_UP_BOTTOM and P[NO_TRUMP_OK] == 1:
                 trump = -1
-            elif fb == 2:
+            elif fb == FALLBACK_RANDOM_BOTTOM_CARD:
                 m = 0
                 for i in range(4 * hs, ncards):
-                    if deck[i] < 52:
+                    if deck[i] < SMALL_JOKER:
                         m += 1
                 if m == 0:
                     trump = -1 if P[NO_TRUMP_OK] == 1 else 0
                 else:
                     r = randint(s, m)
                     for i in range(4 * hs, ncards):
-                        if deck[i] < 52:
+                        if deck[i] < SMALL_JOKER:
                             if r == 0:
                                 trump = deck[i] // 13
                                 break
@@ -265,7 +275,7 @@ def settle_declaration(P, s, st, deck, level, first_drawer, first_hand):
             else:
                 trump = -1 if P[NO_TRUMP_OK] == 1 else 0
                 for i in range(4 * hs, ncards):
-                    if deck[i] < 52:
+                    if deck[i] < SMALL_JOKER:
                         trump = deck[i] // 13
                         break
     dealer = first_drawer
@@ -393,7 +403,7 @@ def apply_lead_inline(P, st, W, lead, forced):
         stands, beaten, nfail = throw_check(st.lead, st.hands, leader, cls, pos, P, LI, W, forced)
         if not stands:
             sc[S_THROWS_FAILED] += 1
-            if P[THROW_FAILURE] == 3:
+            if P[THROW_FAILURE] == THROW_FAILURE_FORFEIT:
                 sc[S_FORFEIT] = 1
                 return LEAD_FORFEIT
             sign = 1 if leader % 2 == sc[S_DECLARERS] else -1
@@ -466,19 +476,19 @@ def apply_follow_inline(P, st, W, play):
     if n == 1:
         # a single card claims the trick with its position, in the led class or trump
         claim = cls[only] == k or cls[only] == TRUMP
-        cur[0] = 0
-        cur[1] = 1 if cls[only] == TRUMP else 0
-        cur[2] = pos[only]
+        cur[CLAIM_KIND] = 0
+        cur[CLAIM_TRUMP] = 1 if cls[only] == TRUMP else 0
+        cur[CLAIM_TOP] = pos[only]
     elif LI[LI_UNITS] == 1:
         claim = contender_unit(play, cls, pos, P, LI, False, cur)
     else:
         claim = contender(play, cls, pos, P, LI, W, as_bool(False), cur)
     if claim and beats(cur, st.win_c):
-        st.win_c[0] = cur[0]
-        st.win_c[1] = cur[1]
-        st.win_c[2] = cur[2]
+        st.win_c[CLAIM_KIND] = cur[CLAIM_KIND]
+        st.win_c[CLAIM_TRUMP] = cur[CLAIM_TRUMP]
+        st.win_c[CLAIM_TOP] = cur[CLAIM_TOP]
         sc[S_WINNER] = seat
-        sc[S_WIN_TRUMP] = 1 if cur[1] == 1 else 0
+        sc[S_WIN_TRUMP] = 1 if cur[CLAIM_TRUMP] == 1 else 0
     sc[S_TURN] += 1
     return True
 
@@ -540,13 +550,13 @@ def outcome(P, st, cap, out):
     """The finished hand's capture (``cap``: multiplier, points, by) and result (``out``: take-over,
     next declarers, next dealer, levels NS, levels EW). Returns the defenders' final points."""
     sc = st.sc
-    cap[0] = 0
-    cap[1] = 0
-    cap[2] = 0
+    cap[CAP_MULT] = 0
+    cap[CAP_POINTS] = 0
+    cap[CAP_SIGN] = 0
     if sc[S_FORFEIT] == 0 and sc[S_LAST_WINNER] >= 0:
         capture_points(P, sc[S_LAST_WINNER] % 2, sc[S_DECLARERS], sc[S_LAST_KEY], sc[S_LAST_TRUMP] == 1,
                             sc[S_LAST_N], sc[S_LAST_POINTS], sc[S_BOTTOM_POINTS], cap)
-    final = final_points(P, sc[S_DEF_POINTS] + cap[1] + sc[S_PENALTIES], sc[S_FORFEIT],
+    final = final_points(P, sc[S_DEF_POINTS] + cap[CAP_POINTS] + sc[S_PENALTIES], sc[S_FORFEIT],
                          sc[S_LEADER] % 2 == sc[S_DECLARERS])
     score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
     return final

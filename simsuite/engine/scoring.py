@@ -6,32 +6,36 @@ from __future__ import annotations
 from numba import njit
 
 from .params import (
-    BELOW_ZERO_STEP, CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_SIDE_PER_CARD,
-    CAPTURE_WITH, DECLARER_CAP, DEFENDER_CAP, ROTATION, SINGLE_CAPTURES, STEP, TAKEOVER, TAKEOVER_BONUS, ZERO_BONUS,
+    BELOW_ZERO_STEP, CAPTURE_BASE, CAPTURE_BY, CAPTURE_BY_DEFENDERS, CAPTURE_PER_CARD, CAPTURE_SCHEME,
+    CAPTURE_SCHEME_LAST_TRICK_POINTS, CAPTURE_SCHEME_PER_CARD, CAPTURE_SIDE_PER_CARD, CAPTURE_WITH, CAPTURE_WITH_TRUMP,
+    DECLARER_CAP, DEFENDER_CAP, ROTATION, ROTATION_ROTATE, SINGLE_CAPTURES, STEP, TAKEOVER, TAKEOVER_BONUS, ZERO_BONUS,
+)
+from .core import (
+    CAP_MULT, CAP_POINTS, CAP_SIGN, OUT_LEVELS0, OUT_LEVELS1, OUT_NEXT_DEALER, OUT_NEXT_DECLARERS, OUT_TAKEOVER,
 )
 
 
 @njit(cache=True)
 def capture_points(P, winner_team, declarers, unit_cards, won_with_trump, lead_cards, trick_points, bottom_points, out):
-    """Capture multiplier and signed points (``out[0]``, ``out[1]``); ``out[2]`` = 1 if the
-    defenders capture, -1 the declarers, 0 nobody."""
-    out[0] = 0
-    out[1] = 0
-    out[2] = 0
+    """Capture multiplier and signed points (``out[CAP_MULT]``, ``out[CAP_POINTS]``); ``out[CAP_SIGN]``
+    = 1 if the defenders capture, -1 the declarers, 0 nobody."""
+    out[CAP_MULT] = 0
+    out[CAP_POINTS] = 0
+    out[CAP_SIGN] = 0
     by_def = winner_team != declarers
-    if not by_def and P[CAPTURE_BY] == 0:
+    if not by_def and P[CAPTURE_BY] == CAPTURE_BY_DEFENDERS:
         return
-    if P[CAPTURE_WITH] == 1 and not won_with_trump:
+    if P[CAPTURE_WITH] == CAPTURE_WITH_TRUMP and not won_with_trump:
         return
     if lead_cards == 1 and P[SINGLE_CAPTURES] == 0:
         return
     sign = 1 if by_def else -1
-    if P[CAPTURE_SCHEME] == 2:
-        out[0] = lead_cards
-        out[1] = trick_points * (lead_cards - 1) if by_def else -trick_points * lead_cards
-        out[2] = sign
+    if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_LAST_TRICK_POINTS:
+        out[CAP_MULT] = lead_cards
+        out[CAP_POINTS] = trick_points * (lead_cards - 1) if by_def else -trick_points * lead_cards
+        out[CAP_SIGN] = sign
         return
-    if P[CAPTURE_SCHEME] == 0:
+    if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_PER_CARD:
         per = P[CAPTURE_PER_CARD] if won_with_trump else P[CAPTURE_SIDE_PER_CARD]
         mult = P[CAPTURE_BASE] + per * unit_cards
     else:
@@ -40,15 +44,15 @@ def capture_points(P, winner_team, declarers, unit_cards, won_with_trump, lead_c
             mult *= P[CAPTURE_BASE]
     if mult <= 0:
         return
-    out[0] = mult
-    out[1] = sign * mult * bottom_points
-    out[2] = sign
+    out[CAP_MULT] = mult
+    out[CAP_POINTS] = sign * mult * bottom_points
+    out[CAP_SIGN] = sign
 
 
 @njit(cache=True)
 def score_hand(P, defender_points, declarers, dealer, out):
-    """Outcome: out[0] takeover, out[1] next declarers, out[2] next dealer, out[3] levels team 0,
-    out[4] levels team 1."""
+    """The outcome into ``out``: the takeover, the next declarers, the next dealer and each team's
+    levels (``core.OUT_*``)."""
     t = P[TAKEOVER]
     step = P[STEP]
     took = defender_points >= t
@@ -65,12 +69,12 @@ def score_hand(P, defender_points, declarers, dealer, out):
             if P[DECLARER_CAP] > 0 and levels > P[DECLARER_CAP]:
                 levels = P[DECLARER_CAP]
         gainer = declarers
-    if P[ROTATION] == 1:
+    if P[ROTATION] == ROTATION_ROTATE:
         nd = (dealer + 1) % 4
     else:
         nd = (dealer + 1) % 4 if took else (dealer + 2) % 4
-    out[0] = 1 if took else 0
-    out[1] = nd % 2
-    out[2] = nd
-    out[3] = levels if gainer == 0 else 0
-    out[4] = levels if gainer == 1 else 0
+    out[OUT_TAKEOVER] = 1 if took else 0
+    out[OUT_NEXT_DECLARERS] = nd % 2
+    out[OUT_NEXT_DEALER] = nd
+    out[OUT_LEVELS0] = levels if gainer == 0 else 0
+    out[OUT_LEVELS1] = levels if gainer == 1 else 0

@@ -28,7 +28,11 @@ from numba import njit
 
 from . import core
 from . import phases as ph
-from .core import MAX_CANDIDATES, NC, TRUMP, as_int, copy1, w_cs, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
+from .core import (
+    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, CS_AT_CLAIM, CS_AT_SUMS, CS_BUILD, CS_COUNTERS, CS_INCLASS, CS_LEFT, CS_OTHERS,
+    CS_RUFF, FS_BEST, INT_NREC, MAX_CANDIDATES, NC, N_CAP, N_CLAIM, N_OUT, OUT_LEVELS0, OUT_LEVELS1, OUT_NEXT_DECLARERS,
+    TRUMP, as_int, copy1, w_cs, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+)
 from .follow import best_sets
 from .order import class_span
 from .params import BOTTOM
@@ -56,20 +60,42 @@ STAGE_VALUE = 500.0
 POINT_VALUE = 1.0
 
 
+# A search policy code's bits: the policy in the low ``CODE_POLICY_BITS`` (``SEARCH``), then K from bit
+# ``CODE_SAMPLES_SHIFT`` and C from bit ``CODE_CANDIDATES_SHIFT``, each ``CODE_FIELD_MASK`` wide (0: the
+# default). ``search_code`` encodes; ``is_search``, ``code_samples`` and ``code_candidates`` decode.
+CODE_POLICY_BITS = 4
+CODE_POLICY_MASK = (1 << CODE_POLICY_BITS) - 1
+CODE_SAMPLES_SHIFT = 4
+CODE_CANDIDATES_SHIFT = 12
+CODE_FIELD_MASK = 255
+
+
 @njit(cache=True, inline="always")
 def is_search(code):
-    return code >= SEARCH and (code & 15) == SEARCH
+    return code >= SEARCH and (code & CODE_POLICY_MASK) == SEARCH
+
+
+@njit(cache=True, inline="always")
+def code_samples(code):
+    """K as a search code holds it (0: the default)."""
+    return (code >> CODE_SAMPLES_SHIFT) & CODE_FIELD_MASK
+
+
+@njit(cache=True, inline="always")
+def code_candidates(code):
+    """C as a search code holds it (0: the default)."""
+    return (code >> CODE_CANDIDATES_SHIFT) & CODE_FIELD_MASK
 
 
 @njit(cache=True, inline="always")
 def samples_of(code):
-    k = (code >> 4) & 255
+    k = code_samples(code)
     return k if k > 0 else DEFAULT_SAMPLES
 
 
 @njit(cache=True, inline="always")
 def candidates_of(code):
-    c = (code >> 12) & 255
+    c = code_candidates(code)
     return min(c if c > 0 else DEFAULT_CANDIDATES, MAX_CANDIDATES)
 
 
@@ -77,7 +103,7 @@ def search_code(samples: int = 0, candidates: int = 0) -> int:
     """The policy code of ``search`` with ``samples`` (K) and ``candidates`` (C); 0 for a default."""
     if not 0 <= samples <= MAX_SAMPLES or not 0 <= candidates <= MAX_CANDIDATES:
         raise ValueError(f"search: samples 1..{MAX_SAMPLES}, candidates 1..{MAX_CANDIDATES}")
-    return SEARCH + (samples << 4) + (candidates << 12)
+    return SEARCH + (samples << CODE_SAMPLES_SHIFT) + (candidates << CODE_CANDIDATES_SHIFT)
 
 
 # --- the value of a finished hand -------------------------------------------------------------------
@@ -86,13 +112,13 @@ def search_code(samples: int = 0, candidates: int = 0) -> int:
 @njit(cache=True)
 def value(P, st, team):
     """A finished hand's result for ``team`` (0 NS, 1 EW)."""
-    cap = np.zeros(3, np.int64)
-    out = np.zeros(5, np.int64)
+    cap = np.zeros(N_CAP, np.int64)
+    out = np.zeros(N_OUT, np.int64)
     final = ph.outcome(P, st, cap, out)
-    mine = out[3 + team]
-    theirs = out[4 - team]
+    mine = out[OUT_LEVELS0 + team]
+    theirs = out[OUT_LEVELS1 - team]
     v = LEVEL_VALUE * (mine - theirs)
-    v += STAGE_VALUE if out[1] == team else -STAGE_VALUE
+    v += STAGE_VALUE if out[OUT_NEXT_DECLARERS] == team else -STAGE_VALUE
     if team == st.sc[S_DECLARERS]:
         v -= POINT_VALUE * final
     else:
@@ -101,6 +127,9 @@ def value(P, st, team):
 
 
 # --- sampling the unseen cards ----------------------------------------------------------------------
+
+HOLDER_BOTTOM = 4  # ``sample_world`` deals to the holders 0..3 (the seats) and this one, the bottom
+N_HOLDERS = 5
 
 
 @njit(cache=True)
@@ -114,7 +143,7 @@ def sample_world(P, st, seat, s, ws):
     dealer = st.sc[S_DEALER]
     hidden_bottom = seat != dealer and P[BOTTOM] > 0
     pool = np.zeros(NC, np.int64)
-    cap = np.zeros(5, np.int64)  # seats 0..3, 4 = the bottom
+    cap = np.zeros(N_HOLDERS, np.int64)  # seats 0..3, then the bottom
     for o in range(4):
         if o == seat:
             continue
@@ -127,7 +156,7 @@ def sample_world(P, st, seat, s, ws):
     if hidden_bottom:
         for c in range(NC):
             pool[c] += bottom[c]
-            cap[4] += bottom[c]
+            cap[HOLDER_BOTTOM] += bottom[c]
     # the classes, most constrained first (fewest holders that may take them)
     order = np.zeros(5, np.int64)
     key = np.zeros(5, np.int64)
@@ -145,7 +174,7 @@ def sample_world(P, st, seat, s, ws):
                 order[i] = order[j]
                 order[j] = t
     cards = np.zeros(4 * NC * 8, np.int64)
-    left = np.zeros(5, np.int64)
+    left = np.zeros(N_HOLDERS, np.int64)
     for attempt in range(12):
         strict = attempt < 10
         for o in range(4):
@@ -155,7 +184,7 @@ def sample_world(P, st, seat, s, ws):
                 w_hands[o, c] = min(shown[o, c], hands[o, c])
         if hidden_bottom:
             w_bottom[:] = 0
-        for o in range(5):
+        for o in range(N_HOLDERS):
             left[o] = cap[o]
         ok = True
         for oi in range(5):
@@ -174,18 +203,18 @@ def sample_world(P, st, seat, s, ws):
                 cards[j] = t
             for i in range(m):
                 total = 0
-                for o in range(5):
-                    if left[o] > 0 and (o == 4 or not strict or voids[o, k] == 0):
+                for o in range(N_HOLDERS):
+                    if left[o] > 0 and (o == HOLDER_BOTTOM or not strict or voids[o, k] == 0):
                         total += left[o]
                 if total == 0:
                     ok = False
                     break
                 r = randint(s, total)
-                for o in range(5):
-                    if left[o] > 0 and (o == 4 or not strict or voids[o, k] == 0):
+                for o in range(N_HOLDERS):
+                    if left[o] > 0 and (o == HOLDER_BOTTOM or not strict or voids[o, k] == 0):
                         if r < left[o]:
                             left[o] -= 1
-                            if o == 4:
+                            if o == HOLDER_BOTTOM:
                                 w_bottom[cards[i]] += 1
                             else:
                                 w_hands[o, cards[i]] += 1
@@ -259,11 +288,11 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     hand = st.hands[seat]
     CS = w_cs(W)
-    tmp = CS[0][:NC]
-    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
+    tmp = CS[CS_BUILD][:NC]
+    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
     lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
     n = _add(cand, 0, tmp, cap, sig)
-    highs = CS[5][:5]
+    highs = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + 5]
     cls, pos = st.cls, st.pos
     for k in range(5):
         highs[k] = -1
@@ -319,8 +348,8 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     k = st.sc[S_K]
     n_need = st.sc[S_N]
     CS = w_cs(W)
-    tmp = CS[0][:NC]
-    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
+    tmp = CS[CS_BUILD][:NC]
+    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
     follow_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
                 st.win_c, st.sc[S_WINNER], tmp)
     n = _add(cand, 0, tmp, cap, sig)
@@ -328,7 +357,7 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     for c in range(NC):
         if cls[c] == k:
             have += hand[c]
-    cur = CS[5][:3]
+    cur = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + N_CLAIM]
     if n_need == 1:
         # one card: any card of the suit, or any card at all when void
         lo = -1
@@ -345,9 +374,9 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
                 hi = c
             if rich < 0 or core.POINTS[c] * 1000 - st_c > core.POINTS[rich] * 1000 - strength(rich, cls, pos):
                 rich = c
-            cur[0] = 0
-            cur[1] = 1 if cls[c] == TRUMP else 0
-            cur[2] = pos[c]
+            cur[CLAIM_KIND] = 0
+            cur[CLAIM_TRUMP] = 1 if cls[c] == TRUMP else 0
+            cur[CLAIM_TOP] = pos[c]
             if (cls[c] == k or cls[c] == TRUMP) and beats(cur, st.win_c):
                 if win < 0 or st_c < strength(win, cls, pos):
                     win = c
@@ -358,13 +387,13 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
                 n = _add(cand, n, tmp, cap, sig)
         return n
     FS = w_fs(W)
-    inclass = CS[1][:NC]
-    others = CS[2][:NC]
+    inclass = CS[CS_INCLASS][:NC]
+    others = CS[CS_OTHERS][:NC]
     split_by_class(hand, cls, k, inclass, others)
     if have <= n_need:
         need = n_need - have
         if have == 0 and k != TRUMP:
-            trial = CS[3][:NC]
+            trial = CS[CS_RUFF][:NC]
             if try_trump(hand, cls, pos, P, LI, W, st.lead, st.win_c, trial, cur):
                 n = _add(cand, n, trial, cap, sig)
         for mode in range(2):
@@ -373,9 +402,9 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             n = _add(cand, n, tmp, cap, sig)
         return n
     U_card, U_w, U_len, REC, REC_N, INTS = w_u_card(W), w_u_w(W), w_u_len(W), w_rec(W), w_rec_n(W), w_ints(W)
-    best = FS[4]
+    best = FS[FS_BEST]
     best_sets(inclass, cls, pos, P, LI, W, best)
-    nrec = INTS[0]
+    nrec = INTS[INT_NREC]
     for r in range(nrec):
         for mode in range(3):
             tmp[:] = 0
@@ -401,11 +430,11 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     pos = st.pos
     nb = P[BOTTOM]
     CS = w_cs(W)
-    tmp = CS[0][:NC]
-    sig = CS[5][32:32 + MAX_CANDIDATES]  # ``_add``'s sums
+    tmp = CS[CS_BUILD][:NC]
+    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
     bury_three(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
-    length = CS[5][:5]
-    left = CS[4][:NC]
+    length = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + 5]
+    left = CS[CS_LEFT][:NC]
     n = _add(cand, 0, tmp, cap, sig)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
     for style in range(3):

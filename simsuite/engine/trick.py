@@ -6,12 +6,17 @@ from __future__ import annotations
 from numba import njit
 
 from .core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL, LI_SINGLES, LI_UNITS, MAXD, NC, TRUMP,
-    as_int, insert_sorted, w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, HL_THROW, LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL,
+    LI_SINGLES, LI_UNITS, LS_LEFT, LS_NEXT, LS_SEL, LS_THROW_CODES, MAXD, NC, REC_FIRST, TRUMP, as_int, insert_sorted,
+    w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
 )
-from .follow import _move_unit, _next_unit, lead_info
+from .follow import move_unit, next_unit, lead_info
 from .order import class_span, play_class
-from .params import BOMBS, FORCED_PLAY, THROW_FAILURE, THROW_PENALTY, THROW_TEST, WIDE_BEATS
+from .params import (
+    BOMBS, FORCED_PLAY, FORCED_PLAY_SMALLEST_CARD, THROW_FAILURE, THROW_FAILURE_PENALTY_FLAT,
+    THROW_FAILURE_PENALTY_PER_CARD_BEATEN, THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK, THROW_PENALTY, THROW_TEST,
+    THROW_TEST_ABSOLUTE_MAX, WIDE_BEATS,
+)
 from .units import build_units, shape_code, single_unit_shape, unit_uniform
 
 
@@ -29,9 +34,9 @@ def contender(play, cls, pos, P, LI, W, is_lead, out):
     top = match_throw(play, cls, pos, P, LI, W)
     if top < 0:
         return False
-    out[0] = 0
-    out[1] = 1
-    out[2] = top
+    out[CLAIM_KIND] = 0
+    out[CLAIM_TRUMP] = 1
+    out[CLAIM_TOP] = top
     return True
 
 
@@ -39,9 +44,9 @@ def contender(play, cls, pos, P, LI, W, is_lead, out):
 def contender_unit(play, cls, pos, P, LI, is_lead, out):
     """``contender`` for the lead itself and for answers to a one-unit lead (no search needed)."""
     if is_lead:
-        out[0] = 0
-        out[1] = 1 if LI[LI_CLASS] == TRUMP else 0
-        out[2] = LI[LI_KEY_TOP]
+        out[CLAIM_KIND] = 0
+        out[CLAIM_TRUMP] = 1 if LI[LI_CLASS] == TRUMP else 0
+        out[CLAIM_TOP] = LI[LI_KEY_TOP]
         return True
     return contender_unit_of(play, play_class(play, cls), cls, pos, P, LI, out)
 
@@ -71,9 +76,9 @@ def contender_unit_of(play, k, cls, pos, P, LI, out):
             kind = 1
         else:
             return False
-    out[0] = kind
-    out[1] = trump
-    out[2] = top
+    out[CLAIM_KIND] = kind
+    out[CLAIM_TRUMP] = trump
+    out[CLAIM_TOP] = top
     return True
 
 
@@ -92,13 +97,13 @@ def match_throw(play, cls, pos, P, LI, W):
     need_singles = LI[LI_SINGLES]
     key_code = LI[LI_KEY_CODE]
     LS = w_ls(W)
-    left = LS[0]
+    left = LS[LS_LEFT]
     for c in range(NC):
         left[c] = play[c]
-    sel = LS[1]
-    nxt = LS[2]
+    sel = LS[LS_SEL]
+    nxt = LS[LS_NEXT]
     nxt[0] = 0
-    codes = LS[5]
+    codes = LS[LS_THROW_CODES]
     best = -1
     d = 0
     used = 0
@@ -109,14 +114,14 @@ def match_throw(play, cls, pos, P, LI, W):
                 best = pos[c]
         return best
     while d >= 0:
-        found = _next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < nsel_lead else -1
+        found = next_unit(U_card, U_w, U_len, U_size, left, nxt[d], nU, NC) if d < nsel_lead else -1
         if found < 0:
             d -= 1
             if d >= 0:
-                used -= _move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
+                used -= move_unit(U_card, U_w, U_len, U_size, left, sel[d], 1)
                 nxt[d] = sel[d] + 1
             continue
-        used += _move_unit(U_card, U_w, U_len, U_size, left, found, -1)
+        used += move_unit(U_card, U_w, U_len, U_size, left, found, -1)
         sel[d] = found
         if d + 1 == nsel_lead and n - used == need_singles:
             for i in range(d + 1):  # the codes, ascending
@@ -147,15 +152,15 @@ def match_throw(play, cls, pos, P, LI, W):
 @njit(cache=True, inline="always")
 def beats(a, b):
     """Does contender ``a`` (kind, trump, top), played later, beat ``b``?"""
-    if a[0] < b[0]:
+    if a[CLAIM_KIND] < b[CLAIM_KIND]:
         return False
-    if a[1] != b[1]:
-        return a[1] > b[1]
-    return a[0] > b[0] or a[2] > b[2]
+    if a[CLAIM_TRUMP] != b[CLAIM_TRUMP]:
+        return a[CLAIM_TRUMP] > b[CLAIM_TRUMP]
+    return a[CLAIM_KIND] > b[CLAIM_KIND] or a[CLAIM_TOP] > b[CLAIM_TOP]
 
 
 @njit(cache=True)
-def _best_at(hand, cls, pos, k, out):
+def best_at(hand, cls, pos, k, out):
     """``out[p]``: the most copies of any one card at position ``p`` of class ``k`` in ``hand``."""
     for i in range(out.shape[0]):
         out[i] = 0
@@ -177,17 +182,17 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     k = LI[LI_CLASS]
     rec_n = w_rec_n(W)
     U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
-    # re-read the lead's units (lead_info leaves them in rec[0])
+    # re-read the lead's units (lead_info leaves them in rec[REC_FIRST])
     lead_info(lead, cls, pos, P, W, LI)
-    nsel = rec_n[0]
-    # row 7 of the hand loop's scratch (core.WORK_LAYOUT): the lead's units, the units that fail,
-    # the lead's singles, the best copies per position of one opponent
-    T = w_hl(W)[7]
+    nsel = rec_n[REC_FIRST]
+    # the lead's units, the units that fail, the lead's singles, the best copies per position of
+    # one opponent
+    T = w_hl(W)[HL_THROW]
     units = T[:MAXD]
     failed = T[MAXD:2 * MAXD]
     single_left = T[2 * MAXD:2 * MAXD + NC]
     best = T[2 * MAXD + NC:2 * MAXD + NC + 64]
-    rec0 = w_rec(W)[0]
+    rec0 = w_rec(W)[REC_FIRST]
     for i in range(nsel):
         units[i] = rec0[i]
     # singles of the lead
@@ -202,7 +207,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     fail_top = 1 << 30
     fail_u = -2  # -2 none, -1 a single, else unit index
     fail_single = -1
-    if P[THROW_TEST] == 0:
+    if P[THROW_TEST] == THROW_TEST_ABSOLUTE_MAX:
         top_other = -1
         for s in range(4):
             if s == thrower:
@@ -236,7 +241,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
         for s in range(4):
             if s == thrower:
                 continue
-            _best_at(hands[s], cls, pos, k, best)
+            best_at(hands[s], cls, pos, k, best)
             for i in range(nsel):
                 if failed[i] == 1:
                     continue
@@ -286,7 +291,7 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
         forced[c] = 0
     if nfail == 0:
         return True, 0, 0
-    if P[FORCED_PLAY] == 0:
+    if P[FORCED_PLAY] == FORCED_PLAY_SMALLEST_CARD:
         low = -1
         for c in range(NC):
             if lead[c] > 0 and (low < 0 or pos[c] < pos[low] or (pos[c] == pos[low] and c < low)):
@@ -304,10 +309,10 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
 def throw_penalty(P, beaten, lead_n, forced_n):
     """Penalty points of a failed throw (before its sign)."""
     how = P[THROW_FAILURE]
-    if how == 0:
+    if how == THROW_FAILURE_PENALTY_PER_CARD_BEATEN:
         return P[THROW_PENALTY] * beaten
-    if how == 1:
+    if how == THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK:
         return P[THROW_PENALTY] * (lead_n - forced_n)
-    if how == 2:
+    if how == THROW_FAILURE_PENALTY_FLAT:
         return P[THROW_PENALTY]
     return 0

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .core import MAXS, MAXU, NC, as_int, w_bu, w_cb, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w
+from .core import (
+    BU_AT, BU_CARDS, BU_IDX, BU_NCAND, BU_ORDER, BU_WIDTHS, MAXS, MAXU, NC, as_int, w_bu, w_cb, w_u_card, w_u_len,
+    w_u_size, w_u_top, w_u_w,
+)
 from .order import class_cards, class_span
 from .params import MAX_UNIT, TRIPLE_PAIR_UNIT, WIDE_TRACTORS
 
@@ -43,14 +46,14 @@ def build_units(counts, cls, pos, k, P, room, min_w, W):
 def _build_units(counts, cls, pos, k, P, room, min_w, W):
     U_card, U_w, U_len, U_top, U_size = w_u_card(W), w_u_w(W), w_u_len(W), w_u_top(W), w_u_size(W)
     BU = w_bu(W)
-    order = BU[0]
+    order = BU[BU_ORDER]
     n = class_cards(counts, cls, pos, k, order)
-    cards = BU[1]
-    widths = BU[2]
+    cards = BU[BU_CARDS]
+    widths = BU[BU_WIDTHS]
     cand = w_cb(W)  # indices into ``order``
-    ncand = BU[3]
-    idx = BU[4]
-    at = BU[5]  # index into ``order`` of each chain step
+    ncand = BU[BU_NCAND]
+    idx = BU[BU_IDX]
+    at = BU[BU_AT]  # index into ``order`` of each chain step
     nU = 0
     maxu = P[MAX_UNIT]
     for i in range(n):

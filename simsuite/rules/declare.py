@@ -32,6 +32,7 @@ from .cards import (
     format_cards,
 )
 from ..errors import SimsuiteError
+from .choices import Fallback, JokerBids, SelfOverrideScope, TieBreak
 from .order import NO_TRUMP
 from .variant import Variant
 
@@ -103,11 +104,11 @@ def read_bid(variant: Variant, level: int, cards: Sequence[int], first_hand: boo
         return f"a bid shows identical cards only, and {format_cards(rest, sort=False)} are mixed"
     card, n = int(rest[0]), len(rest)
     if card >= SMALL_JOKER:
-        if variant.joker_bids == "none":
+        if variant.joker_bids == JokerBids.NONE:
             return f"jokers cannot declare (joker_bids = none): {format_card(card)} is not a bid"
         if not variant.no_trump:
             return "a joker bid would mean no-trump, and this variant has no no-trump (no_trump = false)"
-        if variant.joker_bids == "pair_no_trump" and n < 2:
+        if variant.joker_bids == JokerBids.PAIR_NO_TRUMP and n < 2:
             return "a single joker cannot declare: 2 or more jokers of the same colour are needed (joker_bids = pair_no_trump)"
         return card, n
     if card_rank(card) != level:
@@ -118,7 +119,7 @@ def read_bid(variant: Variant, level: int, cards: Sequence[int], first_hand: boo
 
 def _tie_winner(variant: Variant, new: int, old: int) -> str | None:
     """None when ``new`` beats ``old`` at an equal count, else the reason it does not."""
-    if variant.tie_break == "first_stands":
+    if variant.tie_break == TieBreak.FIRST_STANDS:
         return "the first declaration stands (tie_break = first_stands)"
     order = variant.suit_order
     rank = {name: i for i, name in enumerate(order)}
@@ -135,13 +136,13 @@ def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Gen
     """Trump and a one-sentence account when nobody declared, per ``variant.fallback``."""
     how = variant.fallback
     lead = "nobody declared"
-    if how == "redeal":
+    if how == Fallback.REDEAL:
         return None, f"{lead}: the cards are redealt (fallback = redeal)"
     if not bottom:
         what = "empty" if bottom is not None else "not given"
         return None, f"{lead}: fallback = {how} needs the bottom, which is {what}; trump is undecided"
     suited = [int(c) for c in bottom if c < SMALL_JOKER]
-    if how == "turn_up_bottom":
+    if how == Fallback.TURN_UP_BOTTOM:
         first = int(bottom[0])
         if first < SMALL_JOKER:
             return card_suit(first), f"{lead}: the bottom's first card {format_card(first)} makes {SUIT_NAMES[card_suit(first)]} trump"
@@ -154,10 +155,10 @@ def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Gen
                               f"so its first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump")
     if not suited:
         return None, f"{lead}: the bottom holds only jokers, so fallback = {how} finds no card; trump is undecided"
-    if how == "first_non_joker_of_bottom":
+    if how == Fallback.FIRST_NON_JOKER_OF_BOTTOM:
         c = suited[0]
         return card_suit(c), f"{lead}: the bottom's first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump"
-    if how == "random_bottom_card":
+    if how == Fallback.RANDOM_BOTTOM_CARD:
         if rng is None:
             return None, f"{lead}: a random bottom card decides, jokers excluded (no rng given, so none was drawn yet)"
         c = suited[int(rng.integers(len(suited)))]
@@ -167,7 +168,7 @@ def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Gen
 
 def _own(variant: Variant, seat: int, declarer: int) -> bool:
     """Is ``seat`` the declarer's "self": the seat, or with ``self_override_scope = side`` its partner too."""
-    return seat == declarer or (variant.self_override_scope == "side" and seat % 2 == declarer % 2)
+    return seat == declarer or (variant.self_override_scope == SelfOverrideScope.SIDE and seat % 2 == declarer % 2)
 
 
 def rule_bids(

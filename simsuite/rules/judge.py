@@ -6,6 +6,7 @@ from typing import Any
 
 from ..errors import SimsuiteError
 from .cards import RANK_NAMES, SEATS, format_cards, points_of, cards_to_counts
+from .choices import CaptureScheme
 from .declare import rule_bids
 from .order import TRUMP, format_trump, hand_order
 from .scenario import Scenario, check_against
@@ -97,7 +98,8 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
                         lead_cards=trick.lead_cards,
                         trick_points=trick.points,
                         bottom_points=points_of(cards_to_counts(s.bottom)) if s.bottom else 0)
-            if c.by is not None and not s.bottom and v.capture_scheme != "last_trick_points" and v.bottom_size:
+            if (c.by is not None and not s.bottom and v.capture_scheme != CaptureScheme.LAST_TRICK_POINTS
+                    and v.bottom_size):
                 out["notes"].append("no [end] bottom given: the capture multiplies 0 points")
             end.update({"capture_by": c.by, "capture_multiplier": c.multiplier, "capture_points": c.points,
                         "capture_reason": c.reason})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .choices import CaptureBy, CaptureScheme, CaptureWith, DealerRotation
 from .variant import Variant
 
 
@@ -59,23 +60,23 @@ def capture(
     if not 1 <= unit_cards <= lead_cards:
         raise ValueError(f"unit_cards must be 1..lead_cards ({lead_cards}), got {unit_cards}")
     by = "declarers" if winner_team == declarers else "defenders"
-    if by == "declarers" and variant.capture_by == "defenders":
+    if by == "declarers" and variant.capture_by == CaptureBy.DEFENDERS:
         return _none("only the defenders capture (capture_by = defenders)")
-    if variant.capture_with == "trump" and not won_with_trump:
+    if variant.capture_with == CaptureWith.TRUMP and not won_with_trump:
         return _none("only trump captures (capture_with = trump)")
     if lead_cards == 1 and not variant.single_card_captures:
         return _none("a one-card last lead captures nothing (single_card_captures = false)")
     sign = 1 if by == "defenders" else -1
     scheme = variant.capture_scheme
-    if scheme == "last_trick_points":
+    if scheme == CaptureScheme.LAST_TRICK_POINTS:
         # k times in place of once: the defenders already hold the trick's points once.
         multiplier = lead_cards
         points = trick_points * (lead_cards - 1) if by == "defenders" else -trick_points * lead_cards
         return Capture(by, multiplier, points, None)
-    if scheme == "per_card":
+    if scheme == CaptureScheme.PER_CARD:
         per = variant.capture_per_card if won_with_trump else variant.capture_side_per_card
         multiplier = variant.capture_base + per * unit_cards
-    elif scheme == "power":
+    elif scheme == CaptureScheme.POWER:
         multiplier = variant.capture_base**unit_cards
     else:  # pragma: no cover - the variant loader admits only the schemes above
         raise ValueError(f"unknown capture_scheme {scheme!r}")
@@ -173,9 +174,9 @@ def outcome(variant: Variant, *, defender_points: int, declarers: int, dealer: i
     else:
         levels, gainer = declarer_levels(variant, defender_points), declarers
     change = (levels, 0) if gainer == 0 else (0, levels)
-    if variant.dealer_rotation == "rotate":
+    if variant.dealer_rotation == DealerRotation.ROTATE:
         next_dealer = (dealer + 1) % 4
-    elif variant.dealer_rotation == "hold_partner_takeover_next":
+    elif variant.dealer_rotation == DealerRotation.HOLD_PARTNER_TAKEOVER_NEXT:
         next_dealer = (dealer + 1) % 4 if took_over else (dealer + 2) % 4
     else:  # pragma: no cover - the variant loader admits only the rotations above
         raise ValueError(f"unknown dealer_rotation {variant.dealer_rotation!r}")

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..errors import IllegalPlayError
 from .cards import CARD_POINTS, SEATS
+from .choices import ForcedPlay, ThrowFailure, ThrowTest
 from .follow import LeadStructure, check_follow, lead_structure
 from .order import TRUMP, HandOrder
 from .units import Unit, decompositions, units_from
@@ -94,7 +95,7 @@ def rule_throw(order: HandOrder, structure: LeadStructure, play: dict[int, int],
     cls = structure.cls
     failing: list[Unit] = []
     beaten = 0
-    if v.throw_test == "absolute_max":
+    if v.throw_test == ThrowTest.ABSOLUTE_MAX:
         top_other = max((int(order.pos[c]) for h in others.values() for c, n in h.items()
                          if n and int(order.cls[c]) == cls), default=-1)
         for u in structure.units:
@@ -112,17 +113,17 @@ def rule_throw(order: HandOrder, structure: LeadStructure, play: dict[int, int],
     if not failing:
         return ThrowRuling(True)
     failing.sort(key=lambda u: (u.top, u.n_cards))
-    if v.forced_play == "smallest_card":
+    if v.forced_play == ForcedPlay.SMALLEST_CARD:
         low = min(play, key=lambda c: (int(order.pos[c]), c))
         forced = {low: 1}
     else:
         forced = failing[0].counts()
     sign = 1 if team_of(thrower) == declarers else -1
-    if v.throw_failure == "forfeit":
+    if v.throw_failure == ThrowFailure.FORFEIT:
         return ThrowRuling(False, tuple(failing), "forfeit", 0, None, beaten, f"failed throw ({rule}): the hand is forfeit")
-    if v.throw_failure == "penalty_per_card_beaten":
+    if v.throw_failure == ThrowFailure.PENALTY_PER_CARD_BEATEN:
         penalty = v.throw_penalty * beaten
-    elif v.throw_failure == "penalty_per_card_taken_back":
+    elif v.throw_failure == ThrowFailure.PENALTY_PER_CARD_TAKEN_BACK:
         penalty = v.throw_penalty * (n_cards(play) - n_cards(forced))
     else:
         penalty = v.throw_penalty

@@ -22,31 +22,11 @@ from typing import Any, Mapping
 
 from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
+from .choices import CHOICES, TieBreak
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 
-# Named choices. The rules core maps each to a small function or integer code.
-FOLLOW_FIELDS = ("tt", "long", "width", "tcards", "quads", "triples", "pairs")
-CHOICES: dict[str, tuple[str, ...]] = {
-    "tie_break": ("suit_order", "first_stands"),
-    "joker_bids": ("none", "pair_no_trump", "same_as_suits"),
-    "fallback": ("turn_up_bottom", "first_non_joker_of_bottom", "random_bottom_card", "redeal"),
-    "bidding": ("open", "concealed"),
-    "throw_test": ("absolute_max", "per_unit"),
-    "throw_failure": ("penalty_per_card_beaten", "penalty_per_card_taken_back", "penalty_flat", "forfeit"),
-    "forced_play": ("smallest_card", "smallest_failing_unit"),
-    "capture_by": ("defenders", "either"),
-    "capture_with": ("any", "trump"),
-    "capture_scheme": ("per_card", "power", "last_trick_points"),
-    "dealer_rotation": ("hold_partner_takeover_next", "rotate"),
-    "tie_rule": ("draw", "on_stage"),
-    "tournament_format": ("swiss", "drawn", "knockout", "session"),
-    "elimination": ("single", "double"),
-    "tiebreaks": ("round_points", "round_level_diff", "round_level", "total_level_diff", "total_levels", "lots"),
-    "self_override_scope": ("seat", "side"),
-    "follow_order": FOLLOW_FIELDS,
-    "throw_compare": ("largest_unit",),
-}
+# Named choices (``rules.choices``). The rules core maps each to a small function or integer code.
 
 
 @dataclass(frozen=True)
@@ -525,7 +505,7 @@ def _check_consistency(v: dict[str, Any]) -> list[str]:
         problems.append("[score] takeover and step must be multiples of 5 (points come in fives)")
     if v["warning_minute"] and v["match_minutes"] and v["warning_minute"] > v["match_minutes"]:
         problems.append(f"[match] warning_minute = {v['warning_minute']} is after the end of a {v['match_minutes']}-minute match")
-    if v["tie_break"] == "suit_order":
+    if v["tie_break"] == TieBreak.SUIT_ORDER:
         names = ("BJ", "SJ", "S", "H", "D", "C")
         bad = [s for s in v["suit_order"] if s not in names]
         if bad or sorted(v["suit_order"]) != sorted(set(v["suit_order"])):

@@ -9,7 +9,7 @@ Legality never depends on a policy: follows are built from the unit sets that re
 follow profile (``follow.best_sets``), leads are single units, and a throw is only attempted when
 the policy judges it safe; the hand loop applies the rules to whatever is chosen.
 
-``expert-v1`` (4) is ``expert`` as it was before issue 11, frozen as a reference for duels.
+``expert-v1`` (4) is ``expert`` as it was before its rebuild, frozen as a reference for duels.
 
 This module is the dispatcher: ``choose_bury``, ``choose_lead`` and ``choose_follow`` pick the
 policy's function by code, with the hand loop's arguments.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core import LI_CARDS, NC, w_fs
+from ..core import FS_BURY_LEFT, FS_BURY_LENGTH, LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
@@ -41,11 +41,11 @@ __all__ = [
 @njit(cache=True)
 def choose_bury(pol, hand, cls, pos, P, s, n, W, out):
     """Choose ``n`` cards of ``hand`` to bury into ``out`` (a count vector). The policies work on a
-    copy of the hand in scratch row 0 of ``W``'s ``fs`` and count cards per class in row 1."""
+    copy of the hand in ``W``'s row ``FS_BURY_LEFT`` and count cards per class in ``FS_BURY_LENGTH``."""
     if pol == EXPERT_V1:
         _bury_start(hand, W, out)
         FS = w_fs(W)
-        bury_expert_v1(FS[0][:NC], cls, pos, n, FS[1][:5], out)
+        bury_expert_v1(FS[FS_BURY_LEFT][:NC], cls, pos, n, FS[FS_BURY_LENGTH][:5], out)
     else:
         bury_three(pol, hand, cls, pos, P, s, n, W, out)
 
@@ -55,7 +55,7 @@ def _bury_start(hand, W, out):
     for c in range(NC):
         out[c] = 0
     FS = w_fs(W)
-    left = FS[0][:NC]
+    left = FS[FS_BURY_LEFT][:NC]
     for c in range(NC):
         left[c] = hand[c]
 
@@ -68,8 +68,8 @@ def bury_three(pol, hand, cls, pos, P, s, n, W, out):
     """``choose_bury`` for random, basic and expert."""
     _bury_start(hand, W, out)
     FS = w_fs(W)
-    left = FS[0][:NC]
-    length = FS[1][:5]
+    left = FS[FS_BURY_LEFT][:NC]
+    length = FS[FS_BURY_LENGTH][:5]
     if pol == RANDOM:
         bury_random(left, n, s, out)
     elif pol == BASIC:

@@ -11,20 +11,22 @@ from numba import njit
 
 from .. import core
 from ..core import (
-    LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool, as_int, copy1, w_fs, w_units,
+    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, FS_BEST, FS_CAND, FS_CLAIM, FS_INCLASS, FS_JUDGE_AT, FS_OTHERS, FS_TRY_LEFT,
+    FS_TRY_TRUMPS, FS_UNSEEN, INT_NREC, LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool,
+    as_int, copy1, w_fs, w_units,
 )
 from ..follow import best_sets
 from ..order import class_count, class_span
-from ..params import DECKS, JOKER_BIDS, NO_TRUMP_OK
+from ..params import DECKS, JOKER_BIDS, JOKER_BIDS_NONE, NO_TRUMP_OK
 from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
 from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
+from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
-# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert of
-# before issue 11, kept as a named reference for duels; "learned" (5), engine.learned, scores the
-# search's candidates with a model trained on the search's values
+# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert before its rebuild,
+# a named reference for duels; "learned" (5), engine.learned, scores the search's candidates with a trained model
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
@@ -40,7 +42,6 @@ def full_for(codes) -> int | None:
     """The ``full`` argument of a loop whose seats play ``codes``: ``None`` when all of them are
     random, basic or expert, else ``FULL``."""
     return None if all(int(c) in (RANDOM, BASIC, EXPERT) for c in codes) else FULL
-
 
 
 @njit(cache=True, inline="always")
@@ -60,7 +61,7 @@ def may_bid(hand, level, P):
     for su in range(4):
         if hand[su * 13 + level] > 0:
             return True
-    return P[JOKER_BIDS] != 0 and P[NO_TRUMP_OK] == 1 and (hand[52] >= 2 or hand[53] >= 2)
+    return P[JOKER_BIDS] != JOKER_BIDS_NONE and P[NO_TRUMP_OK] == 1 and (hand[SMALL_JOKER] >= 2 or hand[BIG_JOKER] >= 2)
 
 
 @njit(cache=True, inline="always")
@@ -82,15 +83,15 @@ def bid_wish(pol, hand, level, P, s, drawn):
             score = uniform(s)
         else:
             # trump strength: cards of the suit, the level cards shown, jokers
-            score = length + 1.5 * n + hand[52] + 2.0 * hand[53]
+            score = length + 1.5 * n + hand[SMALL_JOKER] + 2.0 * hand[BIG_JOKER]
             if score < 0.32 * drawn + 1.0:
                 continue
         if score > best_score:
             best_score = score
             best_card = c
             best_n = n
-    if P[JOKER_BIDS] != 0 and P[NO_TRUMP_OK] == 1:
-        for j in (52, 53):
+    if P[JOKER_BIDS] != JOKER_BIDS_NONE and P[NO_TRUMP_OK] == 1:
+        for j in (SMALL_JOKER, BIG_JOKER):
             if hand[j] >= 2:
                 if pol == RANDOM:
                     if uniform(s) < 0.2:
@@ -161,7 +162,7 @@ def unseen_into(hand, played, P, u):
 @njit(cache=True)
 def unit_is_sure(W, u, best, hi):
     """No unseen cards can form a unit of the same shape above unit ``u`` (so it wins unless
-    trumped); ``best`` is ``trick._best_at`` of the unseen cards of the unit's class, ``hi`` the
+    trumped); ``best`` is ``trick.best_at`` of the unseen cards of the unit's class, ``hi`` the
     highest position it returned."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     L = U_len[u]
@@ -251,7 +252,8 @@ def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_
                 high += cand[c]
     futile = False
     if judge and wins:
-        futile = next_can_beat(cur[0], cur[1], cur[2], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP], voids, unseen, cls, pos)
+        futile = next_can_beat(cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP],
+                               voids, unseen, cls, pos)
     return score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, futile, high)
 
 
@@ -302,7 +304,7 @@ CONTEST_TRICKS = 2  # the last tricks in which every win is contested (the botto
 @njit(cache=True, inline="always")
 def is_high_trump(c, cls, level):
     """A joker or a level card (the trumps players save for the end)."""
-    return c >= 52 or (cls[c] == TRUMP and c % 13 == level)
+    return c >= SMALL_JOKER or (cls[c] == TRUMP and c % 13 == level)
 
 
 @njit(cache=True, inline="always")
@@ -361,9 +363,9 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         # a single: the lowest trump that beats the current winner (``beats`` of a one-card trump
         # claim: none if the winner is of a stronger kind, any over a side-suit winner, else a
         # higher one), in one pass without a branch per card
-        if win_c[0] > 0:
+        if win_c[CLAIM_KIND] > 0:
             return False
-        above = win_c[2] if win_c[1] == 1 else -1
+        above = win_c[CLAIM_TOP] if win_c[CLAIM_TRUMP] == 1 else -1
         pick = -1
         low = 1 << 30
         for c in range(NC):
@@ -378,7 +380,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         cand[pick] = 1
         return True
     FS = w_fs(W)
-    trumps = FS[11][:NC]
+    trumps = FS[FS_TRY_TRUMPS][:NC]
     for c in range(NC):
         trumps[c] = hand[c] if cls[c] == TRUMP else 0
     if class_count(trumps, cls, TRUMP) < n:
@@ -410,7 +412,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     # a throw: the lowest trump units of each shape, singles lowest
     for c in range(NC):
         cand[c] = 0
-    left = FS[12][:NC]
+    left = FS[FS_TRY_LEFT][:NC]
     copy1(left, trumps)
     nsel = LI[LI_NSEL]
     for i in range(nsel - 1, -1, -1):
@@ -435,8 +437,6 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
         left[low] -= 1
         cand[low] += 1
     return contender(cand, cls, pos, P, LI, W, as_bool(False), cur) and beats(cur, win_c)
-
-
 
 
 @njit(cache=True, inline="always")
@@ -464,8 +464,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
     k = LI[LI_CLASS]
     n = LI[LI_CARDS]
     FS = w_fs(W)
-    cur = FS[3]
-    J = FS[3][8:16]  # the judgement, in the spare tail of the claim's scratch row
+    cur = FS[FS_CLAIM]
+    J = FS[FS_CLAIM][FS_JUDGE_AT:FS_JUDGE_AT + 8]  # the judgement, in the spare tail of the claim's scratch row
     unseen = played
     J[J_OPP] = -1
     J[J_SURE_PARTNER] = 1 if partner_wins else 0
@@ -473,10 +473,11 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
     J[J_TRICK_POINTS] = 0
     J[J_LEVEL] = ctx[C_LEVEL]
     if judge:
-        unseen = unseen_into(hand, played, P, FS[10][:NC])
+        unseen = unseen_into(hand, played, P, FS[FS_UNSEEN][:NC])
         if (ctx[C_LEADER] + 3 - seat) % 4 > 0:
             J[J_OPP] = (seat + 1) % 4
-        if partner_wins and next_can_beat(win_c[0], win_c[1], win_c[2], n, k, J[J_OPP], voids, unseen, cls, pos):
+        if partner_wins and next_can_beat(win_c[CLAIM_KIND], win_c[CLAIM_TRUMP], win_c[CLAIM_TOP], n, k, J[J_OPP],
+                                          voids, unseen, cls, pos):
             J[J_SURE_PARTNER] = 0
         if ctx[C_LEFT] <= CONTEST_TRICKS * n:
             J[J_CONTEST] = 1
@@ -504,7 +505,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             have += hand[c]
             # the single-card case of score_follow, without building the play
             t = 1 if cls[c] == TRUMP else 0
-            wins = t > win_c[1] or (t == win_c[1] and win_c[0] == 0 and pos[c] > win_c[2])
+            wins = t > win_c[CLAIM_TRUMP] or (t == win_c[CLAIM_TRUMP] and win_c[CLAIM_KIND] == 0
+                                              and pos[c] > win_c[CLAIM_TOP])
             futile = judge and wins and next_can_beat_single(t, pos[c], k, J[J_OPP], voids, hi_k, hi_t)
             high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
             score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
@@ -521,7 +523,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             if cls[c] == k:
                 have += hand[c]
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    cand = FS[2]
+    cand = FS[FS_CAND]
     feed = J[J_SURE_PARTNER] == 1
     if have == 0:
         # void in the suit: any cards (the whole hand is of other classes); it may trump
@@ -533,8 +535,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
                 return
         fill(out, hand, n, cls, pos, 1 if feed else 0)
         return
-    inclass = FS[0]
-    others = FS[1]
+    inclass = FS[FS_INCLASS]
+    others = FS[FS_OTHERS]
     split_by_class(hand, cls, k, inclass, others)
     if have <= n:
         # all of the suit, then anything; a void player may trump
@@ -545,9 +547,9 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             return
         fill(out, others, need, cls, pos, 1 if feed else 0)
         return
-    best = FS[4]
+    best = FS[FS_BEST]
     best_sets(inclass, cls, pos, P, LI, W, best)
-    nrec = INTS[0]
+    nrec = INTS[INT_NREC]
     # candidates = each optimal unit set, filled cheaply, with points, or high
     best_score = -(1 << 40)
     for r in range(nrec):

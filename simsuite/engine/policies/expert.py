@@ -15,17 +15,22 @@ import numpy as np
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, as_int, copy1, insert_sorted, w_fs, w_units
+from ..core import (
+    FS_LENGTH, FS_REST, FS_THROW_LEFT, FS_THROW_ORDER, FS_THROW_TMP, FS_UNSEEN, FS_UNSEEN_BEST, NC, TRUMP, as_int,
+    copy1, insert_sorted, w_fs, w_units,
+)
 from ..order import class_count, class_span
 from ..params import (
-    CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, DECKS, SINGLE_CAPTURES, THROW_TEST, THROWS,
+    CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_SCHEME_PER_CARD, CAPTURE_SCHEME_POWER, DECKS,
+    SINGLE_CAPTURES, THROWS, THROW_TEST, THROW_TEST_ABSOLUTE_MAX,
 )
 from ..phases import C_DECL, C_LEFT
-from ..trick import _best_at
+from ..trick import best_at
 from ..units import build_units
 from .common import (
     follow_scored, lead_lowest, put_unit, unit_is_sure, unseen_into,
 )
+from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 # --- burying -----------------------------------------------------------------------------------------
 #
@@ -64,9 +69,9 @@ def capture_multiplier(P, cards):
     ``cards`` cards (0 if that does not capture)."""
     if cards == 1 and P[SINGLE_CAPTURES] == 0:
         return 0
-    if P[CAPTURE_SCHEME] == 0:
+    if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_PER_CARD:
         return P[CAPTURE_BASE] + P[CAPTURE_PER_CARD] * cards
-    if P[CAPTURE_SCHEME] == 1:
+    if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_POWER:
         m = 1
         for _ in range(cards):
             m *= P[CAPTURE_BASE]
@@ -89,7 +94,7 @@ def bury_budget(hand, cls, P, n):
         return BUDGET_ANY  # nothing captures the bottom: its points are safe
     decks = P[DECKS]
     average = (size - n) * kinds / NC
-    jokers = hand[52] + hand[53]
+    jokers = hand[SMALL_JOKER] + hand[BIG_JOKER]
     tier = 0
     if jokers >= decks + JOKERS_DOMINANT_EXTRA and trumps >= TRUMP_DOMINANT * average:
         tier = 3
@@ -156,18 +161,18 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     left = ctx[C_LEFT]
-    FS = w_fs(W)  # scratch rows 10-15 (core.Work)
-    unseen = unseen_into(hand, played, P, FS[10][:NC])
+    FS = w_fs(W)
+    unseen = unseen_into(hand, played, P, FS[FS_UNSEEN][:NC])
     if left <= KEEP_FOR_LAST:
         # 0. near the end, a sure trump pair or bigger is kept for the last trick (when that
         #    multiplies more than a single); the lead comes from the other cards
-        rest = FS[13][:NC]
+        rest = FS[FS_REST][:NC]
         copy1(rest, hand)
         if reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
             hand = rest
     # 1. sure winners in side suits: the biggest unit, then the most points
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    ubest = FS[14]
+    ubest = FS[FS_UNSEEN_BEST]
     best_u = -1
     best_key = -1
     best_k = as_int(-1)  # a literal would compile a second safe_throw
@@ -182,7 +187,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 risky = True
         if risky:
             continue
-        hi = _best_at(unseen, cls, pos, k, ubest)
+        hi = best_at(unseen, cls, pos, k, ubest)
         # single cards below the highest unseen card of the suit: no sure unit (skip the table)
         top = -1
         multi = False
@@ -227,7 +232,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
+            hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
@@ -238,7 +243,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 put_unit(U_card, U_w, U_len, pick, out)
                 return 0
     # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
-    length = FS[15][:5]  # cards held per class
+    length = FS[FS_LENGTH][:5]  # cards held per class
     length[:] = 0
     for c in range(NC):
         length[cls[c]] += hand[c]
@@ -278,8 +283,8 @@ def reserve_for_last_trick(hand, unseen, cls, pos, P, W, rest):
     n = 0
     for c in range(NC):
         n += hand[c]
-    ubest = w_fs(W)[14]
-    hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
+    ubest = w_fs(W)[FS_UNSEEN_BEST]
+    hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
     for u in range(nU):
@@ -298,20 +303,20 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-    FS = w_fs(W)  # scratch rows 11, 12, 14 and 15 (core.Work)
-    ubest = FS[14]
-    hi = _best_at(unseen, cls, pos, k, ubest)
-    tmp = FS[11][:NC]
+    FS = w_fs(W)
+    ubest = FS[FS_UNSEEN_BEST]
+    hi = best_at(unseen, cls, pos, k, ubest)
+    tmp = FS[FS_THROW_TMP][:NC]
     tmp[:] = 0
-    left = FS[12][:NC]
+    left = FS[FS_THROW_LEFT][:NC]
     copy1(left, hand)
     n_units = 0
     # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
-    # np.argsort is an insertion sort (numba's quicksort below 16 items), which row 15 repeats
+    # np.argsort is an insertion sort (numba's quicksort below 16 items), which ``FS_THROW_ORDER`` repeats
     # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending.
     # More units (a long suit of three or four decks lists dozens) are sorted by argsort itself,
-    # into an array of their own: row 15 holds 64
-    order = FS[15]
+    # into an array of their own: the row holds 64
+    order = FS[FS_THROW_ORDER]
     if nU > 15:
         order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
     else:
@@ -333,7 +338,7 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
         n_units += 1
     if n_units < 2:
         return False
-    if P[THROW_TEST] == 0:
+    if P[THROW_TEST] == THROW_TEST_ABSOLUTE_MAX:
         # absolute max: the smallest card must be at least every unseen card of the suit
         low = 1 << 30
         for c in range(NC):

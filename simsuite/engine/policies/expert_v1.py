@@ -1,4 +1,4 @@
-"""``expert-v1`` (policy 4): ``expert`` as it played before issue 11, frozen as a named reference so
+"""``expert-v1`` (policy 4): ``expert`` as it played before its rebuild, frozen as a named reference so
 duels can measure the rebuilt ``expert`` against it. Do not change its play.
 
 - **Bury:** like ``basic``, but a short suit's high card is kept only if it is an ace.
@@ -15,11 +15,14 @@ from __future__ import annotations
 from numba import njit
 
 from .. import core
-from ..core import NC, TRUMP, as_int, w_fs, w_units
+from ..core import FS_V1_UNSEEN, FS_V1_UNSEEN_BEST, NC, TRUMP, as_int, w_fs, w_units
 from ..order import class_count
-from ..params import CAPTURE_BASE, CAPTURE_BY, CAPTURE_PER_CARD, CAPTURE_SCHEME, THROWS
+from ..params import (
+    CAPTURE_BASE, CAPTURE_BY, CAPTURE_BY_EITHER, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_SCHEME_LAST_TRICK_POINTS,
+    CAPTURE_SCHEME_PER_CARD, CAPTURE_SCHEME_POWER, THROWS,
+)
 from ..phases import C_DECL, C_LEFT
-from ..trick import _best_at
+from ..trick import best_at
 from ..units import build_units
 from .common import (
     bury_by_key, follow_scored, lead_lowest, put_unit, strength, unit_is_sure, unseen_into,
@@ -46,9 +49,9 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         return 0
     # 1. sure winners in side suits: the biggest unit, then the most points
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    FS = w_fs(W)  # scratch rows 8 and 9 (core.WORK_LAYOUT): safe_throw uses 11-15
-    unseen = unseen_into(hand, played, P, FS[8][:NC])
-    ubest = FS[9]
+    FS = w_fs(W)
+    unseen = unseen_into(hand, played, P, FS[FS_V1_UNSEEN][:NC])
+    ubest = FS[FS_V1_UNSEEN_BEST]
     best_u = -1
     best_key = -1
     best_k = -1
@@ -63,7 +66,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         if risky:
             continue
         nU = build_units(hand, cls, pos, k, P, 64, 1, W)
-        hi = _best_at(unseen, cls, pos, as_int(k), ubest)
+        hi = best_at(unseen, cls, pos, as_int(k), ubest)
         for u in range(nU):
             if unit_is_sure(W, u, ubest, hi):
                 pts = 0
@@ -93,7 +96,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 opp_void = False
         if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
             nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
-            hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
+            hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
             for u in range(nU):
@@ -134,17 +137,19 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     keep a sure trump pair (or bigger) for the last trick and lead the cheapest other card now.
     Returns True if ``out`` holds such a lead."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    can_capture = my_team != declarers or P[CAPTURE_BY] == 1
-    grows = (P[CAPTURE_SCHEME] == 0 and P[CAPTURE_PER_CARD] > 0) or (P[CAPTURE_SCHEME] == 1 and P[CAPTURE_BASE] > 1) or P[CAPTURE_SCHEME] == 2
+    can_capture = my_team != declarers or P[CAPTURE_BY] == CAPTURE_BY_EITHER
+    grows = ((P[CAPTURE_SCHEME] == CAPTURE_SCHEME_PER_CARD and P[CAPTURE_PER_CARD] > 0)
+             or (P[CAPTURE_SCHEME] == CAPTURE_SCHEME_POWER and P[CAPTURE_BASE] > 1)
+             or P[CAPTURE_SCHEME] == CAPTURE_SCHEME_LAST_TRICK_POINTS)
     if not can_capture or not grows:
         return False
     n = 0
     for c in range(NC):
         n += hand[c]
-    FS = w_fs(W)  # scratch rows 8 and 9 (core.WORK_LAYOUT): safe_throw uses 11-15
-    unseen = unseen_into(hand, played, P, FS[8][:NC])
-    ubest = FS[9]
-    hi = _best_at(unseen, cls, pos, as_int(TRUMP), ubest)
+    FS = w_fs(W)
+    unseen = unseen_into(hand, played, P, FS[FS_V1_UNSEEN][:NC])
+    ubest = FS[FS_V1_UNSEEN_BEST]
+    hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
     nU = build_units(hand, cls, pos, TRUMP, P, n - 1, 2, W)
     keep = -1
     for u in range(nU):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import LI_CARDS, LI_CLASS, NC, as_int, w_fs, w_units
+from ..core import FS_BEST, FS_INCLASS, FS_OTHERS, INT_NREC, LI_CARDS, LI_CLASS, NC, as_int, w_fs, w_units
 from ..follow import best_sets
 from ..order import class_count
 from ..rng import randint
@@ -88,8 +88,8 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
                     return
                 x -= hand[c]
     FS = w_fs(W)
-    inclass = FS[0]
-    others = FS[1]
+    inclass = FS[FS_INCLASS]
+    others = FS[FS_OTHERS]
     split_by_class(hand, cls, k, inclass, others)
     if have <= n:
         for c in range(NC):
@@ -97,8 +97,8 @@ def follow_random(hand, cls, pos, P, W, s, LI, out):
         _draw_into(out, others, k, cls, s, n - have)
         return
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    best_sets(inclass, cls, pos, P, LI, W, FS[4])
-    r = randint(s, INTS[0])
+    best_sets(inclass, cls, pos, P, LI, W, FS[FS_BEST])
+    r = randint(s, INTS[INT_NREC])
     for j in range(REC_N[r]):
         put_unit(U_card, U_w, U_len, REC[r, j], out)
     need = n
