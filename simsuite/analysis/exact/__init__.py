@@ -79,7 +79,6 @@ from .solve import (
 from .validation import (
     VALIDATION_ALPHA,
     VALIDATION_MARGINS,
-    agreement,
     equivalence,
     simulated_figures,
     validation_rows,
@@ -111,7 +110,6 @@ __all__ = [
     "Table",
     "TransitionPlan",
     "Work",
-    "agreement",
     "check_rescorable",
     "complete_tables",
     "decode_states",

@@ -60,7 +60,7 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
     ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
     under: the clock and the duration model (``RESCORABLE``). With ``approximate`` the bands too,
     taking the hands as they fell under the old bands (an approximation the caller names; see the
-    module docstring; notebook 04 shows its error beside simulation). Returns
+    package's docstring; notebook 04 shows its error beside simulation). Returns
     {"figures": {key: {"value", "low", "high", "n"}}, "hands_dist", "minutes_quantiles",
     "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}. ``values=False`` skips the backward
     pass in the resamples (drama and the decisive share then have no interval; half the time)."""

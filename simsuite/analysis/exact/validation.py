@@ -38,22 +38,6 @@ def simulated_figures(hands: pl.DataFrame, matches: pl.DataFrame, variant: Varia
     return out
 
 
-def agreement(exact: dict, simulated: dict) -> dict:
-    """Per figure: the difference exact - simulated and z = difference / combined SE (each SE
-    from its 95% interval's half-width / 1.96). A description of the difference only: failing to
-    find one is no evidence of agreement; the validation tests equivalence (``equivalence``)."""
-    out = {}
-    for k, e in exact.items():
-        s = simulated.get(k)
-        if not s or e.get("value") is None or s.get("value") is None or e.get("low") is None or s.get("low") is None:
-            continue
-        se = math.hypot((e["high"] - e["low"]) / 3.92, (s["high"] - s["low"]) / 3.92)
-        diff = e["value"] - s["value"]
-        out[k] = {"diff": diff, "z": diff / se if se > 0 else (0.0 if diff == 0 else math.inf),
-                  "agree": abs(diff) <= 1.96 * se + 1e-12}
-    return out
-
-
 # Equivalence margins of the validation, fixed before it is run: how far the exact model may stand
 # from simulated matches and still count as the same for the uses it is put to (a design's goals are
 # stated to a few points of a share and a few percent of a length). A figure is called equivalent
