@@ -1,4 +1,4 @@
-"""The exact match model (simsuite/analysis/exact.py): the chain solver against hand-computed answers and
+"""The exact match model (simsuite/analysis/exact/): the chain solver against hand-computed answers and
 against a Monte Carlo walk of the same chain; the model against simulated matches; the CLI."""
 
 from __future__ import annotations
@@ -12,7 +12,11 @@ import polars as pl
 import pytest
 
 from simsuite.analysis import exact as X
+from simsuite.analysis.exact import chain as C
+from simsuite.analysis.exact import codes
+from simsuite.analysis.exact import model as M
 from simsuite.cli import main
+from simsuite.report.exact_text import format_level_check, validation_table
 from simsuite.rules.variant import load_variant
 
 
@@ -173,7 +177,7 @@ def test_warning_countdown_ends_a_match_that_also_has_a_no_new_hand_cutoff():
     n = np.array([2, 2, 2])
     codes = X.encode_states(n, n, np.zeros(3, int), np.full(3, -1), np.array([0, 1, -1]), np.array([25, 25, 61]))
     # countdown out at 25 min: ended; one hand left: plays; before the warning but past 60 min: ended
-    assert X._ended(codes, r, 3).tolist() == [True, False, True]
+    assert C._ended(codes, r, 3).tolist() == [True, False, True]
 
 
 def test_batched_solve_equals_one_solve_per_resample():
@@ -193,7 +197,7 @@ def test_batched_solve_equals_one_solve_per_resample():
         prob = np.column_stack([chain.probabilities(tb) for tb in cols])
         batch = X.solve_batch(chain, prob)
         for i, tb in enumerate(cols):
-            one = X._figures(X.solve(tb, r, chain=chain))
+            one = M._figures(X.solve(tb, r, chain=chain))
             for key, v in one.items():
                 if v is not None:
                     assert batch[key][i] == pytest.approx(v, abs=1e-9), (key, i)
@@ -253,14 +257,14 @@ def test_level_check_models_point_levels_apart_only_where_they_differ():
     a = differ["teams"]["A"]["net_levels"]
     assert a["n"] == 150 and a["low"] > 2 and a["p_holm"] < 0.05
     alike = X.level_check(_hand_data(seed=2), r, reps=1000)
-    assert not alike["separate"] and "all plain levels pooled" in X.format_level_check(alike)
+    assert not alike["separate"] and "all plain levels pooled" in format_level_check(alike)
     same = X.level_check(X.HandData(**{**dataclasses.asdict(_hand_data(seed=3)), "level": np.zeros(150 * 7, int)}),
                          r, reps=1000)
     assert not same["separate"] and "not tested" in same["teams"]["A"]["note"]
     assert alike["teams"]["B"]["net_levels"]["n"] == 150
     d = X.outcome_design(_hand_data(point_net=3), dataclasses.replace(r, point_levels=X.POINT_LEVELS))
     assert d.tables[(True, 2)].gain_d.tolist() == [3] and d.tables[(True, 0)].gain_d.tolist() == [0, 1]
-    assert "levels 5/10/K" in X.format_level_check(differ) and "their own tables" in X.format_level_check(differ)
+    assert "levels 5/10/K" in format_level_check(differ) and "their own tables" in format_level_check(differ)
 
 
 def test_a_team_that_never_declared_after_the_first_hand_is_a_stated_assumption():
@@ -339,7 +343,7 @@ def test_validation_is_out_of_sample_and_tests_equivalence(run, other_seed):
         assert r["exact"]["n"] == 120 and r["simulated"]["n"] == 120
     assert got["hands_mean"]["equivalent"] and got["minutes_mean"]["equivalent"]
     assert got["p_a"]["diff"] == pytest.approx(got["p_a"]["exact"]["value"] - got["p_a"]["simulated"]["value"])
-    text = X.validation_table(run, other_seed, reps=200, cells=["school-2016"])
+    text = validation_table(rows, 200)
     assert "TOST p" in text and "±4 points" in text and "| school-2016 | hands |" in text
     with pytest.raises(SimsuiteError, match="in-sample"):
         X.validation_rows(run, run, reps=10)
@@ -387,10 +391,71 @@ def test_cli_exact_text_and_json(run, capsys):
     (["--seed", "-1"], "--seed must be at least 0; got -1"),
 ])
 def test_cli_exact_refuses_what_it_cannot_answer(run, capsys, argv, words):
-    """Issue 34: each of these printed figures (or a traceback) with exit 0 before."""
+    """Each of these is refused with one line and exit 2 (no figures, no traceback)."""
     code = main(["exact", str(run), *argv])
     out, err = capsys.readouterr()
     assert code == 2 and words in err and "Traceback" not in err and out == "", err
+
+
+def test_cli_exact_validate_prints_the_validation_table(run, other_seed, capsys):
+    """``simsuite exact MODEL_RUN --validate SIM_RUN`` prints the out-of-sample validation table of
+    ``validation_rows`` (the figures beside another seed's matches, with margins and TOST's p);
+    with ``--json`` its rows."""
+    rows = X.validation_rows(run, other_seed, reps=20, cells=["school-2016"])
+    assert main(["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016"]) == 0
+    text = capsys.readouterr().out
+    assert text == validation_table(rows, 20) + "\n"
+    assert "| school-2016 | hands |" in text and "exact intervals from 20 bootstrap resamples" in text
+    assert main(["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016",
+                 "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["cell"], r["figure"]) for r in got] == [(r["cell"], r["figure"]) for r in rows]
+    for g, r in zip(got, rows):
+        assert g["p_tost"] == pytest.approx(r["p_tost"]) and g["equivalent"] is bool(r["equivalent"])
+        assert g["exact"]["value"] == pytest.approx(r["exact"]["value"]) and g["simulated"]["n"] == 120
+
+
+def test_cli_exact_validate_rescores_the_bands_only_when_asked(run, other_seed, capsys):
+    """``--set`` of a band with ``--validate``: refused (it changes play) unless ``--approximate`` names
+    the approximation, which then gives ``validation_rows(..., approximate=True)``'s table."""
+    argv = ["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016",
+            "--set", "takeover=100"]
+    assert main(argv) == 2
+    assert "--set takeover: changes how the hands are played" in capsys.readouterr().err
+    assert main([*argv, "--approximate"]) == 0
+    rows = X.validation_rows(run, other_seed, {"takeover": 100}, reps=20, cells=["school-2016"], approximate=True)
+    assert capsys.readouterr().out == validation_table(rows, 20) + "\n"
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("missing", "no such folder"),
+    ("file", "not a folder"),
+    ("empty", "not a simsuite run (no manifest.json)"),
+    ("corrupt", "is corrupt"),
+])
+def test_cli_exact_validate_refuses_a_run_it_cannot_read(run, tmp_path, capsys, kind, words):
+    """A SIM_RUN that is missing or unreadable: one error line naming --validate and the folder, exit 2,
+    nothing on stdout, no traceback."""
+    sim = tmp_path / kind
+    if kind == "file":
+        sim.write_text("not a run")
+    elif kind in ("empty", "corrupt"):
+        sim.mkdir()
+        if kind == "corrupt":
+            (sim / "manifest.json").write_text("{not json")
+    code = main(["exact", str(run), "--validate", str(sim), "--reps", "5"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("simsuite exact: error: --validate ") and words in lines[0], err
+    assert str(sim) in lines[0]
+
+
+def test_cli_exact_validate_refuses_an_in_sample_comparison(run, capsys):
+    """The model's own run as SIM_RUN shares its seeds: refused with one line, exit 2."""
+    code = main(["exact", str(run), "--validate", str(run), "--reps", "5"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "in-sample" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, capsys):
@@ -426,17 +491,17 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
     rng = np.random.default_rng(7)
     for trial in range(200):
         n = int(rng.integers(0, 3000))
-        keys = (rng.integers(0, 40, n).astype(np.int64) << X._T_BITS) + rng.integers(0, 200, n)
+        keys = (rng.integers(0, 40, n).astype(np.int64) << codes.T_BITS) + rng.integers(0, 200, n)
         keys[rng.random(n) < 0.2] = -1
         parts = [keys[: n // 3], keys[n // 3:]] if trial % 2 else [keys]
-        got, want = X._distinct(parts), X._distinct_numpy(parts)
+        got, want = X.distinct(parts), codes._distinct_numpy(parts)
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), trial
         assert np.array_equal(got[0], np.unique(keys[keys >= 0]))
         assert (got[1][keys < 0] == got[0].size).all()
     wide = np.array([5, 1 << 50, 0, -1], np.int64)
-    out, inv = X._distinct([wide])
+    out, inv = X.distinct([wide])
     assert out.tolist() == [0, 5, 1 << 50] and inv.tolist() == [1, 2, 0, 3]
-    assert X._distinct([])[0].size == 0 and X._distinct([np.array([-1, -1])])[1].tolist() == [0, 0]
+    assert X.distinct([])[0].size == 0 and X.distinct([np.array([-1, -1])])[1].tolist() == [0, 0]
 
 
 @pytest.mark.parametrize("change", [{}, {"must_defend": True}, {"must_defend": False}, {"point_levels": X.POINT_LEVELS},
@@ -457,7 +522,7 @@ def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, ch
     tables = X.outcome_design(data, rules).tables
     chains = {}
     for compiled in (False, True):
-        monkeypatch.setattr(X, "_COMPILED_EXPAND", compiled)
+        monkeypatch.setattr(C, "_COMPILED_EXPAND", compiled)
         ch = X.Chain(tables, rules)
         k = 0
         while ch.codes[k].size and k < 30:

@@ -194,6 +194,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="bootstrap resamples over deals (default 1,000; fewer are labelled rough)")
     s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--validate", metavar="SIM_RUN",
+                   help="out-of-sample validation: the model beside the matches of SIM_RUN (a run of another seed), "
+                        "per figure with its margin and TOST's p, as a markdown table")
+    s.add_argument("--approximate", action="store_true",
+                   help="with --set: re-score the bands too, taking the hands as they fell under the old bands "
+                        "(an approximation; docs/metrics.md measures its error)")
     s.set_defaults(func=cmd_exact)
 
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")

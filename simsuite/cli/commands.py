@@ -115,9 +115,9 @@ def cmd_compare_policies(args) -> int:
 
 
 def cmd_exact(args) -> int:
-    from ..analysis.exact import cli
+    from .exact import run
 
-    return cli(args)
+    return run(args)
 
 
 def cmd_report(args) -> int:
