@@ -1,5 +1,7 @@
-"""`simsuite design`: design specs, their errors, judging goals, the Pareto front, and a tiny search
-end to end (resume, --jobs, the recommended variant file). docs/design.md."""
+"""`simsuite design`: design specs, their errors, round seeds, and a tiny search end to end (resume,
+--jobs, error control, replay, confirmation, cost, the recommended variant file). docs/design.md.
+Judging is tests/test_design_judge.py's, the figures tests/test_design_figures.py's, the words
+tests/test_design_text.py's."""
 
 from __future__ import annotations
 
@@ -119,7 +121,7 @@ def test_examples_read_and_split_played_from_rescored():
     assert sorted({s.params["step"] for s in spec.sets}) == [30, 40]  # the range { from = 30, to = 40, by = 10 }
 
 
-# --- judging, the front, seeds ---------------------------------------------------------------------------
+# --- seeds -------------------------------------------------------------------------------------------------
 
 
 def test_round_seeds_differ_and_round_zero_is_the_spec_seed():

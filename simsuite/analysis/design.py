@@ -35,8 +35,8 @@ import numpy as np
 import polars as pl
 
 from ..engine.names import pair_text
-from ..sim.limits import MAX_SEED
 from ..sim.executor import check_models
+from ..sim.limits import MAX_SEED
 from ..sim.spec import Cell, ExecOptions, Plan, _check_exec
 from .design_figures import BOOT_REPS, evaluate
 from .design_judge import binding, judge, judge_sets, judgements, pareto_front, ranked, replay, undecided_sets

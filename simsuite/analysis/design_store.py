@@ -24,14 +24,17 @@ RUNS = "runs"
 
 
 def pairing_slug(pair: tuple[str, str]) -> str:
+    """A pairing as a folder name ("expert-basic")."""
     return "-".join(pair).replace("/", "_").replace(":", "_").replace(".", "_")
 
 
 def run_dir(out: Path, r: int, pair: tuple[str, str]) -> Path:
+    """The results folder of round r under a pairing."""
     return out / RUNS / f"round{r}-{pairing_slug(pair)}"
 
 
 def confirm_dir(out: Path, i: int, pair: tuple[str, str]) -> Path:
+    """The results folder of the i-th confirmation under a pairing."""
     return out / RUNS / f"confirm{i}-{pairing_slug(pair)}"
 
 
@@ -141,6 +144,7 @@ def write_result(out: Path, res: dict, text: str | None) -> None:
 
 
 def json_default(x):
+    """What ``json.dumps`` writes for what it cannot: numpy numbers as numbers, NaN and infinities as null."""
     if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, (np.integer,)):
