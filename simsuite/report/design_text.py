@@ -32,6 +32,7 @@ def confirm_sizes(t: dict) -> str:
 
 
 def _fmt(fig: dict | None, metric: str) -> str:
+    """A figure as text: its estimate [95% interval] n = deals (a share in %), or "n/a"."""
     if fig is None:
         return "n/a"
     share = METRIC_BY_KEY[metric].share
@@ -81,6 +82,8 @@ def sentence(res: dict) -> str:
 
 
 def format_design(res: dict) -> str:
+    """What `simsuite design` prints and design.txt holds: the sentence, the ranked candidates, the
+    Pareto front, the focus set under each pairing, the confirmation, the error control and the cost."""
     sets = {s["id"]: s for s in res["sets"]}
     lines = [res["sentence"], ""]
     metrics = [g.split()[0] for g in res["goals"]]
@@ -141,6 +144,7 @@ def format_design(res: dict) -> str:
 
 
 def _margin(m: float | None, metric: str) -> str:
+    """A goal's margin as text: points of a share, else in the metric's unit."""
     if m is None:
         return "n/a"
     return f"{m * 100:+.1f} pts" if METRIC_BY_KEY[metric].share else f"{m:+.2f}"
