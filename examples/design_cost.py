@@ -18,12 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-from simsuite.analysis.design import BOOT_REPS, design
+from simsuite.analysis.design_figures import BOOT_REPS
 from simsuite.analysis.design_spec import METRIC_BY_KEY, defined, read_design
 from simsuite.analysis.metrics import summarise
 from simsuite.engine.names import pair_text
 from simsuite.engine.warm import warm_up
 from simsuite.errors import toml_value
+from simsuite.report.design_text import worded_design
 from simsuite.sim.results import load
 from simsuite.sim.run import sweep
 
@@ -86,7 +87,7 @@ def main(spec_path: str, out: str, jobs: int = 1, repeat: int = 1) -> None:
     t_designs, t_brutes = [], []
     for i in range(repeat):  # alternating, so that the machine's drift falls on both sides alike
         t0 = time.perf_counter()
-        res = design(spec_path, out_dir / f"design-{i}", jobs=jobs, quiet=True)
+        res = worded_design(spec_path, out_dir / f"design-{i}", jobs=jobs, quiet=True)
         t_designs.append(time.perf_counter() - t0)
         n = res["cost"]["brute_force_matches_per_cell"]
         (out_dir / f"brute-{i}").mkdir(parents=True)

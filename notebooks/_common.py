@@ -351,7 +351,7 @@ def run_design(spec: str | Path, name: str, **changes: Any) -> dict:
     keys or, given as dicts, update its tables (``search={"matches": 6}``, ``grid={...}``). The spec
     actually run is written to ``results/notebooks/specs/<name>[-quick].toml``, so the run can be
     repeated from the shell: ``simsuite design <that file> --out <the folder>``."""
-    from simsuite.analysis.design import design
+    from simsuite.report.design_text import worded_design as design
 
     raw = read_spec(spec)
     for k, v in changes.items():

@@ -47,7 +47,7 @@ def tiny_design(tmp_path_factory):
     """tests/designs/tiny.toml run once (simsuite design): its spec path and result."""
     from pathlib import Path
 
-    from simsuite.analysis.design import design
+    from simsuite.report.design_text import worded_design as design
 
     spec = Path(__file__).parent / "designs" / "tiny.toml"
     return spec, design(spec, tmp_path_factory.mktemp("design") / "out", quiet=True)

@@ -1,5 +1,7 @@
-"""`simsuite design`: design specs, their errors, judging goals, the Pareto front, and a tiny search
-end to end (resume, --jobs, the recommended variant file). docs/design.md."""
+"""`simsuite design`: design specs, their errors, round seeds, and a tiny search end to end (resume,
+--jobs, error control, replay, confirmation, cost, the recommended variant file). docs/design.md.
+Judging is tests/test_design_judge.py's, the figures tests/test_design_figures.py's, the words
+tests/test_design_text.py's."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from statistics import NormalDist
 import pytest
 
 from conftest import local_dask_cluster
-from simsuite.analysis.design import ALPHA, confirm_seed, design, judge, load_design, pareto, round_seed
-from simsuite.analysis.design_spec import Goal, read_design
+from simsuite.analysis.design import ALPHA, confirm_seed, design, round_seed
+from simsuite.analysis.design_spec import read_design
+from simsuite.analysis.design_store import load_design
 from simsuite.cli import main
 from simsuite.rules.variant import load_variant
 
@@ -118,26 +121,7 @@ def test_examples_read_and_split_played_from_rescored():
     assert sorted({s.params["step"] for s in spec.sets}) == [30, 40]  # the range { from = 30, to = 40, by = 10 }
 
 
-# --- judging, the front, seeds ---------------------------------------------------------------------------
-
-
-def test_judge_reads_the_interval_against_the_bound():
-    g = Goal("draws", "<=", 0.10)
-    assert judge(g, {"value": 0.05, "low": 0.03, "high": 0.08, "n": 100})["status"] == "meets"
-    j = judge(g, {"value": 0.09, "low": 0.06, "high": 0.12, "n": 100})
-    assert j["status"] == "likely" and j["meets"] and j["margin"] == pytest.approx(-0.02)
-    assert judge(g, {"value": 0.11, "low": 0.08, "high": 0.14, "n": 100})["status"] == "unlikely"
-    assert judge(g, {"value": 0.15, "low": 0.12, "high": 0.18, "n": 100})["status"] == "fails"
-    up = judge(Goal("stronger_wins", ">=", 0.75), {"value": 0.80, "low": 0.77, "high": 0.83, "n": 100})
-    assert up["status"] == "meets" and up["margin"] == pytest.approx(0.02)
-    assert up["z"] == pytest.approx(0.05 / (0.06 / (2 * 1.959964)))
-    assert judge(g, None)["status"] == "no figure"
-
-
-def test_pareto_front_keeps_only_the_undominated():
-    pts = {"a": (80, 0.70), "b": (90, 0.80), "c": (85, 0.65), "d": (100, 0.80), "e": (95, 0.85)}
-    assert pareto(pts, (-1, 1)) == ["a", "b", "e"]  # shorter is better, more wins is better
-    assert pareto(pts, (1, 1)) == ["e", "d"]
+# --- seeds -------------------------------------------------------------------------------------------------
 
 
 def test_round_seeds_differ_and_round_zero_is_the_spec_seed():
@@ -234,6 +218,9 @@ def test_same_numbers_whatever_jobs(tiny, tmp_path):
     spec, res = tiny
     two = design(spec, tmp_path / "two", jobs=2, quiet=True)
     assert two["sets"] == res["sets"] and two["recommended"] == res["recommended"]
+    # the analysis alone returns the data: the words (the sentence, design.txt) are report.design_text's
+    assert "sentence" not in two and not (tmp_path / "two" / "design.txt").exists()
+    assert load_design(tmp_path / "two")["sets"] == two["sets"]
     assert not any(isinstance(x, float) and math.isnan(x) for x in two["cost"].values())
 
 
@@ -247,30 +234,7 @@ def test_design_on_a_dask_cluster_gives_the_same_numbers(tiny, tmp_path):
     assert manifest["sessions"][-1]["backend"] == "dask"
 
 
-def test_binding_goal_is_the_one_that_alone_keeps_sets_out():
-    from simsuite.analysis.design import binding
-
-    def j(*meets, z=0.0):
-        return {"goals": [{"goal": g, "meets": m} for g, m in zip(("a", "b", "c"), meets)],
-                "failed": sum(not m for m in meets), "min_z": z}
-
-    b = binding(["a", "b", "c"], {"s1": j(True, False, True), "s2": j(False, False, True), "s3": j(True, False, False)})
-    assert b["goal"] == "b" and b["sets_failing_only_it"] == 1 and b["nearest"] == "s1"
-    assert b["failing"] == {"a": 1, "b": 3, "c": 1}
-    b = binding(["a", "b", "c"], {"s1": j(False, False, True, z=-1), "s2": j(False, False, True, z=-3)})
-    assert b["goals"] == ["a", "b"] and b["sets_failing_only_it"] == 0 and b["nearest"] == "s1"
-
-
 # --- error control, replay, confirmation, cost ----------------------------------------------------------------
-
-
-def test_screening_uses_the_bonferroni_level_not_the_95_percent_interval():
-    g = Goal("stronger_wins", ">=", 0.60)
-    fig = {"value": 0.66, "low": 0.62, "high": 0.70, "n": 500, "se": 0.02}  # 95%: clear of the bound (z = 3)
-    assert judge(g, fig)["status"] == "meets"
-    screened = judge(g, fig, z_crit=3.5)  # the adjusted interval 0.59..0.73 straddles: not decided
-    assert screened["status"] == "likely" and screened["meets"] and screened["z"] == pytest.approx(3.0)
-    assert judge(g, {**fig, "value": 0.52}, z_crit=3.5)["status"] == "fails"  # 0.45..0.59: fails for sure
 
 
 def test_error_control_method_is_applied_and_reported(tiny):
@@ -321,23 +285,6 @@ def test_every_judged_pairing_is_replayed_while_a_set_is_undecided(tiny):
             assert (Path(res["out"]) / "runs" / f"round{rd['round']}-{slug}" / "manifest.json").is_file()
 
 
-def test_a_pairing_with_an_open_judgement_is_replayed_and_a_settled_one_is_not():
-    """_replay alone: a set open under equal teams only has its cell replayed under equal teams; one
-    whose every judgement is decided is not replayed at all."""
-    from simsuite.analysis.design import _judgements, _replay
-    from simsuite.analysis.design_spec import read_design
-
-    spec = read_design(Path(__file__).parent / "designs" / "tiny.toml")
-    s0, s1 = spec.sets[0], spec.sets[1]
-    decided = {(s0.id, gi, p): ("meets", 0) for gi, p in _judgements(spec, s0)}
-    eq = next(p for p in spec.pairings if p[0] == p[1])
-    gi_eq = next(gi for gi, p in _judgements(spec, s0) if p == eq)
-    del decided[(s0.id, gi_eq, eq)]
-    decided.update({(s1.id, gi, p): ("meets", 0) for gi, p in _judgements(spec, s1)})
-    todo = _replay(spec, [s0, s1], decided)
-    assert todo == {eq: [s0.played]}  # one played cell: the equal pairing alone, once
-
-
 def test_the_recommendation_is_confirmed_on_fresh_deals(tiny):
     _, res = tiny
     conf = res["confirmation"]
@@ -373,35 +320,6 @@ def test_cost_against_brute_force_is_printed(tiny):
     assert f"Cost: {c['design_hands']:,} hands played" in text and f"about {c['brute_force_hands']:,} hands" in text
 
 
-def test_delta_method_figures_match_the_exact_model_and_its_bootstrap(tiny):
-    """The design's exact figures are exact_model's point values, and their analytic SE is close
-    to the standard deviation of exact_model's bootstrap over deals."""
-    import numpy as np
-    import polars as pl
-
-    from simsuite.analysis.design import _exact_sets
-    from simsuite.analysis.exact import exact_model
-    from simsuite.sim.results import load
-
-    _, res = tiny
-    r = load(Path(res["out"]) / "runs" / "confirm0-expert-basic")
-    h, m = r.hands.collect(), r.matches.collect()
-    variant = next(iter(r.variants().values()))
-    rescores = [{"no_new_hand_minutes": 12}, {"no_new_hand_minutes": 4}]  # one chain, each set its own stop
-    got = _exact_sets(h, m, variant, rescores)
-    assert got[1]["minutes_mean"]["value"] > got[0]["minutes_mean"]["value"]
-    ex4 = exact_model(h, m, variant, rescores[1], reps=2, seed=5, values=False)["figures"]
-    for k in ("p_a", "p_draw", "minutes_mean", "hands_mean", "clock_share", "lead_changes"):  # the shared chain
-        assert got[1][k]["value"] == pytest.approx(ex4[k]["value"], abs=1e-9), k
-    for rs, figs in list(zip(rescores, got))[:1]:
-        ex = exact_model(h, m, variant, rs, reps=60, seed=5, values=False)["figures"]
-        for k in ("p_a", "minutes_mean", "hands_mean", "lead_changes"):
-            assert figs[k]["value"] == pytest.approx(ex[k]["value"], abs=1e-9), k
-            boot_se = (ex[k]["high"] - ex[k]["low"]) / (2 * 1.959964)
-            if boot_se > 1e-6:
-                assert 0.6 < figs[k]["se"] / boot_se < 1.6, (k, figs[k]["se"], boot_se)
-
-
 def test_the_command_prints_error_control_confirmation_and_cost(tiny, capsys):
     spec, res = tiny
     code, out, err = run_cli(capsys, "design", str(spec), "--out", res["out"])
@@ -416,34 +334,3 @@ def test_the_command_prints_error_control_confirmation_and_cost(tiny, capsys):
     assert got["cost"]["brute_force_hands"] > 0
 
 
-def test_without_the_exact_models_counts_the_figures_fall_back_to_its_bootstrap(tiny, monkeypatch):
-    """Where the hands cannot be matched to the chain's outcomes, the exact model's own percentile
-    bootstrap gives the interval, with 1,000 resamples (never fewer)."""
-    import simsuite.analysis.design as D
-    from simsuite.sim.results import load
-
-    _, res = tiny
-    r = load(Path(res["out"]) / "runs" / "round0-expert-basic")
-    h, m = r.hands.collect(), r.matches.collect()
-    variant = next(iter(r.variants().values()))
-    fast = D._exact_sets(h, m, variant, [{"no_new_hand_minutes": 12}])[0]
-    monkeypatch.setattr(D, "_counts", lambda data, rules: None)
-    slow = D._exact_sets(h, m, variant, [{"no_new_hand_minutes": 12}])[0]
-    assert slow["p_a"]["interval"] == f"percentile bootstrap, {D.BOOT_REPS} resamples" and D.BOOT_REPS >= 1000
-    assert fast["p_a"]["interval"] == "delta method"
-    for k in ("p_a", "minutes_mean", "lead_changes"):
-        assert slow[k]["value"] == pytest.approx(fast[k]["value"], abs=1e-9)
-        assert slow[k]["se"] >= 0
-
-
-def test_a_candidate_that_does_not_hold_on_fresh_deals_is_not_recommended():
-    from simsuite.analysis.design import sentence
-
-    fig = {"value": 0.58, "low": 0.55, "high": 0.61, "n": 540, "se": 0.015}
-    res = {"recommended": None, "candidates": ["a", "b"], "sets": [{"id": "a"}, {"id": "b"}],
-           "confirmation": {"tried": [{"set": s, "confirmed": False, "goals": [
-               {"goal": "stronger_wins >= 0.6", "primary": True, "holds": False, "figure": fig}]} for s in "ab"]}}
-    text = sentence(res)
-    assert text.startswith("No parameter set is recommended: 2 set(s) met every goal on the search's deals, but "
-                           "the 2 best did not hold on fresh deals")
-    assert "a: stronger_wins >= 0.6 58.0% [55.0, 61.0] n=540" in text

@@ -266,7 +266,7 @@ def test_designs_recommended_rules_load_whatever_the_specs_name(tmp_path, stem):
     import shutil
     import types
 
-    from simsuite.analysis.design import variant_toml
+    from simsuite.analysis.design_store import variant_toml
     from simsuite.analysis.design_spec import read_design
     from simsuite.rules.variant import load_variant
 

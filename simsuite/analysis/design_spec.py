@@ -28,7 +28,7 @@ from ..sim.sweep import build_cells, cell_value as _cell_value, decks_scaling_pr
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-sampling budget: matches per cell and pairing in the first round, the factor by
 # which a round multiplies the matches of the cells still undecided, the most rounds, and the
-# bootstrap resamples of the figures from simulated hands (at least design.BOOT_REPS = 1,000 are
+# bootstrap resamples of the figures from simulated hands (at least design_figures.BOOT_REPS = 1,000 are
 # used whatever is written; the exact model's intervals are analytic)
 SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 1000}
 # reps: bootstrap resamples of the figures from simulated hands; fewer than 1,000 give intervals that cover

@@ -78,9 +78,9 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_design(args) -> int:
-    from ..analysis.design import cli
+    from .design import run
 
-    return cli(args)
+    return run(args)
 
 
 def cmd_summary(args) -> int:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.design import VARIANT_FILE, confirm_sizes, load_design
 from ..analysis.design_spec import METRIC_BY_KEY
+from ..analysis.design_store import VARIANT_FILE, load_design
+from .design_text import confirm_sizes
 from .html import CSS, SCRIPT, _check_out, _figure, _new_figure, _num, _png, _write, esc
 
 
