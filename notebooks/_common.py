@@ -1,4 +1,4 @@
-"""The notebooks' configuration and glue: sizes, seeds and folders from the environment, the library's helpers bound to them.
+"""The notebooks' configuration and glue: sizes, seeds and folders from the environment, the library bound to them.
 
 Every notebook sizes its runs from ``SIMSUITE_QUICK`` (quick: tiny samples, only to check that
 the notebook runs), runs its sweep through ``simsuite.sim.run.sweep`` into

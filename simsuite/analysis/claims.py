@@ -1,4 +1,4 @@
-"""Pre-registered claims: the notebooks' claims files, their hashes and registry, and the claims as tests with Holm's correction."""
+"""Pre-registered claims: the notebooks' claims files, their hashes and registry, the claims as tests (Holm)."""
 
 from __future__ import annotations
 

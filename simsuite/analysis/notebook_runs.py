@@ -1,4 +1,4 @@
-"""The notebooks' runs: a sweep, a design or the three self-play pairings run (or resumed) into results/notebooks/, the spec run written next to it."""
+"""The notebooks' runs: a sweep, a design or the three pairings run (or resumed) into results/notebooks/."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three self-play pairings of one notebook's sweep: their figures side by side, and each conclusion's effect and verdict under each."""
+"""The three self-play pairings of a notebook's sweep: figures side by side, each conclusion's effect and verdict."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Replication on a second seed: the equivalence (TOST) test of one figure against its stated margin, and the table of them."""
+"""Replication on a second seed: each figure's equivalence (TOST) test against its stated margin, and their table."""
 
 from __future__ import annotations
 

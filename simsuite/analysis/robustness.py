@@ -1,4 +1,4 @@
-"""The rule x policy interaction: a conclusion's effects under the self-play pairings marked robust, policy-dependent or undecided (with the deals that would decide)."""
+"""The rule x policy interaction: each conclusion marked robust, policy-dependent or undecided across the pairings."""
 
 from __future__ import annotations
 

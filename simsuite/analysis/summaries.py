@@ -1,4 +1,4 @@
-"""The notebooks' summary tables: per-cell figures with intervals over deals (n = deals), per-match outcomes for paired tests, the duration model's band."""
+"""The notebooks' summary tables: figures with intervals over deals, per-match outcomes, the duration model's band."""
 
 from __future__ import annotations
 

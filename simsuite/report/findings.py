@@ -1,4 +1,4 @@
-"""The robustness marks as docs/findings.md carries them: the markdown list, read back from an executed notebook and written into the findings' marks blocks."""
+"""The robustness marks for docs/findings.md: as markdown, read back from a notebook, written into the findings."""
 
 from __future__ import annotations
 

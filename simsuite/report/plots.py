@@ -1,4 +1,4 @@
-"""The notebooks' figures: points and lines with 95% intervals, the duration-model band, paired differences, and the pairings side by side."""
+"""The notebooks' figures: points and lines with 95% intervals, the duration-model band, the pairings side by side."""
 
 from __future__ import annotations
 
