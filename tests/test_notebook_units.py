@@ -322,3 +322,60 @@ def test_the_findings_quote_the_marks_the_rule_gives_for_the_saved_runs_of_03_an
         assert len(got) == block.count("\n- ")
         for text, v in got:
             assert f"- {text}: **{v['mark']}**" in block, (nb, text)
+
+
+# --- the helpers are library code: no environment, no display in analysis --------------------------------
+
+
+def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
+    """analysis returns data (report/ draws and shows it) and takes quick mode and folders as arguments:
+    notebooks/_common.py alone reads SIMSUITE_QUICK and the rest."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "simsuite" / "analysis"
+    for name in ("claims", "replication", "robustness", "pairings", "summaries", "notebook_runs"):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        bad = {m for m in imported if m.split(".")[0] in ("matplotlib", "IPython", "os")
+               or m.startswith(("simsuite.report", "simsuite.compete", "simsuite.cli"))}
+        assert not bad, (name, bad)
+        assert "environ" not in ast.dump(tree), name
+
+
+def test_quick_mode_is_an_argument(tmp_path):
+    from simsuite.analysis.pairings import QUICK_SEARCH_POLICY, SEARCH_POLICY, pairing_matches, pairing_policies, \
+        search_policy
+    from simsuite.report.findings import marks_markdown
+
+    assert search_policy(True) == QUICK_SEARCH_POLICY == "search-k1-c2" and search_policy() == SEARCH_POLICY
+    assert pairing_policies("search", search_policy(True)) == "search-k1-c2,search-k1-c2"
+    assert pairing_label("expert", "search-k1-c2") == "expert/expert"
+    assert pairing_matches(100, 10, quick_mode=True) == {"basic": 6, "expert": 6, "search": 2}
+    assert pairing_matches(100, 10) == {"basic": 100, "expert": 100, "search": 10}
+    import pandas as pd
+
+    v = pd.DataFrame([{"conclusion": "c", "verdict": ROBUST, "detail": "why"}])
+    assert marks_markdown(v) == "- c: **robust** (why)"
+    assert marks_markdown(v, quick=True) == "- c: **robust** (why) *(quick run)*"
+    f = read_claims(CLAIMS_DIR / "06.toml")
+    assert f.record(tmp_path, quick=True) == tmp_path / "claims" / f"{f.notebook}-quick.json"
+    assert (tmp_path / "claims" / f"{f.notebook}-quick.toml").read_bytes() == f.path.read_bytes()
+
+
+def test_a_claims_file_read_as_a_subclass_gives_its_claims_class(tmp_path):
+    """notebooks/_common.py reads the claims files as a subclass whose tests can show themselves."""
+    from simsuite.analysis.claims import ClaimsFile
+
+    class Shown(Claims):
+        pass
+
+    class File(ClaimsFile):
+        claims_class = Shown
+
+    h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
+    M = per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
+    f = read_claims(_file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
+                                      "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7}]).path, kind=File)
+    assert type(f) is File and type(f.tests(M, {"cell": "c"})) is Shown
+    assert type(read_claims(f.path).tests(M, {"cell": "c"})) is Claims
