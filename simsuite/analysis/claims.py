@@ -120,10 +120,10 @@ class Claims:
         return df
 
     def as_claims(self) -> list[tuple[bool, str]]:
+        """Each test as (survives Holm's correction, what it claims), as ``report.notebook.conclude`` takes them."""
         t = self.table()
         return [] if t.empty else [(bool(ok), f"{c} ({k} test, Holm-adjusted p = {p:.3g})")
                                    for c, k, p, ok in zip(t.claim, t.kind, t["p (Holm)"], t.survives)]
-
 
 
 @dataclass(frozen=True)

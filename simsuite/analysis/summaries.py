@@ -15,6 +15,7 @@ from simsuite.sim.results import Results
 DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
 
 def frames(r: Results, where: pl.Expr | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A run's hands and matches, collected (rows where ``where`` holds)."""
     h, m = r.hands, r.matches
     if where is not None:
         h, m = h.filter(where), m.filter(where)
@@ -61,6 +62,7 @@ def parse_cell(cell: str) -> dict[str, Any]:
 
 
 def with_cell_keys(df: pd.DataFrame, col: str = "cell") -> pd.DataFrame:
+    """``df`` with the keys of its cells (``parse_cell``) as columns in front."""
     keys = pd.DataFrame([parse_cell(c) for c in df[col]], index=df.index)
     return pd.concat([keys, df.drop(columns=[c for c in keys.columns if c in df.columns and c != col])], axis=1)
 
@@ -123,7 +125,6 @@ def est(row: Mapping, key: str, digits: int = 2, pct: bool = False) -> str:
     return f"{f(v)}{u} [{f(lo)}, {f(hi)}]"
 
 
-
 def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None) -> pl.DataFrame:
     """The match frame with per-match outcomes for paired tests: ``a_win``, ``b_win``, ``draw``,
     ``decided`` (policy A = the NS policy of the cell's unswapped tables; with equal policies A is
@@ -176,7 +177,6 @@ def differences(M: pl.DataFrame, baseline: str, cells: Iterable[str], metric: st
     return pd.DataFrame(rows)
 
 
-
 def seconds_per_trick_at(variant, fraction: float) -> float:
     """The duration model's seconds per trick with a typical action at ``fraction`` of its limit
     (docs/clock.md: the default is 0.4; 4 s to gather a trick are not a limit and stay)."""
@@ -209,6 +209,7 @@ def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Itera
 
 
 def band_range(band: pd.DataFrame, cell: str, key: str) -> tuple[float, float]:
+    """The lowest and highest ``key`` of one cell over the band's fractions (``clock_band``); NaN if none."""
     b = band[band.cell == cell][key]
     return (float(b.min()), float(b.max())) if len(b) else (float("nan"), float("nan"))
 
