@@ -1,21 +1,28 @@
-"""The notebooks' helpers (notebooks/_common.py) count deals, not tables: built on a run whose two
-tables are known copies, and on a mixed duplicate run, every share and claim has n = deals."""
+"""The notebooks' helpers (simsuite.analysis.claims, replication, robustness, pairings, summaries;
+simsuite.report.findings) count deals, not tables: built on a run whose two tables are known copies,
+and on a mixed duplicate run, every share and claim has n = deals."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
+from simsuite.analysis.claims import Claims, Conclusion, claim_hash, claims_files, read_claims, read_registry, \
+    registry_problems
+from simsuite.analysis.pairings import Pairings, pairing_label
+from simsuite.analysis.replication import DIFFERS, NOT_SHOWN, REPLICATES, replication_summary, replication_table, \
+    replication_test
+from simsuite.analysis.robustness import DEPENDENT, PAIRINGS, ROBUST, UNDECIDED, classify, classify_all
+from simsuite.analysis.summaries import hand_shares, match_share, per_match
 from simsuite.sim.match import play_match_batch
 from simsuite.errors import SimsuiteError
+from simsuite.report.findings import MARKS_HEAD, write_marks
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import hand_frame, match_frame
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
-C = pytest.importorskip("_common")
+CLAIMS_DIR = Path(__file__).resolve().parents[1] / "notebooks" / "claims"
 
 
 def _played(pairs, deals=10, seed=7, vid="school-2016"):
@@ -32,10 +39,10 @@ def _played(pairs, deals=10, seed=7, vid="school-2016"):
 def test_shares_count_known_copies_once():
     h, m = _played([(False, ("basic", "basic")), (True, ("basic", "basic"))])
     one_h, one_m = _played([(False, ("basic", "basic"))])
-    share = C.match_share(m, "cell", pl.col("winner") < 0, name="draw")
-    single = C.match_share(one_m, "cell", pl.col("winner") < 0, name="draw")
+    share = match_share(m, "cell", pl.col("winner") < 0, name="draw")
+    single = match_share(one_m, "cell", pl.col("winner") < 0, name="draw")
     assert share.draw_n.iloc[0] == 10 and share.equals(single)
-    hs = C.hand_shares(h.filter(~pl.col("swapped")), "cell", {"to": pl.col("takeover")})
+    hs = hand_shares(h.filter(~pl.col("swapped")), "cell", {"to": pl.col("takeover")})
     assert hs.to_n.iloc[0] == 10
 
 
@@ -43,14 +50,14 @@ def test_mixed_duplicate_claims_and_shares_are_per_deal():
     h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
     m = m.with_columns(cell=pl.lit("c"))
     h = h.with_columns(cell=pl.lit("c"))
-    share = C.match_share(m, "cell", pl.col("winner") < 0, name="draw")
+    share = match_share(m, "cell", pl.col("winner") < 0, name="draw")
     assert share.draw_n.iloc[0] == 10  # 20 tables, 10 deals
-    hs = C.hand_shares(h, "cell", {"to": pl.col("takeover")})
+    hs = hand_shares(h, "cell", {"to": pl.col("takeover")})
     assert hs.to_n.iloc[0] == 10
-    M = C.per_match(h, m)
+    M = per_match(h, m)
     assert set(M["a_win"].unique().to_list()) <= {0.0, 1.0}
     assert (M["a_win"] + M["b_win"] + M["draw"]).to_list() == [1.0] * 20
-    T = C.Claims(M)
+    T = Claims(M)
     T.near("no edge for the first declarers", "c", "first_win", 0.5, 0.5)
     T.same("a cell equals itself", "c", "c", "hands", 0.1)
     t = T.table()
@@ -68,8 +75,8 @@ def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
     -0.021 with an SE of 0.052, so the data cannot tell: undecided, with the deals per cell that could."""
     eff = {"basic": E(0.10, 0.085, 0.115, 1000), "expert": E(0.098, 0.083, 0.113, 1000),
            "search": E(0.078, -0.028, 0.174, 24)}
-    v = C.classify(eff, +1, margin=0.05)
-    assert v["mark"] == C.UNDECIDED == "undecided (n too small)" and v["mark"] != C.DEPENDENT
+    v = classify(eff, +1, margin=0.05)
+    assert v["mark"] == UNDECIDED == "undecided (n too small)" and v["mark"] != DEPENDENT
     assert v["tests"]["search"]["d"] == pytest.approx(0.078 - 0.099, abs=2e-3)
     assert v["tests"]["search"]["se"] == pytest.approx(0.052, abs=1e-3)
     # the interaction's variance per deal, 24 x 0.0515^2 + 1 / (2 / (1000 x 0.0077^2)), x ((1.96 + 0.84) / 0.05)^2
@@ -78,41 +85,41 @@ def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
 
 
 def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claimed_direction():
-    same = {p: E(0.10, 0.09, 0.11, 5000) for p in C.PAIRINGS}
-    v = C.classify(same, +1, margin=0.05)
-    assert v["mark"] == C.ROBUST and v["disagree"] == []
-    assert C.classify(same, -1, margin=0.05)["mark"] == C.UNDECIDED  # equivalent across policies, wrong direction
+    same = {p: E(0.10, 0.09, 0.11, 5000) for p in PAIRINGS}
+    v = classify(same, +1, margin=0.05)
+    assert v["mark"] == ROBUST and v["disagree"] == []
+    assert classify(same, -1, margin=0.05)["mark"] == UNDECIDED  # equivalent across policies, wrong direction
     # every interval excludes 0 on the claimed side, but the effects differ by more than the margin: not robust
     spread = {"basic": E(0.02, 0.01, 0.03, 5000), "expert": E(0.10, 0.09, 0.11, 5000), "search": E(0.20, 0.19, 0.21, 5000)}
-    w = C.classify(spread, +1, margin=0.02)
-    assert w["mark"] == C.DEPENDENT and w["disagree"][0]["pairing"] in ("basic", "search")
+    w = classify(spread, +1, margin=0.02)
+    assert w["mark"] == DEPENDENT and w["disagree"][0]["pairing"] in ("basic", "search")
     with pytest.raises(SimsuiteError, match="classify: margin=None; a positive smallest interaction"):
-        C.classify(same, +1)
+        classify(same, +1)
     with pytest.raises(SimsuiteError, match="classify: margin=0.0 for conclusion 2; a positive smallest interaction"):
-        C.classify_all([(same, +1, 0.05), (same, +1, 0.0)])
+        classify_all([(same, +1, 0.05), (same, +1, 0.0)])
 
 
 def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se():
-    v = C.classify({"basic": E(0.10, 0.09, 0.11, 5000), "expert": E(0.101, 0.091, 0.111, 5000),
+    v = classify({"basic": E(0.10, 0.09, 0.11, 5000), "expert": E(0.101, 0.091, 0.111, 5000),
                     "search": E(-0.10, -0.12, -0.08, 5000)}, +1, margin=0.05)
-    assert v["mark"] == C.DEPENDENT
+    assert v["mark"] == DEPENDENT
     d = v["disagree"][0]
     assert d["pairing"] == "search" and d["d"] == pytest.approx(-0.10 - 0.1005, abs=1e-3)
     assert "search: -0.100 [-0.120, -0.080] n=5,000, interaction -0.20" in v["text"]
 
 
 def test_classify_without_a_pairing_is_undecided_and_says_which():
-    v = C.classify({"basic": E(0.10, 0.09, 0.11, 500), "expert": E(0.10, 0.09, 0.11, 500)}, +1, margin=0.05)
-    assert v["mark"] == C.UNDECIDED and "no data or no interval: search" in v["text"]
+    v = classify({"basic": E(0.10, 0.09, 0.11, 500), "expert": E(0.10, 0.09, 0.11, 500)}, +1, margin=0.05)
+    assert v["mark"] == UNDECIDED and "no data or no interval: search" in v["text"]
 
 
 def test_one_holm_correction_over_all_the_marks_of_a_notebook():
     """A conclusion robust on its own (p just under 5%) is not once many conclusions share the correction."""
-    eff = {p: E(0.10, 0.06, 0.14, 400) for p in C.PAIRINGS}
-    alone = C.classify_all([(eff, +1, 0.065)])
-    assert alone[0]["mark"] == C.ROBUST and 0.01 < alone[0]["p_robust_holm"] < 0.05
-    many = C.classify_all([(eff, +1, 0.065)] * 10)
-    assert all(v["mark"] == C.UNDECIDED for v in many)
+    eff = {p: E(0.10, 0.06, 0.14, 400) for p in PAIRINGS}
+    alone = classify_all([(eff, +1, 0.065)])
+    assert alone[0]["mark"] == ROBUST and 0.01 < alone[0]["p_robust_holm"] < 0.05
+    many = classify_all([(eff, +1, 0.065)] * 10)
+    assert all(v["mark"] == UNDECIDED for v in many)
     assert many[0]["p_robust_holm"] > alone[0]["p_robust_holm"]
 
 
@@ -128,60 +135,60 @@ def _rows(**vals):
 def test_replication_with_a_missing_or_unbounded_interval_is_not_tested():
     """N* 9.1 [6.8, inf] against 1.2 [1.0, 1.4] passed the old |z| < 1.96 rule (z was NaN); so did a missing end."""
     inf, nan = float("inf"), float("nan")
-    t = C.replication_table(_rows(a=(9.1, 6.8, inf, 1000), b=(0.5, nan, 0.6, 1000)),
+    t = replication_table(_rows(a=(9.1, 6.8, inf, 1000), b=(0.5, nan, 0.6, 1000)),
                             _rows(a=(1.2, 1.0, 1.4, 1000), b=(0.5, 0.4, 0.6, 1000)), ["x"], "cell", margins={"x": "25%"})
     assert list(t.verdict) == ["not tested (an interval is unbounded)", "not tested (a value or an interval end is missing)"]
-    assert not (t.verdict == C.REPLICATES).any()
-    assert C.replication_table(_rows(a=(0.5, 0.49, 0.51, 1000)), _rows(a=(0.5, 0.49, 0.51, 1000)), ["x"],
+    assert not (t.verdict == REPLICATES).any()
+    assert replication_table(_rows(a=(0.5, 0.49, 0.51, 1000)), _rows(a=(0.5, 0.49, 0.51, 1000)), ["x"],
                                "cell").verdict.iloc[0] == "not tested (no margin stated)"
 
 
 def test_replication_of_a_pair_that_differs_by_2_7_se_is_not_a_replication():
     """docs/findings.md's 62.9% [61.4, 64.4] (n = 2,000) against 66.5% [64.4, 68.6] (n = 1,000): z = -2.7."""
-    t = C.replication_table(_rows(a=(0.629, 0.614, 0.644, 2000)), _rows(a=(0.665, 0.644, 0.686, 1000)), ["x"], "cell",
+    t = replication_table(_rows(a=(0.629, 0.614, 0.644, 2000)), _rows(a=(0.665, 0.644, 0.686, 1000)), ["x"], "cell",
                             margins={"x": 0.03}, pct=["x"])
-    assert t.verdict.iloc[0] == C.DIFFERS != C.REPLICATES
+    assert t.verdict.iloc[0] == DIFFERS != REPLICATES
     assert "-0.036 (SE 0.0132)" in t["difference (SE)"].iloc[0]
 
 
 def test_replication_within_the_margin_replicates_and_a_small_sample_is_not_shown():
-    close = C.replication_table(_rows(a=(0.500, 0.490, 0.510, 4000)), _rows(a=(0.503, 0.489, 0.517, 2000)), ["x"], "cell",
+    close = replication_table(_rows(a=(0.500, 0.490, 0.510, 4000)), _rows(a=(0.503, 0.489, 0.517, 2000)), ["x"], "cell",
                                 margins={"x": 0.03})
-    assert close.verdict.iloc[0] == C.REPLICATES
-    small = C.replication_table(_rows(a=(0.50, 0.40, 0.60, 50)), _rows(a=(0.52, 0.38, 0.66, 25)), ["x"], "cell",
+    assert close.verdict.iloc[0] == REPLICATES
+    small = replication_table(_rows(a=(0.50, 0.40, 0.60, 50)), _rows(a=(0.52, 0.38, 0.66, 25)), ["x"], "cell",
                                 margins={"x": 0.03})
-    assert small.verdict.iloc[0] == C.NOT_SHOWN  # |z| < 1.96 used to call this replicated
-    ratio = C.replication_table(_rows(a=(4.2, 3.4, 5.2, 1000)), _rows(a=(4.0, 3.3, 4.9, 1000)), ["x"], "cell",
+    assert small.verdict.iloc[0] == NOT_SHOWN  # |z| < 1.96 used to call this replicated
+    ratio = replication_table(_rows(a=(4.2, 3.4, 5.2, 1000)), _rows(a=(4.0, 3.3, 4.9, 1000)), ["x"], "cell",
                                 margins={"x": "25%"})
-    assert ratio.verdict.iloc[0] == C.NOT_SHOWN and "log ratio" in ratio["difference (SE)"].iloc[0]
-    assert C.replication_summary(close) .startswith("1 of 1 figures replicate")
+    assert ratio.verdict.iloc[0] == NOT_SHOWN and "log ratio" in ratio["difference (SE)"].iloc[0]
+    assert replication_summary(close) .startswith("1 of 1 figures replicate")
     for bad in ("25", "x%", -0.1, 0, "-5%", True):
         with pytest.raises(SimsuiteError, match=f"replication margin {bad!r}: a positive number or a positive percentage"):
-            C.replication_test(1, 0, 2, 1, 0, 2, bad)
+            replication_test(1, 0, 2, 1, 0, 2, bad)
 
 
 # --- claims written before the run, and the registry of their seeds -----------------------------------------
 
 
 def test_the_claims_files_and_the_registry_agree():
-    files = C.claims_files()
+    files = claims_files(CLAIMS_DIR)
     assert [f.number for f in files] == ["01", "02", "03", "04", "05", "06"]
-    assert C.registry_problems(files, C.read_registry()) == []
-    assert C.SEEDS == {f.number: f.root_seed for f in files} and len(set(C.SEEDS.values())) == 6
+    assert registry_problems(files, read_registry(CLAIMS_DIR / "registry.toml")) == []
+    assert len({f.root_seed for f in files}) == 6  # and notebooks/_common.py's SEEDS: tests/test_notebooks.py
 
 
 def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
     """Notebooks 01, 02 and 05 replaced failed claims by others after their runs and tested them again on the same
     seed: those claims now carry the notebooks' new root seeds, and the registry keeps the void tests."""
-    files = {f.number: f for f in C.claims_files()}
-    reg = C.read_registry()
+    files = {f.number: f for f in claims_files(CLAIMS_DIR)}
+    reg = read_registry(CLAIMS_DIR / "registry.toml")
     for nb, old, new in (("01", 101, 20101), ("02", 202, 20202), ("05", 505, 20505)):
         f = files[nb]
         assert f.root_seed == new and f.past_root_seeds == (old,)
         voids = {e["id"] for e in reg if e["notebook"] == nb and e.get("void")}
         assert voids and all(c["seed"] == new for c in f.claims if c["id"] in voids)
         revised = {e["id"] for e in reg if e["notebook"] == nb and e["seed"] == old and not e.get("void")
-                   and any(e["hash"] != C.claim_hash(c) for c in f.claims if c["id"] == e["id"])}
+                   and any(e["hash"] != claim_hash(c) for c in f.claims if c["id"] == e["id"])}
         assert revised == voids
 
 
@@ -196,7 +203,7 @@ def _file(tmp_path, claims, root=7, past=()):
     p = tmp_path / "99.toml"
     p.write_text("\n".join(lines) + "\n")
     tomllib.loads(p.read_text())
-    return C.read_claims(p)
+    return read_claims(p)
 
 
 def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_registry(tmp_path):
@@ -204,21 +211,21 @@ def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_regist
            "ref": 0.5, "margin": 0.05, "seed": 7}
     new = {**old, "test": "beyond", "text": "an edge", "sign": -1}
     new.pop("margin")
-    reg = [{"notebook": "99", "id": "x", "hash": C.claim_hash(old), "seed": 7}]
-    assert C.registry_problems([_file(tmp_path, [old])], reg) == []
+    reg = [{"notebook": "99", "id": "x", "hash": claim_hash(old), "seed": 7}]
+    assert registry_problems([_file(tmp_path, [old])], reg) == []
     # what notebooks 01, 02 and 05 did: the text changed, the seed stayed, the registry got the new pair on it
-    reg_same = reg + [{"notebook": "99", "id": "x", "hash": C.claim_hash(new), "seed": 7}]
-    problems = C.registry_problems([_file(tmp_path, [new])], reg_same)
+    reg_same = reg + [{"notebook": "99", "id": "x", "hash": claim_hash(new), "seed": 7}]
+    problems = registry_problems([_file(tmp_path, [new])], reg_same)
     assert any("different texts tested on the same root seed 7" in p for p in problems)
     assert any("its text changed but its seed 7" in p for p in problems)
     # ... or the new text, unregistered
-    assert any("not in the registry" in p for p in C.registry_problems([_file(tmp_path, [new])], reg))
+    assert any("not in the registry" in p for p in registry_problems([_file(tmp_path, [new])], reg))
     # the remedy: a new root seed for the notebook and the claim, registered
     moved = {**new, "seed": 8}
-    reg_ok = reg + [{"notebook": "99", "id": "x", "hash": C.claim_hash(moved), "seed": 8}]
-    assert C.registry_problems([_file(tmp_path, [moved], root=8, past=[7])], reg_ok) == []
+    reg_ok = reg + [{"notebook": "99", "id": "x", "hash": claim_hash(moved), "seed": 8}]
+    assert registry_problems([_file(tmp_path, [moved], root=8, past=[7])], reg_ok) == []
     # a claim left on a seed the notebook no longer runs on, and not tested there, fails too
-    assert any("neither the root seed" in p for p in C.registry_problems([_file(tmp_path, [moved], root=9, past=[7])],
+    assert any("neither the root seed" in p for p in registry_problems([_file(tmp_path, [moved], root=9, past=[7])],
                                                                            reg_ok))
 
 
@@ -237,15 +244,15 @@ def test_a_claims_file_names_every_problem(tmp_path):
 def test_the_hash_covers_what_is_claimed_not_when():
     c = {"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "b": "d", "metric": "m", "sign": 1,
          "seed": 1}
-    assert C.claim_hash(c) == C.claim_hash({**c, "seed": 2}) == C.claim_hash({**c, "id": "y"})
+    assert claim_hash(c) == claim_hash({**c, "seed": 2}) == claim_hash({**c, "id": "y"})
     for k, v in (("sign", -1), ("text", "u"), ("metric", "n"), ("b", "e")):
-        assert C.claim_hash({**c, k: v}) != C.claim_hash(c)
-    assert C.claim_hash({**c, "margin": 0.05}) != C.claim_hash(c)
+        assert claim_hash({**c, k: v}) != claim_hash(c)
+    assert claim_hash({**c, "margin": 0.05}) != claim_hash(c)
 
 
-def test_the_claims_become_tests_with_their_first_seed(tmp_path, monkeypatch):
+def test_the_claims_become_tests_with_their_first_seed(tmp_path):
     h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
-    M = C.per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
+    M = per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
     f = _file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
                           "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7},
                          {"id": "r", "family": "robustness", "test": "conclusion", "text": "more", "a": "cell", "b": "cell",
@@ -254,9 +261,8 @@ def test_the_claims_become_tests_with_their_first_seed(tmp_path, monkeypatch):
     assert list(t["id"]) == ["edge"] and list(t["first tested on seed"]) == [7] and bool(t.survives.iloc[0])
     [conc] = f.conclusions({"cell": "c"})
     assert (conc.a, conc.b, conc.margin, conc.id, conc.seed) == ("c", "c", 1.0, "r", 7)
-    monkeypatch.setattr(C, "RESULTS", tmp_path / "results")
-    meta = __import__("json").loads(f.record().read_text())
-    assert meta["sha256"] == f.sha256 and meta["claims"][0] == {"id": "edge", "hash": C.claim_hash(f.claims[0]),
+    meta = __import__("json").loads(f.record(tmp_path / "results").read_text())
+    assert meta["sha256"] == f.sha256 and meta["claims"][0] == {"id": "edge", "hash": claim_hash(f.claims[0]),
                                                                  "first_tested_on_seed": 7}
 
 
@@ -270,13 +276,13 @@ def test_pairings_effects_are_paired_over_the_same_deals():
         h2, m2 = _played([(False, (p, p))], deals=8, vid="two-deck-2011")
         data[p] = (pl.concat([h.with_columns(cell=pl.lit("a")), h2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"),
                    pl.concat([m.with_columns(cell=pl.lit("a")), m2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"))
-    P = C.Pairings.from_frames(data)
+    P = Pairings.from_frames(data)
     assert P.pairings == ["basic", "expert"] and P.n("basic") == 8
-    same = C.Conclusion("a equals itself", "a", "a", "hands", +1, margin=1.0)
+    same = Conclusion("a equals itself", "a", "a", "hands", +1, margin=1.0)
     assert P.effect("basic", same).value == 0 and P.effect("basic", same).n == 8
-    t = P.verdicts([same, C.Conclusion("a takes over in some hands", "a", None, "takeover", +1, ref=0.0, margin=0.1)])
-    assert list(t.verdict) == [C.UNDECIDED, C.UNDECIDED]  # search has no data
-    assert t.iloc[1][C.pairing_label("search")] == "n/a"
+    t = P.verdicts([same, Conclusion("a takes over in some hands", "a", None, "takeover", +1, ref=0.0, margin=0.1)])
+    assert list(t.verdict) == [UNDECIDED, UNDECIDED]  # search has no data
+    assert t.iloc[1][pairing_label("search")] == "n/a"
     assert t.iloc[1]["detail"].startswith("no data or no interval: search;")
     tab = P.table({"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)})
     assert list(tab.columns) == ["basic/basic", "expert/expert"] and tab.shape == (4, 2) and "n=8" in tab.iloc[0, 0]
@@ -286,12 +292,12 @@ def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
     import json
 
     nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {
-        "text/markdown": C.MARKS_HEAD + "\n\n- a claim: **robust**\n- another: **policy-dependent** (search: ...)"}}]}]}
+        "text/markdown": MARKS_HEAD + "\n\n- a claim: **robust**\n- another: **policy-dependent** (search: ...)"}}]}]}
     (tmp_path / "02-x.ipynb").write_text(json.dumps(nb))
     (tmp_path / "03-y.ipynb").write_text(json.dumps({"cells": []}))
     f = tmp_path / "findings.md"
     f.write_text("## 2\n<!-- marks 02 -->\nold\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
-    assert C.write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
+    assert write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
     assert f.read_text() == ("## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
                              "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
 
@@ -312,7 +318,64 @@ def test_the_findings_quote_the_marks_the_rule_gives_for_the_saved_runs_of_03_an
     for nb in ("03", "04"):
         block = re.search(rf"<!-- marks {nb} -->\n(.*?)<!-- /marks {nb} -->", findings, re.S).group(1)
         path = next((root / "notebooks").glob(f"{nb}-*.ipynb"))
-        got = sv.marks(nbformat.read(path, as_version=4), C.read_claims(root / "notebooks" / "claims" / f"{nb}.toml"))
+        got = sv.marks(nbformat.read(path, as_version=4), read_claims(root / "notebooks" / "claims" / f"{nb}.toml"))
         assert len(got) == block.count("\n- ")
         for text, v in got:
             assert f"- {text}: **{v['mark']}**" in block, (nb, text)
+
+
+# --- the helpers are library code: no environment, no display in analysis --------------------------------
+
+
+def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
+    """analysis returns data (report/ draws and shows it) and takes quick mode and folders as arguments:
+    notebooks/_common.py alone reads SIMSUITE_QUICK and the rest."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "simsuite" / "analysis"
+    for name in ("claims", "replication", "robustness", "pairings", "summaries", "notebook_runs"):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        bad = {m for m in imported if m.split(".")[0] in ("matplotlib", "IPython", "os")
+               or m.startswith(("simsuite.report", "simsuite.compete", "simsuite.cli"))}
+        assert not bad, (name, bad)
+        assert "environ" not in ast.dump(tree), name
+
+
+def test_quick_mode_is_an_argument(tmp_path):
+    from simsuite.analysis.pairings import QUICK_SEARCH_POLICY, SEARCH_POLICY, pairing_matches, pairing_policies, \
+        search_policy
+    from simsuite.report.findings import marks_markdown
+
+    assert search_policy(True) == QUICK_SEARCH_POLICY == "search-k1-c2" and search_policy() == SEARCH_POLICY
+    assert pairing_policies("search", search_policy(True)) == "search-k1-c2,search-k1-c2"
+    assert pairing_label("expert", "search-k1-c2") == "expert/expert"
+    assert pairing_matches(100, 10, quick_mode=True) == {"basic": 6, "expert": 6, "search": 2}
+    assert pairing_matches(100, 10) == {"basic": 100, "expert": 100, "search": 10}
+    import pandas as pd
+
+    v = pd.DataFrame([{"conclusion": "c", "verdict": ROBUST, "detail": "why"}])
+    assert marks_markdown(v) == "- c: **robust** (why)"
+    assert marks_markdown(v, quick=True) == "- c: **robust** (why) *(quick run)*"
+    f = read_claims(CLAIMS_DIR / "06.toml")
+    assert f.record(tmp_path, quick=True) == tmp_path / "claims" / f"{f.notebook}-quick.json"
+    assert (tmp_path / "claims" / f"{f.notebook}-quick.toml").read_bytes() == f.path.read_bytes()
+
+
+def test_a_claims_file_read_as_a_subclass_gives_its_claims_class(tmp_path):
+    """notebooks/_common.py reads the claims files as a subclass whose tests can show themselves."""
+    from simsuite.analysis.claims import ClaimsFile
+
+    class Shown(Claims):
+        pass
+
+    class File(ClaimsFile):
+        claims_class = Shown
+
+    h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
+    M = per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
+    f = read_claims(_file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
+                                      "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7}]).path, kind=File)
+    assert type(f) is File and type(f.tests(M, {"cell": "c"})) is Shown
+    assert type(read_claims(f.path).tests(M, {"cell": "c"})) is Claims

@@ -176,6 +176,7 @@ def test_each_notebook_has_its_own_seed_a_replication_and_tested_claims(path):
     if path in ANALYSIS:  # 06's claim is its replication of the recommendation
         assert "CLAIMS.tests(" in code and "tests=" in code
     assert len(set(C.SEEDS.values())) == len(C.SEEDS) == len(PATHS)
+    assert C.SEEDS == {f.number: f.root_seed for f in C.claims_files()}
 
 
 # a claim or a conclusion made in the notebook itself instead of in its claims file
