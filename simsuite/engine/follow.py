@@ -6,7 +6,6 @@ The analysis of a lead is the ``LI`` array whose slots ``core`` names (``LI_*``)
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .core import (
