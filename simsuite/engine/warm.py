@@ -119,7 +119,7 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
 
             bury_rows(v if v.bottom_size else load_variant("school-2016"), spec, 4, 0)
         if loop == "every" and full is not None:
-            from ..play.policy import BuiltinPolicy
+            from ..play.builtin import BuiltinPolicy
             from ..play.pyhand import play_hand_py
 
             play_hand_py(v, 0, [BuiltinPolicy(spec) for _ in range(4)])
