@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ..report.text import table
+from ..compete.competition import level_name
+from ..compete.match import MatchRecord
 from ..rules.cards import RANK_NAMES, SEATS, TEAMS
 from ..rules.order import format_trump
 from ..rules.variant import Variant
-from .competition import level_name
-from .match import MatchRecord
-
+from .text import table
 
 
 def format_match(variant: Variant, m: MatchRecord) -> str:
