@@ -144,7 +144,7 @@ def test_one_builtin_object_can_take_every_seat():
     p = BuiltinPolicy("expert")
     assert_same_hand(play_one(variant("baiyun-2016"), 9, "expert"), play_hand_py("baiyun-2016", 9, [p] * 4),
                      "one object at four seats")
-    assert p._table is None  # detached after the hand
+    assert p.seated_at is None  # detached after the hand
 
 
 # --- 2. the example policy -----------------------------------------------------------------------

@@ -42,7 +42,8 @@ class BuiltinPolicy:
     ``choose_lead``, ``choose_follow``) on the hand's arrays and random state, so four of them
     play exactly the hand that ``engine.api.play_one`` plays. Used on its own (inside another
     policy, say) it rebuilds those arrays from the view and draws from its own random state
-    (``seed``)."""
+    (``seed``). ``seated_at`` is the ``EngineTable`` that ``play_hand_py`` seats it at for one
+    hand (``None`` on its own)."""
 
     def __init__(self, name: str, seed: int = 0):
         from ..engine.names import policy_code
@@ -53,7 +54,7 @@ class BuiltinPolicy:
         self.name = name
         self.code = code
         self.seed = seed
-        self._table: EngineTable | None = None
+        self.seated_at: EngineTable | None = None
         self._own_s: np.ndarray | None = None
         self._own_W: np.ndarray | None = None
         self._P: tuple | None = None
@@ -116,7 +117,7 @@ class BuiltinPolicy:
     def bid(self, view: BidView) -> list[int] | None:
         from ..engine.policies import bid_wish
 
-        t = self._table
+        t = self.seated_at
         if t is not None:
             P, s, hand = t.P, t.s, t.state.hands[view.seat]
         else:
@@ -134,7 +135,7 @@ class BuiltinPolicy:
         from ..engine.params import BOTTOM
 
         out = np.zeros(N_CARDS, np.int64)
-        if self._table is not None:
+        if self.seated_at is not None:
             self._decide("bury", out)
             return list(cards_of(out))
         self._not_search()
@@ -151,7 +152,7 @@ class BuiltinPolicy:
         from ..engine import full as F
 
         out = np.zeros(N_CARDS, np.int64)
-        if self._table is not None:
+        if self.seated_at is not None:
             self._decide("lead", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
@@ -163,7 +164,7 @@ class BuiltinPolicy:
         """Seated at ``play_hand_py``: the compiled loop's own dispatcher on the hand's state."""
         from ..engine import full as F
 
-        t = self._table
+        t = self.seated_at
         decide = {"bury": F.decide_bury, "lead": F.decide_lead, "follow": F.decide_follow}[what]
         decide(t.P, t.state, self.code, t.W, t.s, out)
 
@@ -173,7 +174,7 @@ class BuiltinPolicy:
         from ..engine.trick import beats, contender
 
         out = np.zeros(N_CARDS, np.int64)
-        if self._table is not None:
+        if self.seated_at is not None:
             self._decide("follow", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)

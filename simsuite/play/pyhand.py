@@ -90,14 +90,14 @@ def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], lev
     st = ph.new_state()
     table = EngineTable(P=P, s=s, W=W, state=st)
     seated = {id(p): p for p in pols if isinstance(p, BuiltinPolicy)}
-    saved = {k: p._table for k, p in seated.items()}
+    saved = {k: p.seated_at for k, p in seated.items()}
     for p in seated.values():
-        p._table = table
+        p.seated_at = table
     try:
         return _play(v, P, s, W, st, pols, lvl, first_drawer, first_hand, keep, rec)
     finally:
         for k, p in seated.items():
-            p._table = saved[k]
+            p.seated_at = saved[k]
 
 
 def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> HandResult:
@@ -187,7 +187,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     ph.apply_bury(st, bury)
 
     # tricks
-    table_of = {id(p): p._table for p in pols if isinstance(p, BuiltinPolicy)}
+    table_of = {id(p): p.seated_at for p in pols if isinstance(p, BuiltinPolicy)}
     h_plays: list[np.ndarray] = []
     forced = np.zeros(NC, np.int64)
 
