@@ -120,7 +120,7 @@ def _warm_set(kind: str) -> None:
     v = load_variant("school-2016")
     warm_up(v, "basic" if kind == "lean" else "expert-v1", "every")
     if kind == "full":  # the Python path's built-in seats: the phases it calls from Python, and the decision
-        from simsuite.play.policy import BuiltinPolicy
+        from simsuite.play.builtin import BuiltinPolicy
         from simsuite.play.pyhand import play_hand_py
 
         play_hand_py(v, 0, [BuiltinPolicy("expert-v1") for _ in range(4)])

@@ -786,7 +786,7 @@ def test_the_full_set_compiles_once_whoever_calls_it():
     # engine.full: the match, hand and bury loops with every policy and the Python path's decision
     # are one compiled function, run; each caller fills the other operations' arguments with
     # placeholders of the same types, so that it compiles once (a second copy would cost a minute)
-    from simsuite.play.policy import BuiltinPolicy
+    from simsuite.play.builtin import BuiltinPolicy
     from simsuite.play.pyhand import play_hand_py
 
     _every_path_once(F.run, H.play_hand_full, "expert-v1,search-k1-c2", "expert-v1,basic", "search-k1-c2", "expert-v1",

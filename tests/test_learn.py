@@ -343,7 +343,7 @@ def test_play_does_not_depend_on_the_previous_hand():
 def test_learned_hands_are_legal_on_the_python_path(vid):
     """Every bury, lead and follow of learned checked by the readable rules core."""
     from simsuite.engine.api import play_one
-    from simsuite.play.policy import BuiltinPolicy
+    from simsuite.play.builtin import BuiltinPolicy
     from simsuite.play.pyhand import play_hand_py
 
     v = load_variant(vid)

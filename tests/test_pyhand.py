@@ -1,4 +1,4 @@
-"""Policies in plain Python (``simsuite.play.policy``) and the Python hand loop (``simsuite.play.pyhand``).
+"""Policies in plain Python (``simsuite.play.policy``, ``builtin``, ``loader``) and the Python hand loop (``simsuite.play.pyhand``).
 
 1. Four ``BuiltinPolicy`` objects at ``play_hand_py`` play exactly the hand of the compiled
    ``play_one``: the same record and the same history, for every variant and policy mix.
@@ -24,9 +24,10 @@ from simsuite.errors import IllegalPlayError, SimsuiteError
 from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
 from simsuite.rules.follow import lead_structure, legal_follows
 from simsuite.rules.order import hand_order
-from simsuite.play.policy import (
-    BidView, BuiltinPolicy, BuryView, FollowView, LeadView, legal_follow_dicts, load_policy,
-)
+from simsuite.play.builtin import BuiltinPolicy
+from simsuite.play.loader import load_policy
+from simsuite.play.policy import BidView, BuryView, FollowView, LeadView
+from simsuite.rules.legal import legal_follow_dicts
 from simsuite.play.pyhand import play_hand_py
 from simsuite.rules.variant import known_ids, load_variant, replace
 
@@ -143,7 +144,7 @@ def test_one_builtin_object_can_take_every_seat():
     p = BuiltinPolicy("expert")
     assert_same_hand(play_one(variant("baiyun-2016"), 9, "expert"), play_hand_py("baiyun-2016", 9, [p] * 4),
                      "one object at four seats")
-    assert p._table is None  # detached after the hand
+    assert p.seated_at is None  # detached after the hand
 
 
 # --- 2. the example policy -----------------------------------------------------------------------
@@ -583,7 +584,7 @@ def test_load_policy_builtins_files_and_modules(tmp_path, monkeypatch):
     rel = load_policy("examples/policies/greedy.py:Greedy") if Path("examples/policies/greedy.py").is_file() else g
     assert type(rel).__name__ == "Greedy"
     (tmp_path / "my_policies.py").write_text(
-        "from simsuite.play.policy import BuiltinPolicy\n"
+        "from simsuite.play.builtin import BuiltinPolicy\n"
         "class Basic(BuiltinPolicy):\n"
         "    def __init__(self):\n"
         "        super().__init__('basic')\n")

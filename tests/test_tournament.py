@@ -10,16 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simsuite.compete.tournament import (
-    MatchResult,
-    RoundEntry,
-    TournamentError,
-    format_standings,
-    match_seed,
-    pair_by_order,
-    rank_standings,
-    run_tournament,
-)
+from simsuite.compete.ranking import RoundEntry, TournamentError, rank_standings
+from simsuite.compete.tournament import MatchResult, match_seed, pair_by_order, run_tournament
+from simsuite.report.tournament_text import format_standings
 from simsuite.rules.variant import load_variant
 
 SCHOOL = load_variant("school-2016")

@@ -14,7 +14,7 @@ It plays by four short rules, to show the protocol rather than to play well:
 
 Use it by import path, for example::
 
-    from simsuite.play.policy import load_policy
+    from simsuite.play.loader import load_policy
     from simsuite.play.pyhand import play_hand_py
 
     greedy = load_policy("examples/policies/greedy.py:Greedy")

@@ -393,8 +393,8 @@ def cmd_duel(args) -> int:
 def _play_match(v, args, names) -> int:
     import dataclasses
 
+    from ..report.match_text import format_match
     from ..sim.match import play_match
-    from ..compete.match_text import format_match
 
     check_int("--match-index", args.match_index, 0, MAX_MATCH_INDEX)
     m = play_match(v, args.seed, args.match_index, names)
@@ -407,7 +407,7 @@ def _play_match(v, args, names) -> int:
 
 def cmd_tournament(args) -> int:
     from ..compete.competition import make_teams, repeat_tournaments, run_policy_tournament
-    from ..compete.tournament import format_standings
+    from ..report.tournament_text import format_standings
     from ..engine.names import policy_codes, split_names
     from ..report.text import table
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from ..analysis.stats import Estimate, wilson
 from ..errors import SimsuiteError
-from ..rules.cards import RANK_NAMES
 from ..rules.variant import Variant
 from ..sim.match import MatchRecord, play_match
 from .tournament import MatchResult, TournamentResult, run_tournament
@@ -65,9 +64,3 @@ def repeat_tournaments(variant: Variant, teams: dict[str, str], seed: int, repea
         {t: wilson(champs[t], repeats) for t in teams},
         {p: wilson(by_policy[p], repeats) for p in dict.fromkeys(teams.values())},
     )
-
-
-def level_name(level: int, variant: Variant) -> str:
-    if level > variant.end_level:
-        return f"past {RANK_NAMES[variant.end_level]}"
-    return RANK_NAMES[level]

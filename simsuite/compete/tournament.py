@@ -1,4 +1,4 @@
-"""Tournaments: pairing, points and ranking, independent of how a match is played.
+"""Tournaments: pairing and running the formats, independent of how a match is played.
 
 A match is played by a callback ``play_match(team_a, team_b, round_index, match_seed)`` that
 returns a ``MatchResult``. This module only decides who meets whom, scores the results and ranks
@@ -46,51 +46,29 @@ Formats (``tournament_format``)
         One long session between exactly two teams (``rounds`` sessions if ``rounds`` > 1).
 
 Points and ranking
-    Win ``points_win``, draw ``points_draw``, loss ``points_loss``. Ranking: points, then the
-    variant's ``tiebreaks`` in order:
-    ``round_points`` (that round's points), ``round_level_diff`` (that round's level difference,
-    8:2 = +6), ``round_level`` (level reached in that round), ``total_level_diff``,
-    ``total_levels`` (sum of levels reached), ``lots`` (a seeded draw; lot 1 ranks first).
-    "That round" is the round the ranking is taken after; for the final ranking it is the last
-    round (for a team that did not play it, its latest round). school-2016's text has two blocks
-    (this round, then cumulative) each ending in a shared place, with lots only after the last
-    round; the single chain read in order is the digest's reading [default]. If nothing
-    separates two teams they share a rank. Every adjacent pair of ranked teams records the
-    criterion that separated them (``Standing.separated_by``, ``TournamentResult.separations``).
+    Win ``points_win``, draw ``points_draw``, loss ``points_loss``; the standings rank points, then
+    the variant's ``tiebreaks`` in order (``simsuite.compete.ranking``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import SimsuiteError
-from ..rules.cards import RANK_NAMES
 from ..rules.variant import CHOICES, Variant
+from .ranking import RoundEntry, Separation, Standing, TournamentError, rank_standings
 
 __all__ = [
-    "TournamentError",
     "MatchResult",
-    "RoundEntry",
-    "Standing",
-    "Separation",
     "Pairing",
     "RoundRecord",
     "TournamentResult",
     "match_seed",
     "pair_by_order",
-    "rank_standings",
     "run_tournament",
-    "format_standings",
 ]
-
-TIEBREAKS = CHOICES["tiebreaks"]
-
-
-class TournamentError(SimsuiteError):
-    """A tournament that cannot be run: bad teams, a bad variant field, or a bad match result."""
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -125,53 +103,6 @@ class MatchResult:
 
 
 PlayMatch = Callable[[str, str, int, int], MatchResult]
-
-
-@dataclass(frozen=True)
-class RoundEntry:
-    """One team's result in one round.
-
-    ``outcome`` is "win", "draw", "loss" or "bye" (a knock-out bye: goes on, no points). A Swiss
-    or drawn bye is a "win" with ``opponent=None`` and ``how="bye"``.
-    """
-
-    round_index: int
-    opponent: str | None
-    outcome: str
-    points: int
-    level_diff: int
-    level: int
-    opponent_level: int | None = None
-    how: str = ""
-    bracket: str = ""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A team's row in a ranking. ``tiebreak_values`` holds the value of every criterion used;
-    ``separated_by`` names the criterion that put this team below the one above (``None`` for
-    the first row, "tied" when nothing did and the two share a rank)."""
-
-    team: str
-    rank: int
-    points: int
-    wins: int
-    draws: int
-    losses: int
-    byes: int
-    level_diff: int
-    levels: int
-    rounds: tuple[RoundEntry, ...]
-    tiebreak_values: Mapping[str, float]
-    separated_by: str | None
-    eliminated_in: int | None = None
-
-
-@dataclass(frozen=True)
-class Separation:
-    above: str
-    below: str
-    criterion: str
 
 
 @dataclass(frozen=True)
@@ -263,88 +194,6 @@ def pair_by_order(
         return rec(list(order))
     except _SearchTooLong:
         return None
-
-
-# --- ranking -----------------------------------------------------------------------------------
-
-
-def _criterion_values(entries: Sequence[RoundEntry], through_round: int | None) -> dict[str, float]:
-    es = [e for e in entries if through_round is None or e.round_index <= through_round]
-    last = max(es, key=lambda e: e.round_index) if es else None
-    return {
-        "points": sum(e.points for e in es),
-        "round_points": last.points if last else 0,
-        "round_level_diff": last.level_diff if last else 0,
-        "round_level": last.level if last else 0,
-        "total_level_diff": sum(e.level_diff for e in es),
-        "total_levels": sum(e.level for e in es),
-    }
-
-
-def rank_standings(
-    entries: Mapping[str, Sequence[RoundEntry]],
-    tiebreaks: Sequence[str],
-    rng: np.random.Generator | None = None,
-    *,
-    through_round: int | None = None,
-    eliminated_in: Mapping[str, int | None] | None = None,
-) -> list[Standing]:
-    """Rank teams from their round entries: points, then ``tiebreaks`` in order.
-
-    ``through_round`` ranks on rounds up to and including it (``None``: all); the ``round_*``
-    tie-breaks use that round (a team's latest round up to it). ``lots`` needs ``rng``.
-    ``eliminated_in`` (knock-out) puts a criterion "stage" first: later elimination ranks higher,
-    ``None`` (never out, the champion) highest.
-    """
-    for tb in tiebreaks:
-        if tb not in TIEBREAKS:
-            raise TournamentError(f"unknown tie-break {tb!r}; tie-breaks are {', '.join(TIEBREAKS)}")
-    teams = list(entries)
-    criteria = (["stage"] if eliminated_in is not None else []) + ["points"] + list(tiebreaks)
-    values: dict[str, dict[str, float]] = {t: _criterion_values(entries[t], through_round) for t in teams}
-    if "lots" in tiebreaks:
-        if rng is None:
-            raise TournamentError("the 'lots' tie-break needs a random generator (rng)")
-        perm = rng.permutation(len(teams))
-        for i, t in enumerate(teams):
-            values[t]["lots"] = int(perm[i]) + 1
-    if eliminated_in is not None:
-        for t in teams:
-            out = eliminated_in.get(t)
-            values[t]["stage"] = float("inf") if out is None else out
-
-    def key(t: str) -> tuple:
-        # Higher is better for every criterion except lots (lot 1 first).
-        return tuple(values[t][c] if c == "lots" else -values[t][c] for c in criteria)
-
-    ranked = sorted(teams, key=key)
-    rows: list[Standing] = []
-    for pos, t in enumerate(ranked):
-        sep: str | None = None
-        rank = pos + 1
-        if pos:
-            above = ranked[pos - 1]
-            sep = next((c for c in criteria if values[above][c] != values[t][c]), "tied")
-            if sep == "tied":
-                rank = rows[-1].rank
-        es = tuple(sorted((e for e in entries[t] if through_round is None or e.round_index <= through_round),
-                          key=lambda e: e.round_index))
-        rows.append(Standing(
-            team=t,
-            rank=rank,
-            points=int(values[t]["points"]),
-            wins=sum(e.outcome == "win" for e in es),
-            draws=sum(e.outcome == "draw" for e in es),
-            losses=sum(e.outcome == "loss" for e in es),
-            byes=sum(e.opponent is None for e in es),
-            level_diff=int(values[t]["total_level_diff"]),
-            levels=int(values[t]["total_levels"]),
-            rounds=es,
-            tiebreak_values={c: values[t][c] for c in criteria},
-            separated_by=sep,
-            eliminated_in=None if eliminated_in is None else eliminated_in.get(t),
-        ))
-    return rows
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -611,45 +460,3 @@ def run_tournament(
         separations=separations,
         notes=tuple(run.notes),
     )
-
-
-# --- text --------------------------------------------------------------------------------------
-
-
-def _level_name(level: int | None) -> str:
-    if level is None:
-        return "-"
-    return RANK_NAMES[level] if 0 <= level < len(RANK_NAMES) else str(level)
-
-
-def _round_cell(e: RoundEntry) -> str:
-    if e.opponent is None:
-        return f"{e.round_index + 1}:bye"
-    mark = {"win": "W", "draw": "D", "loss": "L"}.get(e.outcome, "?")
-    return f"{e.round_index + 1}:{mark} v {e.opponent} {_level_name(e.level)}:{_level_name(e.opponent_level)}"
-
-
-def format_standings(result: TournamentResult) -> str:
-    """The final standings as a plain-text table, then the champion and the notes."""
-    title = f"{result.variant_id}: {result.tournament_format}"
-    if result.tournament_format == "knockout":
-        title += f" ({result.elimination} elimination)"
-    title += f", {len(result.teams)} teams, {len(result.rounds)} rounds, seed {result.seed}"
-    header = ["#", "team", "pts", "W", "D", "L", "diff", "levels", "separated by", "rounds"]
-    rows = []
-    for s in result.standings:
-        rows.append([
-            str(s.rank), s.team, str(s.points), str(s.wins), str(s.draws), str(s.losses),
-            f"{s.level_diff:+d}", str(s.levels), s.separated_by or "",
-            "  ".join(_round_cell(e) for e in s.rounds),
-        ])
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header) - 1)]
-    lines = [title, ""]
-    for r in [header] + rows:
-        cells = [c.rjust(w) if i in (0, 2, 3, 4, 5, 6, 7) else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
-        lines.append("  ".join(cells + [r[-1]]).rstrip())
-    lines.append("")
-    lines.append(f"champion: {result.champion if result.champion is not None else '(shared first place)'}")
-    for note in result.notes:
-        lines.append(f"note: {note}")
-    return "\n".join(lines)

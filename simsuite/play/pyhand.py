@@ -28,12 +28,11 @@ from ..rules.cards import N_CARDS, SEATS, format_cards
 from ..rules.declare import read_bid
 from ..rules.follow import check_follow, lead_structure
 from ..rules.order import hand_order
-from .policy import (
-    Bid, BidView, BuiltinPolicy, BuryView, EngineTable, FollowView, LeadView, Trick, _ro, cards_of,
-    check_policy, load_policy,
-)
 from ..rules.trick import rule_lead
 from ..rules.variant import Variant, load_variant
+from .builtin import BuiltinPolicy, EngineTable
+from .loader import check_policy, load_policy
+from .policy import Bid, BidView, BuryView, FollowView, LeadView, Trick, cards_of, read_only
 
 
 def _fmt(cards) -> str:
@@ -91,14 +90,14 @@ def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], lev
     st = ph.new_state()
     table = EngineTable(P=P, s=s, W=W, state=st)
     seated = {id(p): p for p in pols if isinstance(p, BuiltinPolicy)}
-    saved = {k: p._table for k, p in seated.items()}
+    saved = {k: p.seated_at for k, p in seated.items()}
     for p in seated.values():
-        p._table = table
+        p.seated_at = table
     try:
         return _play(v, P, s, W, st, pols, lvl, first_drawer, first_hand, keep, rec)
     finally:
         for k, p in seated.items():
-            p._table = saved[k]
+            p.seated_at = saved[k]
 
 
 def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> HandResult:
@@ -114,7 +113,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     h_bids: list[tuple[int, int, int, int]] = []
 
     def ask_bid(seat: int, drawn: int):
-        view = BidView(seat=seat, hand=cards_of(hands[seat]), counts=_ro(hands[seat]), level=level, variant=v,
+        view = BidView(seat=seat, hand=cards_of(hands[seat]), counts=read_only(hands[seat]), level=level, variant=v,
                        drawn=drawn, first_drawer=first_drawer, first_hand=first_hand, concealed=concealed,
                        bids=tuple(bids))
         answer = pols[seat].bid(view)
@@ -162,8 +161,8 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         return tuple(frozenset(int(k) for k in np.nonzero(st.voids[seat])[0]) for seat in range(4))
 
     def base(seat):
-        return dict(seat=seat, hand=cards_of(hands[seat]), counts=_ro(hands[seat]), level=level, variant=v,
-                    trump=trump, declarers=declarers, dealer=dealer, order=order, played=_ro(st.played),
+        return dict(seat=seat, hand=cards_of(hands[seat]), counts=read_only(hands[seat]), level=level, variant=v,
+                    trump=trump, declarers=declarers, dealer=dealer, order=order, played=read_only(st.played),
                     tricks=tuple(finished), trick_number=int(sc[ph.S_TRICKS]), cards_left=int(sc[ph.S_CARDS_LEFT]),
                     voids=voids_view(), defender_points=int(sc[ph.S_DEF_POINTS]))
 
@@ -172,8 +171,8 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     dealt_bottom = cards_of(st.bottom)
     ph.take_bottom(st)
     if nb > 0:
-        view = BuryView(seat=dealer, hand=cards_of(hands[dealer]), counts=_ro(hands[dealer]), level=level, variant=v,
-                        trump=trump, declarers=declarers, dealer=dealer, order=order, played=_ro(st.played),
+        view = BuryView(seat=dealer, hand=cards_of(hands[dealer]), counts=read_only(hands[dealer]), level=level, variant=v,
+                        trump=trump, declarers=declarers, dealer=dealer, order=order, played=read_only(st.played),
                         cards_left=hs, voids=voids_view(), bottom=dealt_bottom, bottom_size=nb, bids=tuple(bids))
         cards = _answer(dealer, "bury", pols[dealer].bury(view))
         name = SEATS[dealer]
@@ -188,7 +187,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     ph.apply_bury(st, bury)
 
     # tricks
-    table_of = {id(p): p._table for p in pols if isinstance(p, BuiltinPolicy)}
+    table_of = {id(p): p.seated_at for p in pols if isinstance(p, BuiltinPolicy)}
     h_plays: list[np.ndarray] = []
     forced = np.zeros(NC, np.int64)
 

@@ -61,7 +61,7 @@ def lead_structure(order: HandOrder, lead: dict[int, int]) -> LeadStructure:
     is_quad_lead = len(units) == 1 and units[0].widths == (4,)
     fields = v.follow_order_quad_lead if is_quad_lead else v.follow_order
     provisional = LeadStructure(cls, sum(lead.values()), units, {}, fields, has_wide, has_lone_wide)
-    raw = _features(order, units, provisional)
+    raw = features(order, units, provisional)
     caps = dict(raw)
     caps["pairs"] = sum(u.n_cards // 2 for u in units if u.width >= 2)
     caps["width"] = 99
@@ -77,7 +77,7 @@ def _tractor_like(order: HandOrder, u: Unit, lead: LeadStructure) -> bool:
     return v.bombs and u.width == 4
 
 
-def _features(order: HandOrder, units: Sequence[Unit], lead: LeadStructure) -> dict:
+def features(order: HandOrder, units: Sequence[Unit], lead: LeadStructure) -> dict:
     v = order.variant
     f = dict(tt=0, long=0, width=0, tcards=0, quads=0, triples=0, pairs=0)
     for u in units:
@@ -95,7 +95,7 @@ def _features(order: HandOrder, units: Sequence[Unit], lead: LeadStructure) -> d
     return f
 
 
-def _profile(f: dict, lead: LeadStructure) -> tuple[int, ...]:
+def profile(f: dict, lead: LeadStructure) -> tuple[int, ...]:
     return tuple(min(f[name], lead.caps[name]) for name in lead.fields)
 
 
@@ -105,9 +105,9 @@ def best_profile(order: HandOrder, counts: dict[int, int], k: int, lead: LeadStr
     Cards left out of every unit are singles, which add nothing, so this is also the profile
     of a play when ``counts`` is the play itself.
     """
-    best = _profile(_features(order, (), lead), lead)
+    best = profile(features(order, (), lead), lead)
     for units in _unit_sets(order, {c: n for c, n in counts.items() if n > 0}, k):
-        p = _profile(_features(order, units, lead), lead)
+        p = profile(features(order, units, lead), lead)
         if p > best:
             best = p
     return best

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from ..report.text import table
 from ..rules.cards import RANK_NAMES, SEATS, TEAMS
 from ..rules.order import format_trump
 from ..rules.variant import Variant
-from .competition import level_name
 from ..sim.match import MatchRecord
+from .text import table
 
+
+def level_name(level: int, variant: Variant) -> str:
+    """A team's level by its rank name, "past A" once it has passed the variant's end level."""
+    if level > variant.end_level:
+        return f"past {RANK_NAMES[variant.end_level]}"
+    return RANK_NAMES[level]
 
 
 def format_match(variant: Variant, m: MatchRecord) -> str:
