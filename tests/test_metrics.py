@@ -153,12 +153,15 @@ def test_summarise_is_deterministic_and_groups_are_independent():
 def test_bootstrap_match_sums_is_seeded_and_blocked_alike(monkeypatch):
     rng = np.random.default_rng(0)
     sums = rng.integers(1, 9, size=(50, 2)).astype(float)
-    a = MX.bootstrap_match_sums(sums, reps=300, seed=11)
-    assert np.array_equal(a, MX.bootstrap_match_sums(sums, reps=300, seed=11))
+    a = stats.bootstrap_match_sums(sums, reps=300, seed=11)
+    assert np.array_equal(a, stats.bootstrap_match_sums(sums, reps=300, seed=11))
     assert a.shape == (300, 2) and np.all(a[:, 0] > 0)
-    monkeypatch.setattr(MX, "_BOOT_CELLS", 50 * 7)  # blocks of 7 resamples: still seeded, same total
-    b = MX.bootstrap_match_sums(sums, reps=300, seed=11)
-    assert np.array_equal(b, MX.bootstrap_match_sums(sums, reps=300, seed=11))
+    # the cluster bootstrap draws the same resamples: its statistic over these sums
+    _, boots = stats.cluster_bootstrap(sums, lambda t: t[..., 1] / t[..., 0], 300, 11)
+    assert np.array_equal(boots, a[:, 1] / a[:, 0])
+    monkeypatch.setattr(stats, "BOOT_CELLS", 50 * 7)  # blocks of 7 resamples: still seeded, same total
+    b = stats.bootstrap_match_sums(sums, reps=300, seed=11)
+    assert np.array_equal(b, stats.bootstrap_match_sums(sums, reps=300, seed=11))
     assert np.allclose(b.sum(axis=1).mean(), a.sum(axis=1).mean(), rtol=0.05)
 
 

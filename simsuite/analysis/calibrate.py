@@ -361,7 +361,7 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
     figures: ratios of per-match sums with a percentile bootstrap over matches (hands within a
     match are correlated; docs/metrics.md). hands_per_match: a normal interval over matches. Each
     figure's ``n`` is the matches its interval resamples; ``hands``, the hands it averages over."""
-    from .metrics import bootstrap_match_sums
+    from .stats import bootstrap_match_sums
 
     h = counted_hands(hands, matches, skip_final_hold, capped_matches)
     key = _match_key(h)

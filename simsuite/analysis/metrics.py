@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import polars as pl
 
 from ..rules.scoring import declarer_levels, defender_levels
 from ..rules.variant import Variant, load_variant
-from .stats import Estimate, cluster_bootstrap, cluster_mean_ci, cluster_share
+from .stats import Estimate, bootstrap_match_sums, cluster_bootstrap, cluster_mean_ci, cluster_share, through_peak
 
 BOOTSTRAP_REPS = 2000
-_BOOT_CELLS = 4_000_000  # resampled indices drawn at once (reps x matches), to bound memory
 MATCH_KEY = ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
 DEAL_KEY = ("run", "variant", "cell", "seed", "match")  # the independent unit: one deal, all its tables
 
@@ -124,42 +123,7 @@ def capture_crossed(variant: Variant, final_points: int, capture_points: int) ->
     return capture_points != 0 and band(variant, final_points) != band(variant, final_points - capture_points)
 
 
-def _through_peak(f: Callable[[float], float], est: Estimate, peak: float, peak_value: float) -> Estimate:
-    """Map an interval (Wilson or bootstrap) through f, which is monotone on each side of ``peak`` and reaches
-    ``peak_value`` there: an interval that contains the peak reaches ``peak_value``."""
-    if est.n == 0:
-        return est
-    a, b = f(est.low), f(est.high)
-    lo, hi = min(a, b), max(a, b)
-    if est.low <= peak <= est.high:
-        if peak_value >= hi:
-            hi = peak_value
-        else:
-            lo = peak_value
-    return Estimate(f(est.value), lo, hi, est.n)
-
-
-# --- the bootstrap by match --------------------------------------------------------------------
-
-
-def bootstrap_match_sums(sums: np.ndarray, reps: int = BOOTSTRAP_REPS, seed: int = 0) -> np.ndarray:
-    """Resample matches with replacement: ``sums`` holds per-match column sums (matches x k);
-    the result holds, for each of ``reps`` resamples, the column sums over the drawn matches.
-
-    Draws the same indices as ``stats.bootstrap_mean(values, groups, reps, seed)`` whenever
-    reps x matches fits one block, so ratios of these sums match its means.
-    """
-    sums = np.asarray(sums, dtype=float)
-    g, k = sums.shape
-    rng = np.random.default_rng(seed)
-    out = np.empty((reps, k))
-    block = max(1, min(reps, _BOOT_CELLS // max(g, 1)))
-    for start in range(0, reps, block):
-        c = min(block, reps - start)
-        pick = rng.integers(0, g, size=(c, g))
-        weights = np.bincount((pick + (np.arange(c) * g)[:, None]).ravel(), minlength=c * g).reshape(c, g)
-        out[start:start + c] = weights @ sums
-    return out
+# --- the bootstrap by match (stats.bootstrap_match_sums draws it) -------------------------------
 
 
 def _boot_estimate(value: float, boots: np.ndarray, n: int) -> Estimate:
@@ -441,7 +405,7 @@ def _match_metrics(m: pl.DataFrame, resolver: _Variants, seed: int = 0, reps: in
     if even and decided.any():
         ns = share(winner == 0, decided)
         out["ns_win"] = _out(ns, draw_note)
-        out["seat_balance"] = _out(_through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
+        out["seat_balance"] = _out(through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
     else:
         why = ("the teams play different policies; seats compare only with equal policies or a --duplicate run"
                if not even else "no decided matches")
