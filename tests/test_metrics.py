@@ -13,6 +13,7 @@ import pytest
 from simsuite.analysis import metrics as MX
 from simsuite.analysis import stats
 from simsuite.analysis.stats import bootstrap_mean, wilson
+from simsuite.report.summary_text import format_cell, format_summary
 from simsuite.sim.match import play_match_batch
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
@@ -152,12 +153,15 @@ def test_summarise_is_deterministic_and_groups_are_independent():
 def test_bootstrap_match_sums_is_seeded_and_blocked_alike(monkeypatch):
     rng = np.random.default_rng(0)
     sums = rng.integers(1, 9, size=(50, 2)).astype(float)
-    a = MX.bootstrap_match_sums(sums, reps=300, seed=11)
-    assert np.array_equal(a, MX.bootstrap_match_sums(sums, reps=300, seed=11))
+    a = stats.bootstrap_match_sums(sums, reps=300, seed=11)
+    assert np.array_equal(a, stats.bootstrap_match_sums(sums, reps=300, seed=11))
     assert a.shape == (300, 2) and np.all(a[:, 0] > 0)
-    monkeypatch.setattr(MX, "_BOOT_CELLS", 50 * 7)  # blocks of 7 resamples: still seeded, same total
-    b = MX.bootstrap_match_sums(sums, reps=300, seed=11)
-    assert np.array_equal(b, MX.bootstrap_match_sums(sums, reps=300, seed=11))
+    # the cluster bootstrap draws the same resamples: its statistic over these sums
+    _, boots = stats.cluster_bootstrap(sums, lambda t: t[..., 1] / t[..., 0], 300, 11)
+    assert np.array_equal(boots, a[:, 1] / a[:, 0])
+    monkeypatch.setattr(stats, "BOOT_CELLS", 50 * 7)  # blocks of 7 resamples: still seeded, same total
+    b = stats.bootstrap_match_sums(sums, reps=300, seed=11)
+    assert np.array_equal(b, stats.bootstrap_match_sums(sums, reps=300, seed=11))
     assert np.allclose(b.sum(axis=1).mean(), a.sum(axis=1).mean(), rtol=0.05)
 
 
@@ -314,7 +318,7 @@ def test_paired_difference_drops_draws_and_rejects_repeats():
 
 def test_format_summary_side_by_side(row):
     other = dict(row, variant="other")
-    text = MX.format_summary([row, other])
+    text = format_summary([row, other])
     lines = text.splitlines()
     assert "school-2016" in lines[0] and "other" in lines[0]
     for spec in MX.METRICS:
@@ -322,9 +326,9 @@ def test_format_summary_side_by_side(row):
     takeover = next(line for line in lines if line.startswith("take-over rate"))
     assert takeover.count("n=3") == 2 and takeover.count("[") == 2
     assert "decided matches only" in text
-    assert MX.format_cell({"value": None, "low": None, "high": None, "n": 0}) == "n/a"
-    assert MX.format_cell({"value": 8.0, "low": 1.5, "high": math.inf, "n": 3}) == "8.000 [1.500, inf] n=3"
-    assert MX.format_summary([]) == "no results"
+    assert format_cell({"value": None, "low": None, "high": None, "n": 0}) == "n/a"
+    assert format_cell({"value": 8.0, "low": 1.5, "high": math.inf, "n": 3}) == "8.000 [1.500, inf] n=3"
+    assert format_summary([]) == "no results"
 
 
 # --- end to end ---------------------------------------------------------------------------------
@@ -332,7 +336,7 @@ def test_format_summary_side_by_side(row):
 
 def test_end_to_end_on_played_matches():
     """30 matches of each of two variants (15 deals, each played with the teams swapped)."""
-    hands, matches, variants = [], [], {}
+    hands, matches = [], []
     for vid in ("school-2016", "huizhou"):
         v = load_variant(vid)
         for swapped, (pns, pew) in ((False, ("expert", "basic")), (True, ("basic", "expert"))):
@@ -352,8 +356,10 @@ def test_end_to_end_on_played_matches():
             assert d["n"] > 0 and d["value"] is not None, (r["variant"], key)
             assert inside(d), (r["variant"], key)
         assert r["policy_a_win"]["note"].startswith("A = expert, B = basic")
+    # the pair the policy_* metrics compare, as data (the report names the stronger policy from it)
+    assert MX.policy_pairs(pl.concat(matches)) == {"huizhou": ("expert", "basic"), "school-2016": ("expert", "basic")}
     assert MX.summarise(pl.concat(hands), pl.concat(matches), seed=1) == rows
-    text = MX.format_summary(rows)
+    text = format_summary(rows)
     assert "huizhou" in text and "school-2016" in text
 
 
@@ -364,7 +370,7 @@ def test_group_without_matches_reports_nulls():
     assert lone["variant"] == "huizhou" and lone["n_matches"] == 0 and lone["n_hands"] == 6
     assert lone["hands_per_match"] == {"value": None, "low": None, "high": None, "n": 0, "note": "no matches"}
     assert lone["takeover_rate"]["value"] == pytest.approx(4 / 6)
-    assert "huizhou" in MX.format_summary(rows)
+    assert "huizhou" in format_summary(rows)
 
 
 # --- units: the deal, not the table ----------------------------------------------------------------
@@ -393,7 +399,8 @@ def test_equal_policy_duplicate_tables_are_counted_once():
     assert dup["n_matches"] == 12 and dup["n_deals"] == 12 and "counted once" in dup["note"]
     for key in MX.METRIC_KEYS:
         assert dup[key] == single[key], key
-    assert "counted once" in MX.format_summary([dup])
+    assert "counted once" in format_summary([dup])
+    assert MX.policy_pair(two_m) is None  # both teams play the same policy: no pair to compare
 
 
 def test_mixed_duplicate_pair_is_one_unit():
@@ -406,6 +413,8 @@ def test_mixed_duplicate_pair_is_one_unit():
         assert row[key]["n"] == 12, key
     three = sum(row[k]["value"] for k in ("policy_a_win", "pair_draw", "policy_b_win"))
     assert three == pytest.approx(1.0)
+    # A: the NS policy of an unswapped table, the EW policy of a swapped one (its seat at the first table)
+    assert MX.policy_pair(m) == MX.policy_pair(m.filter(pl.col("swapped"))) == ("expert", "basic")
     # a table-level bootstrap (each table its own unit) would be narrower than the deal-level one
     rng = np.random.default_rng(0)
     x = rng.integers(0, 2, size=40).astype(float)

@@ -20,7 +20,6 @@ averages over.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import shlex
 import sys
@@ -319,9 +318,9 @@ def verdict(low: float, high: float, band_low: float, band_high: float) -> str:
 
 def _match_key(frame: pl.DataFrame) -> list[str]:
     """The columns that name a match (metrics' key), as far as ``frame`` has them."""
-    from .metrics import _MATCH_KEY
+    from .metrics import MATCH_KEY
 
-    return [c for c in _MATCH_KEY if c in frame.columns]
+    return [c for c in MATCH_KEY if c in frame.columns]
 
 
 def cut_matches(hands: pl.DataFrame, matches: pl.DataFrame, max_hands: int) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -362,7 +361,7 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
     figures: ratios of per-match sums with a percentile bootstrap over matches (hands within a
     match are correlated; docs/metrics.md). hands_per_match: a normal interval over matches. Each
     figure's ``n`` is the matches its interval resamples; ``hands``, the hands it averages over."""
-    from .metrics import bootstrap_match_sums
+    from .stats import bootstrap_match_sums
 
     h = counted_hands(hands, matches, skip_final_hold, capped_matches)
     key = _match_key(h)
@@ -467,7 +466,7 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
             "measure": f.measure, "what": MEASURES[f.measure][1], "kind": f.kind,
             "reference": f.value, "band": [f.low, f.high], "reason": f.reason,
             "derived": f.derived or None,
-            "ours": {"value": _clean(est.value), "low": _clean(est.low), "high": _clean(est.high), "n": est.n,
+            "ours": {"value": clean(est.value), "low": clean(est.low), "high": clean(est.high), "n": est.n,
                      "n_unit": est.n_unit, "hands": est.hands},
             "verdict": verdict(est.low, est.high, f.low, f.high),
         })
@@ -488,7 +487,8 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
     }
 
 
-def _clean(x: float) -> float | None:
+def clean(x: float) -> float | None:
+    """A figure for JSON: None for a missing or non-finite one."""
     return None if x is None or not math.isfinite(x) else float(x)
 
 
@@ -518,61 +518,6 @@ def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: An
     return [calibrate(r, policy=policy, hands=hands, seed=seed, jobs=jobs, quiet=quiet) for r in refs]
 
 
-# --- printing --------------------------------------------------------------------------------------
-
-
-def _fmt(kind: str, x: float | None) -> str:
-    if x is None:
-        return "n/a"
-    return f"{100 * x:.1f}%" if kind == "share" else f"{x:.1f}"
-
-
-def format_results(results: Sequence[dict]) -> str:
-    from ..report.text import table
-
-    blocks = []
-    for r in results:
-        head = (f"{r['reference']}: {r['title']}\n"
-                f"  source: {r['source'].get('repository')} {r['source'].get('path')}\n"
-                f"  rules: {r['rules']['id']} (extends {r['rules']['extends']}, rules hash {r['rules']['rules_hash']})\n"
-                f"  {_cap_line(r)}\n"
-                f"  ours: {r['policy']} at all four seats, seed {r['seed']}: {r['matches']:,} matches, "
-                f"{r['hands_played']:,} hands; counted: {r['matches_counted']:,} matches, {r['hands_counted']:,} hands"
-                + (" (each match's final hold left out, as the reference counts)" if r["skip_final_hold"] else ""))
-        rows = []
-        for f in r["figures"]:
-            o = f["ours"]
-            k = f["kind"]
-            rows.append([f["measure"], _fmt(k, f["reference"]), f"{_fmt(k, f['band'][0])} to {_fmt(k, f['band'][1])}",
-                         f"{_fmt(k, o['value'])} [{_fmt(k, o['low'])}, {_fmt(k, o['high'])}]",
-                         f"{o['n']:,} {o['n_unit']}", f"{o['hands']:,}", f["verdict"]])
-        blocks.append(head + "\n" + table(["figure", "reference", "tolerance", "ours [95% interval]", "n (resampled)",
-                                           "hands", "verdict"], rows))
-    foot = ("\nverdict: inside = our whole 95% interval lies in the tolerance; outside = none of it does; "
-            "undecided = it crosses an edge (play more hands). Intervals: percentile bootstrap over matches "
-            f"({BOOTSTRAP_REPS:,} resamples; a normal interval for hands_per_match); "
-            "n = the matches an interval resamples; "
-            "hands = the hands a figure averages over (for hands_per_match, the hands of those matches).")
-    return "\n\n".join(blocks) + "\n" + foot
-
-
-def _cap_line(r: dict) -> str:
-    """Which hand cap was played, whose it is, and how a match it stopped is counted."""
-    whose = ("the reference's [population] max_hands" if r["max_hands_from"] == "reference"
-             else "the harness's cap; the reference states none")
-    return (f"cap: {r['max_hands']:,} hands a match ({whose}); {r['matches_capped']:,} of {r['matches']:,} matches "
-            f"reached it, {CAPPED_MATCHES[r['capped_matches']]}"
-            + (", as the reference counts them" if r["max_hands_from"] == "reference" else ""))
-
-
-def command(reference: str | None, *, policy: Any, hands: Any, seed: Any, jobs: Any, as_json: bool) -> str:
-    """What ``simsuite calibrate`` prints."""
-    results = run(reference, policy=policy, hands=hands, seed=seed, jobs=jobs)
-    if as_json:
-        return json.dumps(results if reference is None else results[0], indent=2, ensure_ascii=False)
-    return format_results(results)
-
-
 __all__ = ["Reference", "Figure", "Measured", "MEASURES", "CAPPED_MATCHES", "cut_matches", "harness_cap",
            "known_references", "load_reference", "load_all_references", "verdict",
-           "measure", "counted_hands", "calibrate", "run", "format_results", "command"]
+           "measure", "counted_hands", "calibrate", "run", "clean", "BOOTSTRAP_REPS"]

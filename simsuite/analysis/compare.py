@@ -1,4 +1,4 @@
-"""Agreement between two policies in self-play: ``simsuite compare-policies`` (issue 11, part 2).
+"""Agreement between two policies in self-play: ``simsuite compare-policies``.
 
 For each variant the same deals are played twice: once with policy A at all four seats, once
 with policy B at all four seats. Hand i of both runs is dealt from the same generator state
@@ -10,14 +10,13 @@ level (as ``duel`` plays them), so a plain interval over hands applies.
 The figures: take-over rate; mean defender points (also as a relative difference, A / B - 1);
 share of hands with points in the bottom; capture points per hand (the points the last-trick
 capture of the bottom moved, from the defenders' side); mean |level change| per hand. The
-verdict of issue 11's target is given for the take-over rate and the defender points.
+verdict of the agreement target is given for the take-over rate and the defender points.
+``report.compare_text`` prints the results.
 """
 
 from __future__ import annotations
 
 import math
-
-import json
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -27,15 +26,15 @@ from ..sim.hands import DUEL_CHUNK, play_hands
 from ..engine.hand import RECORD_FIELDS
 from ..engine.names import parse_pair
 from ..rules.variant import Variant
-from .calibrate import _clean, verdict
+from .calibrate import clean, verdict
 from .stats import Estimate, mean_ci, wilson, within
 
 DEFAULT_POLICIES = "expert,search"
 DEFAULT_HANDS = 200
 SEARCH_CHUNK = 4  # hands per task for a search policy (a few hands a second), so workers share the work
 
-# Issue 11, part 2 ("Target, on every variant"): expert's take-over rate within 5 percentage points
-# of search's, and its mean defender points within 5% of search's. A is held to B's figures.
+# The agreement target, on every variant: expert's take-over rate within 5 percentage points of
+# search's, and its mean defender points within 5% of search's. A is held to B's figures.
 TAKEOVER_BOUND = 0.05  # absolute, on the difference of take-over rates (a share: 5 percentage points)
 POINTS_BOUND = 0.05  # relative, on mean defender points: A's mean / B's mean - 1
 
@@ -120,7 +119,7 @@ def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int =
 
 
 def _est(e: Estimate) -> dict:
-    return {"value": _clean(e.value), "low": _clean(e.low), "high": _clean(e.high), "n": e.n}
+    return {"value": clean(e.value), "low": clean(e.low), "high": clean(e.high), "n": e.n}
 
 
 # --- the command -----------------------------------------------------------------------------------
@@ -152,65 +151,5 @@ def run(variants: Sequence[str] | None, *, policies: Any = DEFAULT_POLICIES, han
     return [compare(v, a, b, hands, seed, jobs) for v in chosen]
 
 
-def _fmt(kind: str, e: dict, diff: bool = False) -> str:
-    if e is None or e["value"] is None:
-        return "n/a"
-
-    def one(x):
-        if x is None:
-            return "n/a"
-        if kind == "share":
-            return f"{100 * x:+.1f}" if diff else f"{100 * x:.1f}%"
-        return f"{x:+.2f}" if diff else f"{x:.2f}"
-
-    unit = " pp" if kind == "share" and diff else ""
-    return f"{one(e['value'])}{unit} [{one(e['low'])}, {one(e['high'])}]"
-
-
-def _target_text(fig: dict, b: str) -> str:
-    t = fig["target"]
-    if t is None:
-        return ""
-    if t["on"] == "difference":
-        return f"within ±{100 * t['bound']:.0f} pp: {t['verdict']}"
-    return f"within ±{100 * t['bound']:.0f}% of {b}'s: {t['verdict']}"
-
-
-def format_results(results: Sequence[dict]) -> str:
-    from ..report.text import table
-
-    blocks = []
-    for r in results:
-        a, b = r["a"], r["b"]
-        rows = []
-        for fig in r["figures"].values():
-            k = fig["kind"]
-            diff = _fmt(k, fig["difference"], diff=True)
-            if fig["relative_difference"] is not None:
-                rel = fig["relative_difference"]
-                pct = {x: (None if rel[x] is None else 100 * rel[x]) for x in ("value", "low", "high")}
-                diff += (f"\n= {pct['value']:+.1f}% [{pct['low']:+.1f}, {pct['high']:+.1f}]"
-                         if None not in pct.values() else "\n= n/a")
-            rows.append([fig["label"], _fmt(k, fig["a"]), _fmt(k, fig["b"]), diff, _target_text(fig, b)])
-        head = (f"{r['variant']}: {a} minus {b}, each at all four seats on the same {r['hands']:,} deals "
-                f"(seed {r['seed']}, paired hand by hand); n = {r['hands']:,} hands each; 95% intervals")
-        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "target (issue 11)"], rows,
-                                          max_width=40))
-    foot = ("\ntarget: inside = the whole interval of the difference lies within the bound; outside = all of it "
-            "lies beyond; undecided = it crosses the bound (play more hands). Shares: Wilson intervals; means and "
-            "paired differences: normal intervals over hands; the relative difference in defender points: "
-            "delta method.")
-    return "\n\n".join(blocks) + "\n" + foot
-
-
-def command(variants: Sequence[str] | None, *, policies: Any, hands: Any, seed: Any, jobs: Any,
-            as_json: bool) -> str:
-    """What ``simsuite compare-policies`` prints: JSON is always a list, one object per variant."""
-    results = run(variants, policies=policies, hands=hands, seed=seed, jobs=jobs)
-    if as_json:
-        return json.dumps(results, indent=2, ensure_ascii=False)
-    return format_results(results)
-
-
 __all__ = ["MEASURES", "TARGETS", "TAKEOVER_BOUND", "POINTS_BOUND", "compare", "relative_difference", "parse_pair",
-           "load_variants", "run", "format_results", "command"]
+           "load_variants", "run"]

@@ -1,7 +1,7 @@
 """Metrics of a results store: game length, swing and fairness per variant or sweep cell.
 
 ``summarise`` turns hand and match frames (``simsuite.sim.schema``) into one row per group, every
-metric with its 95% interval and sample size; ``format_summary`` prints them side by side.
+metric with its 95% interval and sample size (``report.summary_text`` prints them side by side).
 ``docs/metrics.md`` defines each metric exactly, with its unit, interval method and caveats.
 
 The independent unit is the **deal**: match ``m`` of seed ``s`` in one cell. A duplicate run
@@ -18,19 +18,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import polars as pl
 
-from ..report.text import table
 from ..rules.scoring import declarer_levels, defender_levels
 from ..rules.variant import Variant, load_variant
-from .stats import Estimate, cluster_bootstrap, cluster_mean_ci, cluster_share
+from .stats import Estimate, bootstrap_match_sums, cluster_bootstrap, cluster_mean_ci, cluster_share, through_peak
 
 BOOTSTRAP_REPS = 2000
-_BOOT_CELLS = 4_000_000  # resampled indices drawn at once (reps x matches), to bound memory
-_MATCH_KEY = ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
+MATCH_KEY = ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
 DEAL_KEY = ("run", "variant", "cell", "seed", "match")  # the independent unit: one deal, all its tables
 
 
@@ -125,42 +123,7 @@ def capture_crossed(variant: Variant, final_points: int, capture_points: int) ->
     return capture_points != 0 and band(variant, final_points) != band(variant, final_points - capture_points)
 
 
-def _through_peak(f: Callable[[float], float], est: Estimate, peak: float, peak_value: float) -> Estimate:
-    """Map an interval (Wilson or bootstrap) through f, which is monotone on each side of ``peak`` and reaches
-    ``peak_value`` there: an interval that contains the peak reaches ``peak_value``."""
-    if est.n == 0:
-        return est
-    a, b = f(est.low), f(est.high)
-    lo, hi = min(a, b), max(a, b)
-    if est.low <= peak <= est.high:
-        if peak_value >= hi:
-            hi = peak_value
-        else:
-            lo = peak_value
-    return Estimate(f(est.value), lo, hi, est.n)
-
-
-# --- the bootstrap by match --------------------------------------------------------------------
-
-
-def bootstrap_match_sums(sums: np.ndarray, reps: int = BOOTSTRAP_REPS, seed: int = 0) -> np.ndarray:
-    """Resample matches with replacement: ``sums`` holds per-match column sums (matches x k);
-    the result holds, for each of ``reps`` resamples, the column sums over the drawn matches.
-
-    Draws the same indices as ``stats.bootstrap_mean(values, groups, reps, seed)`` whenever
-    reps x matches fits one block, so ratios of these sums match its means.
-    """
-    sums = np.asarray(sums, dtype=float)
-    g, k = sums.shape
-    rng = np.random.default_rng(seed)
-    out = np.empty((reps, k))
-    block = max(1, min(reps, _BOOT_CELLS // max(g, 1)))
-    for start in range(0, reps, block):
-        c = min(block, reps - start)
-        pick = rng.integers(0, g, size=(c, g))
-        weights = np.bincount((pick + (np.arange(c) * g)[:, None]).ravel(), minlength=c * g).reshape(c, g)
-        out[start:start + c] = weights @ sums
-    return out
+# --- the bootstrap by match (stats.bootstrap_match_sums draws it) -------------------------------
 
 
 def _boot_estimate(value: float, boots: np.ndarray, n: int) -> Estimate:
@@ -442,7 +405,7 @@ def _match_metrics(m: pl.DataFrame, resolver: _Variants, seed: int = 0, reps: in
     if even and decided.any():
         ns = share(winner == 0, decided)
         out["ns_win"] = _out(ns, draw_note)
-        out["seat_balance"] = _out(_through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
+        out["seat_balance"] = _out(through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
     else:
         why = ("the teams play different policies; seats compare only with equal policies or a --duplicate run"
                if not even else "no decided matches")
@@ -458,14 +421,12 @@ def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None
     three-way outcome over all their matches: A wins, draw, B wins; and N* from the net outcome."""
     keys3 = ("policy_a_win", "pair_draw", "policy_b_win", "n_star")
     ns, ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
-    swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
     deal = np.arange(m.height) if deal is None else deal
     mixed = [i for i in range(m.height) if ns[i] != ew[i]]
-    if not mixed:
+    pair = policy_pair(m)
+    if pair is None:
         return {k: _null("both teams play the same policy") for k in keys3}
-    first = [ns[i] for i in mixed if not swapped[i]] or [ew[i] for i in mixed if swapped[i]]
-    a = _most_common(first)
-    b = _most_common([ew[i] if ns[i] == a else ns[i] for i in mixed if a in (ns[i], ew[i])])
+    a, b = pair
     rows = np.array([i for i in mixed if {ns[i], ew[i]} == {a, b}], int)
     a_won = np.array([(winner[i] == 0 and ns[i] == a) or (winner[i] == 1 and ew[i] == a) for i in rows], float)
     drawn = np.array([winner[i] < 0 for i in rows], float)
@@ -494,6 +455,27 @@ def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None
     res["n_star"] = _out(est, "N* = var(X)/E[X]^2 of the net outcome X = +1 A wins, 0 draw, -1 B wins "
                               "(draws counted); BCa bootstrap over deals; below 1: the gap exceeds one match's luck")
     return res
+
+
+def policy_pair(m: pl.DataFrame) -> tuple[str, str] | None:
+    """The policies (A, B) the ``policy_*`` metrics compare in these matches: A is the NS policy of
+    the unswapped matches between different policies (the most common), B the most common policy
+    A meets; None when both teams play the same policy in every match."""
+    ns, ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
+    swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
+    mixed = [i for i in range(m.height) if ns[i] != ew[i]]
+    if not mixed:
+        return None
+    first = [ns[i] for i in mixed if not swapped[i]] or [ew[i] for i in mixed if swapped[i]]
+    a = _most_common(first)
+    b = _most_common([ew[i] if ns[i] == a else ns[i] for i in mixed if a in (ns[i], ew[i])])
+    return a, b
+
+
+def policy_pairs(matches, by: str = "variant") -> dict[str, tuple[str, str] | None]:
+    """Per group (as ``summarise`` groups them), the policy pair (A, B) of its ``policy_*`` metrics."""
+    m = _frame(matches, "matches")
+    return {key: policy_pair(m.filter(pl.col(by) == key)) for key in sorted(set(m[by].unique().to_list()))}
 
 
 def _most_common(items: list[str]) -> str:
@@ -566,62 +548,6 @@ def paired_test(matches_a, matches_b, metric: str | pl.Expr, margin: float | Non
     return out
 
 
-# --- the text table ----------------------------------------------------------------------------
-
-
-def _num(x: float | None) -> str:
-    if x is None:
-        return "n/a"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    ax = abs(x)
-    return f"{x:.1f}" if ax >= 100 else f"{x:.2f}" if ax >= 10 else f"{x:.3f}"
-
-
-def format_cell(d: dict) -> str:
-    """``value [low, high] n=N``; ``n/a`` for a metric that does not apply."""
-    if d.get("value") is None:
-        return "n/a"
-    if d.get("low") is None and d.get("high") is None:
-        return f"{_num(d['value'])} n={d['n']:,}"
-    return f"{_num(d['value'])} [{_num(d['low'])}, {_num(d['high'])}] n={d['n']:,}"
-
-
-def format_summary(rows: list[dict]) -> str:
-    """A text table: metrics down, groups across (value [95% interval] n), then the notes."""
-    if not rows:
-        return "no results"
-    by = "cell" if "cell" in rows[0] else "variant"
-    header = ["metric"] + [str(r[by]) for r in rows]
-    body: list[list[str]] = []
-    if by == "cell":
-        body.append(["variant"] + [str(r.get("variant", "")) for r in rows])
-    body.append(["matches (tables)"] + [f"{r['n_matches']:,}" for r in rows])
-    body.append(["deals (units)"] + [f"{r.get('n_deals', r['n_matches']):,}" for r in rows])
-    body.append(["draws"] + [f"{r.get('n_draws', 0):,}" for r in rows])
-    body.append(["hands"] + [f"{r['n_hands']:,}" for r in rows])
-    section = None
-    notes: list[str] = [f"{r[by]}: {r['note']}" for r in rows if r.get("note")]
-    for spec in METRICS:
-        if spec.section != section:
-            section = spec.section
-            body.append([f"[{section}]"] + [""] * len(rows))
-        found = [r.get(spec.key) or _null("missing") for r in rows]
-        body.append([spec.label] + [format_cell(d) for d in found])
-        said = [d.get("note") for d in found]
-        if len(rows) > 1 and all(said) and len(set(said)) == 1:
-            notes.append(f"{spec.label}: {said[0]}")  # the same for every group: say it once
-        else:
-            notes += [f"{spec.label} ({r[by]}): {n}" for r, n in zip(rows, said) if n]
-    text = table(header, body, max_width=60)
-    text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
-             "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
-             "percentile bootstrap over deals for per-hand figures, BCa bootstrap over deals for N*.")
-    if notes:
-        text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
-    return text
-
-
-__all__ = ["METRICS", "METRIC_KEYS", "DERIVED", "DEAL_KEY", "summarise", "format_summary", "format_cell",
+__all__ = ["METRICS", "METRIC_KEYS", "DERIVED", "DEAL_KEY", "MATCH_KEY", "summarise", "policy_pair", "policy_pairs",
            "paired_difference", "paired_test", "count_once", "deal_ids", "bootstrap_match_sums", "balance", "n_star",
            "n_star_net", "band", "capture_crossed"]

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 Z95 = 1.959963984540054
+BOOT_CELLS = 4_000_000  # resampled indices drawn at once (reps x clusters), to bound memory
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,27 @@ def cluster_share(successes, clusters, reps: int = 2000, seed: int = 0) -> Estim
     return Estimate(p, min(p, e.low), max(p, e.high), g)
 
 
+def bootstrap_match_sums(sums: np.ndarray, reps: int = 2000, seed: int = 0) -> np.ndarray:
+    """Resample matches with replacement: ``sums`` holds per-match column sums (matches x k);
+    the result holds, for each of ``reps`` resamples, the column sums over the drawn matches.
+
+    Draws the same indices as ``bootstrap_mean(values, groups, reps, seed)`` whenever
+    reps x matches fits one block, so ratios of these sums match its means; ``cluster_bootstrap``
+    draws its resamples here.
+    """
+    sums = np.asarray(sums, dtype=float)
+    g, k = sums.shape
+    rng = np.random.default_rng(seed)
+    out = np.empty((reps, k))
+    block = max(1, min(reps, BOOT_CELLS // max(g, 1)))
+    for start in range(0, reps, block):
+        c = min(block, reps - start)
+        pick = rng.integers(0, g, size=(c, g))
+        weights = np.bincount((pick + (np.arange(c) * g)[:, None]).ravel(), minlength=c * g).reshape(c, g)
+        out[start:start + c] = weights @ sums
+    return out
+
+
 def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0,
                       method: str = "percentile") -> tuple[Estimate, np.ndarray]:
     """Bootstrap over clusters: ``sums`` holds per-cluster column sums (clusters x k), ``stat`` maps
@@ -154,15 +177,8 @@ def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0,
     value = float(stat(sums.sum(axis=0)))
     if g < 2:
         return Estimate(value, float("nan"), float("nan"), g), np.zeros(0)
-    rng = np.random.default_rng(seed)
-    boots = np.empty(reps)
-    block = max(1, min(reps, 4_000_000 // g))
-    for start in range(0, reps, block):
-        k = min(block, reps - start)
-        pick = rng.integers(0, g, size=(k, g))
-        w = np.bincount((pick + (np.arange(k) * g)[:, None]).ravel(), minlength=k * g).reshape(k, g)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            boots[start:start + k] = stat(w @ sums)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boots = np.asarray(stat(bootstrap_match_sums(sums, reps, seed)), float)
     if method == "bca":
         with np.errstate(invalid="ignore", divide="ignore"):
             jack = np.asarray(stat(sums.sum(axis=0)[None, :] - sums), float)
@@ -170,6 +186,21 @@ def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0,
     else:
         lo, hi = _quantiles(boots)
     return Estimate(value, lo, hi, g), boots
+
+
+def through_peak(f: Callable[[float], float], est: Estimate, peak: float, peak_value: float) -> Estimate:
+    """Map an interval (Wilson or bootstrap) through f, which is monotone on each side of ``peak`` and reaches
+    ``peak_value`` there: an interval that contains the peak reaches ``peak_value``."""
+    if est.n == 0:
+        return est
+    a, b = f(est.low), f(est.high)
+    lo, hi = min(a, b), max(a, b)
+    if est.low <= peak <= est.high:
+        if peak_value >= hi:
+            hi = peak_value
+        else:
+            lo = peak_value
+    return Estimate(f(est.value), lo, hi, est.n)
 
 
 def bca_bounds(boots: np.ndarray, value: float, jack: np.ndarray, level: float = 0.95) -> tuple[float, float]:

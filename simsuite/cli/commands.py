@@ -84,33 +84,42 @@ def cmd_design(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from ..analysis import metrics
+    from ..analysis.metrics import summarise
+    from ..report.summary_text import format_summary
     from ..sim.results import load
 
     r = load(args.results)
     variants = r.variants()  # the rules each cell was played under (overrides included)
     with _reading(args.results):
-        rows = metrics.summarise(r.hands, r.matches, by=args.by, variants=variants)
+        rows = summarise(r.hands, r.matches, by=args.by, variants=variants)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
-        print(metrics.format_summary(rows))
+        print(format_summary(rows))
     return 0
 
 
 def cmd_calibrate(args) -> int:
-    from ..analysis.calibrate import command
+    from ..analysis.calibrate import run
+    from ..report.calibrate_text import format_results
 
-    print(command(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs,
-                  as_json=args.json))
+    results = run(args.reference, policy=args.policy, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    if args.json:  # one object for one reference, a list for every reference
+        print(json.dumps(results if args.reference is None else results[0], indent=2, ensure_ascii=False))
+    else:
+        print(format_results(results))
     return 0
 
 
 def cmd_compare_policies(args) -> int:
-    from ..analysis.compare import command
+    from ..analysis.compare import run
+    from ..report.compare_text import format_results
 
-    print(command(args.variant, policies=args.policies, hands=args.hands, seed=args.seed, jobs=args.jobs,
-                  as_json=args.json))
+    results = run(args.variant, policies=args.policies, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    if args.json:  # always a list, one object per variant
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        print(format_results(results))
     return 0
 
 

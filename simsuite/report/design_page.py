@@ -4,7 +4,7 @@
 writes: the recommendation in one sentence, the table of candidates (every figure with its 95%
 interval, n and how surely it meets its goal), the Pareto plot of the trade-off, the recommended
 set under each policy pairing, and the recommended rules as a variant file ready for every other
-command. It reuses the run report's page machinery (``report.html``: CSS, the image-decoding
+command. It shares the run report's page machinery (``report.page``: CSS, the image-decoding
 script, the Agg figures, escaping, the output checks).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from ..analysis.design_spec import METRIC_BY_KEY
 from ..analysis.design_store import VARIANT_FILE, load_design
 from .design_text import confirm_sizes
-from .html import CSS, SCRIPT, _check_out, _figure, _new_figure, _num, _png, _write, esc
+from .page import CSS, SCRIPT, check_writable, esc, figure_html, figure_png, new_figure, num, write_page
 
 
 def _value(f: dict | None, metric: str) -> str:
@@ -25,8 +25,8 @@ def _value(f: dict | None, metric: str) -> str:
     k = 100.0 if METRIC_BY_KEY[metric].share else 1.0
     u = "%" if k == 100.0 else ""
     ci = ("<span class=\"ci\">no interval</span>" if f.get("low") is None
-          else f"<span class=\"ci\">[{_num(f['low'] * k)}, {_num(f['high'] * k)}]</span>")
-    return f"{_num(f['value'] * k)}{u} {ci} <span class=\"n\">n = {f['n']:,}</span>"
+          else f"<span class=\"ci\">[{num(f['low'] * k)}, {num(f['high'] * k)}]</span>")
+    return f"{num(f['value'] * k)}{u} {ci} <span class=\"n\">n = {f['n']:,}</span>"
 
 
 def _margin(j: dict, metric: str) -> str:
@@ -41,7 +41,7 @@ def _pareto_png(res: dict) -> str:
     x, y = res["tradeoff"]
     px, py = res["primary"][x], res["primary"][y]
     sets = res["sets"]
-    fig = _new_figure(9.5, 5.6)
+    fig = new_figure(9.5, 5.6)
     ax = fig.add_subplot(1, 1, 1)
     kx = 100.0 if METRIC_BY_KEY[x].share else 1.0
     ky = 100.0 if METRIC_BY_KEY[y].share else 1.0
@@ -72,15 +72,15 @@ def _pareto_png(res: dict) -> str:
     ax.set_ylabel(f"{METRIC_BY_KEY[y].label} ({py})")
     ax.set_title(f"{x} against {y}: every parameter set, the Pareto front joined")
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return figure_png(fig)
 
 
 def build_design_page(design_dir: str | Path, out_path: str | Path) -> Path:
     """Write the page of the design run in ``design_dir`` to ``out_path`` and return its path."""
     out = Path(out_path)
-    _check_out(out)
+    check_writable(out)
     res = load_design(design_dir)
-    _write(out, design_html(res, Path(design_dir).resolve()))
+    write_page(out, design_html(res, Path(design_dir).resolve()))
     return out
 
 
@@ -122,10 +122,10 @@ def design_html(res: dict, where: Path) -> str:
                    f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
                    f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>")
     x, y = res["tradeoff"]
-    fig = _figure(f"Pareto front: {x} against {y}", _pareto_png(res),
-                  f"Every parameter set's estimate with its 95% interval (n = deals, at least "
-                  f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
-                  f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
+    fig = figure_html(f"Pareto front: {x} against {y}", _pareto_png(res),
+                      f"Every parameter set's estimate with its 95% interval (n = deals, at least "
+                      f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
+                      f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
     confirm = ""
     for t in (res.get("confirmation") or {}).get("tried", []):
         body = "".join(f"<tr><td>{esc(g['pairing'])}</td><td><code>{esc(g['goal'])}</code></td>"

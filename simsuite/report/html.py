@@ -5,51 +5,33 @@
 the summary tables (every figure with its 95% interval and n) and the key plots, each a PNG
 drawn by matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS,
 no fonts, no external scripts (one inline script only marks images the browser decoded, for
-the headless-browser test). Every string taken from the run is escaped. ``docs/report.md``
-describes what it shows.
+the headless-browser test). Every string taken from the run is escaped. The figures come from
+``simsuite.analysis`` (``metrics``, ``distributions``); this module only lays them out, with the
+page machinery of ``report.page``. ``docs/report.md`` describes what it shows.
 """
 
 from __future__ import annotations
 
-import base64
 import datetime as _dt
-import html
-import io
 import math
-import os
-import re
 import shlex
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import polars as pl
 
+from ..analysis.distributions import CHANGE_MAX, level_change_shares
+from ..analysis.metrics import METRICS, policy_pairs, summarise
 from ..errors import SimsuiteError
-
+from .page import CSS, SCRIPT, check_writable, esc, figure_html, figure_png, new_figure, num, write_page
 
 BY_CHOICES = ("variant", "cell")
-DPI = 100
 WIDTH_IN = 11.0
-CHANGE_MAX = 4  # level changes 0..CHANGE_MAX-1 are bars of their own; CHANGE_MAX and more share one
 MANY_GROUPS = 6  # above this, the level-change distribution is drawn as small multiples
 
 
-def esc(x: Any) -> str:
-    """Any value as escaped HTML text (quotes included)."""
-    return html.escape("" if x is None else str(x), quote=True)
-
-
 # --- numbers -------------------------------------------------------------------------------------
-
-
-def _num(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    ax = abs(x)
-    return f"{x:,.1f}" if ax >= 100 else f"{x:.2f}" if ax >= 10 else f"{x:.3f}"
 
 
 def _has(d: dict | None) -> bool:
@@ -61,22 +43,6 @@ def _finite(x: float | None) -> bool:
 
 
 # --- figures -------------------------------------------------------------------------------------
-
-
-def _new_figure(width: float, height: float):
-    """A matplotlib Figure on an Agg canvas: no pyplot, no global backend switch."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, facecolor="white")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def _colours(k: int) -> list:
@@ -112,10 +78,10 @@ def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, t
             hi_draw = min(high, hi_lim) if math.isinf(high) else high
             ax.errorbar(v, yi, xerr=[[max(v - low, 0.0)], [max(hi_draw - v, 0.0)]], fmt="none", ecolor="black",
                         elinewidth=1.2, capsize=4)
-            text = f"{_num(v)}  [{_num(low)}, {_num(high)}]  n={d['n']:,}"
+            text = f"{num(v)}  [{num(low)}, {num(high)}]  n={d['n']:,}"
             xt = min(hi_draw, hi_lim)
         else:
-            text = f"{_num(v)}  n={d['n']:,} (no interval)"
+            text = f"{num(v)}  n={d['n']:,} (no interval)"
             xt = v
         ax.text(xt + (hi_lim - lo_lim) * 0.01, yi + 0.32, text, va="center", ha="left", fontsize=7.5, color="0.15")
     if ref is not None:
@@ -135,46 +101,12 @@ def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, t
 def _hbar_figure(labels: Sequence[str], panels: Sequence[dict]) -> str:
     """One figure of side-by-side horizontal bar panels; each panel: ests, xlabel, title, options."""
     height = 1.3 + 0.42 * len(labels)
-    fig = _new_figure(WIDTH_IN, max(height, 2.4))
+    fig = new_figure(WIDTH_IN, max(height, 2.4))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, p in zip(axes, panels):
         _hbar(ax, labels, p["ests"], p["xlabel"], p["title"], ref=p.get("ref"), lims=p.get("lims"),
               na_text=p.get("na_text", "n/a"))
-    return _png(fig)
-
-
-def _change_table(hands: pl.DataFrame, by: str, groups: Sequence[str],
-                  matches: pl.DataFrame | None = None) -> tuple[list[str], dict[str, list[dict]]]:
-    """Per group, the share of hands with each level change (0, 1, ..., CHANGE_MAX+), with
-    percentile bootstrap intervals that resample whole deals (hands of a match, and both tables
-    of a duplicate deal, are correlated); n = deals. Equal-policy duplicate copies count once."""
-    from ..analysis.metrics import count_once, deal_ids, level_change
-    from ..analysis.stats import cluster_bootstrap
-
-    change = level_change()
-    cats = [str(i) for i in range(CHANGE_MAX)] + [f"{CHANGE_MAX}+"]
-    out: dict[str, list[dict]] = {}
-    none = {"value": None, "low": None, "high": None, "n": 0}
-    for g in groups:
-        hg = hands.filter(pl.col(by) == g)
-        if matches is not None:
-            hg, _, _ = count_once(hg, matches.filter(pl.col(by) == g))
-        if hg.height == 0:
-            out[g] = [dict(none) for _ in range(CHANGE_MAX + 1)]
-            continue
-        deal = deal_ids(hg) - 1
-        c = hg.select(change.clip(upper_bound=CHANGE_MAX))[:, 0].to_numpy()
-        k = int(deal.max()) + 1
-        sums = np.column_stack([np.bincount(deal, minlength=k).astype(float)] +
-                               [np.bincount(deal, weights=(c == i).astype(float), minlength=k)
-                                for i in range(CHANGE_MAX + 1)])
-        row = []
-        for i in range(CHANGE_MAX + 1):
-            est, _ = cluster_bootstrap(sums, lambda t, i=i: t[..., i + 1] / t[..., 0], 2000, 0)
-            d = est.as_dict()
-            row.append({kk: (None if isinstance(v, float) and math.isnan(v) else v) for kk, v in d.items()})
-        out[g] = row
-    return cats, out
+    return figure_png(fig)
 
 
 def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequence[str]) -> str:
@@ -208,13 +140,13 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
             ax.legend(fontsize=8, loc="upper right")
 
     if len(groups) <= MANY_GROUPS:
-        fig = _new_figure(WIDTH_IN, 4.2)
+        fig = new_figure(WIDTH_IN, 4.2)
         ax = fig.subplots()
         draw(ax, list(groups), colours, True)
     else:
         cols = 4
         rows = math.ceil(len(groups) / cols)
-        fig = _new_figure(WIDTH_IN, 2.6 * rows + 0.4)
+        fig = new_figure(WIDTH_IN, 2.6 * rows + 0.4)
         axes = fig.subplots(rows, cols, sharey=True, squeeze=False).ravel()
         for i, (ax, g, c) in enumerate(zip(axes, groups, colours)):
             draw(ax, [g], [c], False)
@@ -224,59 +156,21 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
                 ax.set_ylabel("")
         for ax in axes[len(groups):]:
             ax.set_axis_off()
-    return _png(fig)
+    return figure_png(fig)
 
 
-_PAIR = re.compile(r"A = (?P<a>[^,;]+), B = (?P<b>[^;]+)")
-
-
-def _stronger(row: dict) -> tuple[dict, dict, str]:
+def _stronger(row: dict, pair: tuple[str, str] | None) -> tuple[dict, dict, str]:
     """(stronger policy's win share, weaker policy's win share, "X over Y"): the stronger is the
-    one with the larger win share over all matches of the pair (draws counted as neither)."""
+    one with the larger win share over all matches of the pair (draws counted as neither);
+    ``pair``: the group's policies (A, B), from ``metrics.policy_pairs``."""
     a_d, b_d = row["policy_a_win"], row["policy_b_win"]
-    m = _PAIR.search(a_d.get("note") or "")
-    a, b = (m["a"].strip(), m["b"].strip()) if m else ("policy A", "policy B")
+    a, b = pair if pair else ("policy A", "policy B")
     if b_d.get("value") is None or a_d["value"] >= b_d["value"]:
         return a_d, b_d, f"{a} over {b}"
     return b_d, a_d, f"{b} over {a}"
 
 
 # --- HTML pieces ---------------------------------------------------------------------------------
-
-CSS = """
-body{font-family:-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1d2329;margin:0;background:#f5f6f8}
-main{max-width:1180px;margin:0 auto;padding:24px 28px 48px;background:#fff}
-h1{font-size:1.6em;margin:0 0 4px} h2{font-size:1.25em;margin:32px 0 8px;border-bottom:2px solid #dde3ea;padding-bottom:4px}
-h3{font-size:1.05em;margin:22px 0 6px}
-.sub{color:#5a6570;margin:0 0 16px}
-table{border-collapse:collapse;margin:8px 0 4px;font-size:.88em}
-th,td{border:1px solid #d6dce3;padding:4px 8px;vertical-align:top;text-align:left}
-th{background:#eef2f6}
-table.metrics td.v{text-align:right;white-space:nowrap}
-table.metrics td.v .ci{display:block;color:#5a6570;font-size:.85em}
-table.metrics td.v .n{display:block;color:#8a949e;font-size:.8em}
-table.metrics td.na{color:#8a949e;text-align:right}
-table.kv th{width:170px}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f1f3f5;padding:1px 4px;border-radius:3px;word-break:break-all}
-figure{margin:14px 0 26px} figure img{max-width:100%;height:auto;border:1px solid #e3e7ec}
-figcaption{font-size:.88em;color:#38424c;margin-top:4px;max-width:1100px}
-.notes{font-size:.85em;color:#38424c} .notes li{margin:2px 0}
-.warn{background:#fff4d6;border:1px solid #e8c860;padding:8px 12px;margin:12px 0}
-.scroll{overflow-x:auto}
-footer{margin-top:36px;font-size:.8em;color:#6b7680}
-"""
-
-# marks every image the browser decoded (used by the headless-browser test; harmless otherwise)
-SCRIPT = """
-window.addEventListener("load", function () {
-  var imgs = document.images, ok = 0;
-  for (var i = 0; i < imgs.length; i++) {
-    if (imgs[i].complete && imgs[i].naturalWidth > 0) { ok++; imgs[i].setAttribute("data-decoded", "yes"); }
-  }
-  document.body.setAttribute("data-images-decoded", ok + "/" + imgs.length);
-});
-"""
-
 
 def _kv(rows: Sequence[tuple[str, str]]) -> str:
     """A two-column table; values are HTML already escaped by the caller."""
@@ -287,14 +181,12 @@ def _metric_cell(d: dict | None) -> str:
     if not _has(d):
         note = (d or {}).get("note") or "missing"
         return f"<td class=\"na\" title=\"{esc(note)}\">n/a</td>"
-    ci = (f"<span class=\"ci\">[{esc(_num(d['low']))}, {esc(_num(d['high']))}]</span>"
+    ci = (f"<span class=\"ci\">[{esc(num(d['low']))}, {esc(num(d['high']))}]</span>"
           if d.get("low") is not None and d.get("high") is not None else "<span class=\"ci\">no interval</span>")
-    return f"<td class=\"v\">{esc(_num(d['value']))}{ci}<span class=\"n\">n = {d['n']:,}</span></td>"
+    return f"<td class=\"v\">{esc(num(d['value']))}{ci}<span class=\"n\">n = {d['n']:,}</span></td>"
 
 
 def _metric_tables(rows: list[dict], by: str) -> str:
-    from ..analysis.metrics import METRICS
-
     groups = [str(r[by]) for r in rows]
     head = "<tr><th>metric</th>" + "".join(f"<th>{esc(g)}</th>" for g in groups) + "</tr>"
     parts = []
@@ -324,11 +216,6 @@ def _metric_tables(rows: list[dict], by: str) -> str:
         parts.append(f"<h3>{esc(section.capitalize())}</h3><div class=\"scroll\"><table class=\"metrics\">{head}"
                      + "".join(body) + f"</table></div>{note_html}")
     return "\n".join(parts)
-
-
-def _figure(title: str, png: str, caption: str) -> str:
-    return (f"<figure><img src=\"data:image/png;base64,{png}\" alt=\"{esc(title)}\">"
-            f"<figcaption><strong>{esc(title)}.</strong> {esc(caption)}</figcaption></figure>")
 
 
 def _n_text(rows: list[dict], by: str, key: str, unit: str) -> str:
@@ -390,33 +277,6 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
 # --- the report ----------------------------------------------------------------------------------
 
 
-def _check_out(out: Path) -> None:
-    if out.is_dir():
-        raise SimsuiteError(f"cannot write the report to {out}: it is a folder; give a file name such as {out / 'report.html'}")
-    parent = out.parent
-    probe = parent
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise SimsuiteError(f"cannot write the report to {out}: {probe} is a file, not a folder")
-    if not os.access(probe, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise SimsuiteError(f"cannot write the report to {out}: permission denied")
-
-
-def _write(out: Path, text: str) -> None:
-    tmp = out.with_name(f".tmp-{out.name}.{os.getpid()}")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise SimsuiteError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
-
-
 def build_report(results_path: str | Path, out_path: str | Path, by: str | None = None) -> Path:
     """Write the HTML report of the run in ``results_path`` to ``out_path`` and return its path.
 
@@ -424,7 +284,6 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     A folder that is not a run, a run with no rows and an unwritable ``out_path`` raise
     ``SimsuiteError`` (one line).
     """
-    from ..analysis.metrics import summarise
     from ..sim.results import load
 
     if (Path(results_path) / "design.json").is_file():  # a simsuite design run: the organisers' page
@@ -434,7 +293,7 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     if by is not None and by not in BY_CHOICES:
         raise SimsuiteError(f"--by must be one of {', '.join(BY_CHOICES)}; got {by!r}")
     out = Path(out_path)
-    _check_out(out)
+    check_writable(out)
     run_path = Path(results_path)
     r = load(run_path)
     hands = r.hands.collect()
@@ -449,13 +308,14 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     if not rows:  # pragma: no cover - rows exist, so groups exist
         raise SimsuiteError(f"{run_path}: no groups to report")
     groups = [str(row[by]) for row in rows]
-    page = _page(r, run_path.resolve(), by, rows, groups, hands, matches)
-    _write(out, page)
+    pairs = policy_pairs(matches, by)
+    page = _page(r, run_path.resolve(), by, rows, groups, hands, matches, [pairs.get(row[by]) for row in rows])
+    write_page(out, page)
     return out
 
 
 def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands: pl.DataFrame,
-          matches: pl.DataFrame) -> str:
+          matches: pl.DataFrame, pairs: list[tuple[str, str] | None]) -> str:
     name = r.manifest.get("run") or run_path.name
     figs: list[str] = []
 
@@ -466,20 +326,20 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
         {"ests": [row["minutes_per_match"] for row in rows], "xlabel": "minutes per match (modelled minutes)",
          "title": "Minutes per match (mean)"},
     ])
-    figs.append(_figure("Game length by " + by, png,
-                        "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
-                        "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
-                        f"{_n_text(rows, by, 'hands_per_match', 'deals')}."))
+    figs.append(figure_html("Game length by " + by, png,
+                            "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
+                            "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
+                            f"{_n_text(rows, by, 'hands_per_match', 'deals')}."))
 
     # level change distribution
-    cats, table = _change_table(hands, by, groups, matches)
+    cats, table = level_change_shares(hands, by, groups, matches)
     png = _change_figure(cats, table, groups)
     nh = "; ".join(f"{g} {table[g][0]['n']:,}" for g in groups)
-    figs.append(_figure("Level change per hand", png,
-                        "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
-                        f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
-                        "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
-                        f"share its cards) as error bars. n (deals): {nh}."))
+    figs.append(figure_html("Level change per hand", png,
+                            "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
+                            f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
+                            "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
+                            f"share its cards) as error bars. n (deals): {nh}."))
 
     # take-over and hold
     png = _hbar_figure(groups, [
@@ -488,22 +348,22 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
         {"ests": [row["declarer_hold"] for row in rows], "xlabel": "share of hands", "title": "Declarers hold",
          "lims": (0.0, 1.25)},
     ])
-    figs.append(_figure("Take-over rate and declarer hold rate", png,
-                        "Share of hands in which the defenders reached the take-over threshold, and its complement; "
-                        "95% bootstrap intervals resampling whole deals as error bars; "
-                        f"{_n_text(rows, by, 'takeover_rate', 'deals')}."))
+    figs.append(figure_html("Take-over rate and declarer hold rate", png,
+                            "Share of hands in which the defenders reached the take-over threshold, and its complement; "
+                            "95% bootstrap intervals resampling whole deals as error bars; "
+                            f"{_n_text(rows, by, 'takeover_rate', 'deals')}."))
 
     # clock share
     png = _hbar_figure(groups, [
         {"ests": [row["clock_share"] for row in rows], "xlabel": "share of timed matches",
          "title": "Matches ended by the clock", "lims": (0.0, 1.25), "na_text": "untimed: no match clock"},
     ])
-    figs.append(_figure("Share of matches ended by the clock", png,
-                        "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
-                        "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
-                        "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
-                        "its band at 0.25 / 0.4 / 0.6 of each time limit); "
-                        f"{_n_text(rows, by, 'clock_share', 'timed deals')}."))
+    figs.append(figure_html("Share of matches ended by the clock", png,
+                            "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
+                            "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
+                            "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
+                            "its band at 0.25 / 0.4 / 0.6 of each time limit); "
+                            f"{_n_text(rows, by, 'clock_share', 'timed deals')}."))
 
     # fairness: first declarer and seat balance
     png = _hbar_figure(groups, [
@@ -514,21 +374,21 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
         {"ests": [row["seat_balance"] for row in rows], "xlabel": "balance 1-|2p-1| (1 = even)",
          "title": "Seat balance", "lims": (0.0, 1.5)},
     ])
-    figs.append(_figure("First-declarer advantage and seat balance", png,
-                        "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
-                        "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
-                        "p with its bounds mapped through (it reads a seat effect only when both teams play the "
-                        "same policy or the run is duplicate); draws excluded; "
-                        f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}."))
+    figs.append(figure_html("First-declarer advantage and seat balance", png,
+                            "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
+                            "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
+                            "p with its bounds mapped through (it reads a seat effect only when both teams play the "
+                            "same policy or the run is duplicate); draws excluded; "
+                            f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}."))
 
     # the stronger policy: three-way outcome, draws shown
     pol = [row["policy_a_win"] for row in rows]
     if any(_has(d) for d in pol):
         strong, draw, weak, labels = [], [], [], []
-        for g, row in zip(groups, rows):
+        for g, row, pair in zip(groups, rows, pairs):
             d = row["policy_a_win"]
             if _has(d):
-                e, w, who = _stronger(row)
+                e, w, who = _stronger(row, pair)
                 strong.append(e)
                 draw.append(row["pair_draw"])
                 weak.append(w)
@@ -544,13 +404,13 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
             {"ests": draw, "xlabel": "share of all matches", "title": "Draw", "lims": (0.0, 1.3)},
             {"ests": weak, "xlabel": "share of all matches", "title": "Weaker policy wins", "lims": (0.0, 1.3)},
         ])
-        figs.append(_figure("The stronger policy's win rate", png,
-                            "Where the two teams play different policies, the three outcomes of their matches: the "
-                            "stronger policy (the one ahead on net in that group, named after the group) wins, the "
-                            "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
-                            "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
-                            "says how many matches it takes for that skill gap to outweigh luck; "
-                            f"{_n_text(rows, by, 'policy_a_win', 'deals')}."))
+        figs.append(figure_html("The stronger policy's win rate", png,
+                                "Where the two teams play different policies, the three outcomes of their matches: the "
+                                "stronger policy (the one ahead on net in that group, named after the group) wins, the "
+                                "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
+                                "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
+                                "says how many matches it takes for that skill gap to outweigh luck; "
+                                f"{_n_text(rows, by, 'policy_a_win', 'deals')}."))
         policy_note = ""
     else:
         policy_note = ("<p>Both teams play the same policy in every group, so there is no stronger policy to "
@@ -592,4 +452,4 @@ needed to view this file.</footer>
 """
 
 
-__all__ = ["build_report", "esc"]
+__all__ = ["build_report", "BY_CHOICES"]

@@ -1,0 +1,68 @@
+"""The text table of ``simsuite summary``: the metrics of a run, groups side by side."""
+
+from __future__ import annotations
+
+import math
+
+from ..analysis.metrics import METRICS
+from .text import table
+
+MISSING = {"value": None, "low": None, "high": None, "n": 0, "note": "missing"}  # a metric a row lacks
+
+
+def plain_num(x: float | None) -> str:
+    """A figure as terminal text: three significant places or so; ``n/a`` for none."""
+    if x is None:
+        return "n/a"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    ax = abs(x)
+    return f"{x:.1f}" if ax >= 100 else f"{x:.2f}" if ax >= 10 else f"{x:.3f}"
+
+
+def format_cell(d: dict) -> str:
+    """``value [low, high] n=N``; ``n/a`` for a metric that does not apply."""
+    if d.get("value") is None:
+        return "n/a"
+    if d.get("low") is None and d.get("high") is None:
+        return f"{plain_num(d['value'])} n={d['n']:,}"
+    return f"{plain_num(d['value'])} [{plain_num(d['low'])}, {plain_num(d['high'])}] n={d['n']:,}"
+
+
+def format_summary(rows: list[dict]) -> str:
+    """A text table of ``metrics.summarise`` rows: metrics down, groups across (value [95%
+    interval] n), then the notes."""
+    if not rows:
+        return "no results"
+    by = "cell" if "cell" in rows[0] else "variant"
+    header = ["metric"] + [str(r[by]) for r in rows]
+    body: list[list[str]] = []
+    if by == "cell":
+        body.append(["variant"] + [str(r.get("variant", "")) for r in rows])
+    body.append(["matches (tables)"] + [f"{r['n_matches']:,}" for r in rows])
+    body.append(["deals (units)"] + [f"{r.get('n_deals', r['n_matches']):,}" for r in rows])
+    body.append(["draws"] + [f"{r.get('n_draws', 0):,}" for r in rows])
+    body.append(["hands"] + [f"{r['n_hands']:,}" for r in rows])
+    section = None
+    notes: list[str] = [f"{r[by]}: {r['note']}" for r in rows if r.get("note")]
+    for spec in METRICS:
+        if spec.section != section:
+            section = spec.section
+            body.append([f"[{section}]"] + [""] * len(rows))
+        found = [r.get(spec.key) or dict(MISSING) for r in rows]
+        body.append([spec.label] + [format_cell(d) for d in found])
+        said = [d.get("note") for d in found]
+        if len(rows) > 1 and all(said) and len(set(said)) == 1:
+            notes.append(f"{spec.label}: {said[0]}")  # the same for every group: say it once
+        else:
+            notes += [f"{spec.label} ({r[by]}): {n}" for r, n in zip(rows, said) if n]
+    text = table(header, body, max_width=60)
+    text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
+             "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
+             "percentile bootstrap over deals for per-hand figures, BCa bootstrap over deals for N*.")
+    if notes:
+        text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
+    return text
+
+
+__all__ = ["format_summary", "format_cell", "plain_num"]
