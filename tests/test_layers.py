@@ -1,6 +1,6 @@
 """The layers point one way and no module imports itself in a circle.
 
-The layer order is rules -> engine -> play | sim -> analysis | learn -> compete | report -> cli, with the
+The layer order is rules -> engine -> play | sim -> analysis | learn -> compete -> report -> cli, with the
 leaves (``errors``, ``columns``) below them all: a module imports only from its own layer, lower layers and
 the leaves. import-linter's contracts (``[tool.importlinter]`` in pyproject.toml) say so, and the first test
 runs them; the cycle check below also covers what their no-circles contract does not see, a package's own
@@ -31,7 +31,7 @@ def test_the_import_contracts_hold():
 def test_the_layers_contract_names_the_project_order():
     layers = CONTRACTS["layers"]
     assert layers["containers"] == ["simsuite"] and layers["exhaustive"] is True
-    assert layers["layers"] == ["cli", "compete | report", "analysis | learn", "play | sim", "engine", "rules",
+    assert layers["layers"] == ["cli", "report", "compete", "analysis | learn", "play | sim", "engine", "rules",
                                 "columns | errors"]
 
 
