@@ -74,6 +74,10 @@ def compile_set(kind: str, variant) -> None:
     from simsuite.engine.warm import warm_up
 
     warm_up(variant, "basic" if kind == "lean" else "expert-v1", "every")
+    if kind == "full":  # the Python path's built-in seats, as conftest warms them
+        from simsuite.play.pyhand import warm_up_python_path
+
+        warm_up_python_path(variant)
 
 
 def main() -> None:

@@ -120,10 +120,9 @@ def _warm_set(kind: str) -> None:
     v = load_variant("school-2016")
     warm_up(v, "basic" if kind == "lean" else "expert-v1", "every")
     if kind == "full":  # the Python path's built-in seats: the phases it calls from Python, and the decision
-        from simsuite.play.builtin import BuiltinPolicy
-        from simsuite.play.pyhand import play_hand_py
+        from simsuite.play.pyhand import warm_up_python_path
 
-        play_hand_py(v, 0, [BuiltinPolicy("expert-v1") for _ in range(4)])
+        warm_up_python_path(v)
 
 
 @pytest.hookimpl(tryfirst=True)

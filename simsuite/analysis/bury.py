@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.api import bury_many
+from ..engine.hand import BURIED_POINTS, BURIED_TRUMPS, N_BURIED
 from ..engine.model import work_for
 from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
@@ -39,12 +40,13 @@ class BuryStudy:
 
 
 def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarray:
-    """Rows (points buried, dealer's trumps, dealer) of hands 0..hands-1 of the run ``seed``."""
+    """Rows of hands 0..hands-1 of the run ``seed``, at ``engine.hand``'s ``BURIED_*`` columns: points
+    buried, the dealer's trumps, the dealer."""
     if variant.bottom_size == 0:
         raise SimsuiteError(f"{variant.id} has no bottom: nothing is buried")
     P = compile_variant(variant)
     pols = policy_codes(policy)
-    out = np.zeros((hands, 3), np.int64)
+    out = np.zeros((hands, N_BURIED), np.int64)
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
     full = full_for(pols)
@@ -54,7 +56,7 @@ def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarra
 
 def bury_study(variant: Variant, policy: str, hands: int, seed: int) -> BuryStudy:
     rows = bury_rows(variant, policy, hands, seed)
-    pts, trumps = rows[:, 0].astype(float), rows[:, 1]
+    pts, trumps = rows[:, BURIED_POINTS].astype(float), rows[:, BURIED_TRUMPS]
     lo, hi = np.quantile(trumps, [1 / 3, 2 / 3])
     groups = [(f"<= {lo:g}", trumps <= lo), (f"{lo:g} < t <= {hi:g}", (trumps > lo) & (trumps <= hi)),
               (f"> {hi:g}", trumps > hi)]

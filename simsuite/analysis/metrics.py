@@ -164,7 +164,7 @@ def _null(note: str) -> dict[str, Any]:
     return {"value": None, "low": None, "high": None, "n": 0, "note": note}
 
 
-class _Variants:
+class VariantResolver:
     """The Variant of a (variant id, cell): the caller's (by cell, then by id) or the registry's."""
 
     def __init__(self, given: Mapping[str, Variant] | None):
@@ -250,7 +250,7 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
                        "capture_points", "minutes"])
     _need(m, "matches", [by, "variant", "match", "hands", "minutes", "winner", "ended_by", "first_declarers",
                          "lead_changes", "max_deficit_ns", "max_deficit_ew", "policy_ns", "policy_ew"])
-    resolver = _Variants(variants)
+    resolver = VariantResolver(variants)
     keys = sorted(set(h[by].unique().to_list()) | set(m[by].unique().to_list()))
     rows = []
     for key in keys:
@@ -271,11 +271,11 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
     return rows
 
 
-def _hand_metrics(h: pl.DataFrame, resolver: _Variants, seed: int, reps: int) -> dict[str, dict]:
+def _hand_metrics(h: pl.DataFrame, resolver: VariantResolver, seed: int, reps: int) -> dict[str, dict]:
     key_cols = [c for c in DEAL_KEY if c in h.columns]  # resample deals: both tables of a deal together
     change = level_change().cast(pl.Float64)
     h = h.with_columns(_change=change)
-    crossed, cross_note = _crossings(h, resolver)
+    crossed, cross_note = crossings(h, resolver)
     h = h.with_columns(_crossed=pl.Series(crossed, dtype=pl.Float64) if crossed is not None else pl.lit(0.0))
     per = (h.group_by(key_cols, maintain_order=False)
            .agg(pl.len().cast(pl.Float64).alias("n"), pl.col("minutes").cast(pl.Float64).sum().alias("minutes"),
@@ -315,7 +315,7 @@ def _hand_metrics(h: pl.DataFrame, resolver: _Variants, seed: int, reps: int) ->
     }
 
 
-def _crossings(h: pl.DataFrame, resolver: _Variants) -> tuple[np.ndarray | None, str | None]:
+def crossings(h: pl.DataFrame, resolver: VariantResolver) -> tuple[np.ndarray | None, str | None]:
     """Per hand, 1.0 where the capture moved the band; None (and why) if a variant is unknown.
     Each distinct (variant, cell, final points, capture points) is scored once."""
     cell = pl.col("cell").fill_null("") if "cell" in h.columns else pl.lit("")
@@ -338,7 +338,7 @@ def _crossings(h: pl.DataFrame, resolver: _Variants) -> tuple[np.ndarray | None,
     return out, None
 
 
-def _timed(m: pl.DataFrame, resolver: _Variants) -> tuple[np.ndarray | None, str | None]:
+def _timed(m: pl.DataFrame, resolver: VariantResolver) -> tuple[np.ndarray | None, str | None]:
     """Per match, whether its variant (or its cell's override) has a match clock."""
     cell = m["cell"] if "cell" in m.columns else pl.Series([None] * m.height, dtype=pl.Utf8)
     pairs = list(zip(m["variant"].to_list(), cell.to_list()))
@@ -351,7 +351,7 @@ def _timed(m: pl.DataFrame, resolver: _Variants) -> tuple[np.ndarray | None, str
     return np.array([clock[pair] for pair in pairs], bool), None
 
 
-def _match_metrics(m: pl.DataFrame, resolver: _Variants, seed: int = 0, reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
+def _match_metrics(m: pl.DataFrame, resolver: VariantResolver, seed: int = 0, reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
     if m.height == 0:
         return {k: _null("no matches") for k in _MATCH_METRICS}
     out: dict[str, dict] = {}

@@ -133,9 +133,9 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
     (points in the bottom), ``bottom_any`` (the bottom held points), ``capture_abs`` (|capture points|)
     and, with the cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
     if variants is not None:
-        from simsuite.analysis.metrics import _crossings, _Variants
+        from simsuite.analysis.metrics import crossings, VariantResolver
 
-        crossed, _ = _crossings(h, _Variants(variants))
+        crossed, _ = crossings(h, VariantResolver(variants))
         if crossed is not None:
             h = h.with_columns(_cross=pl.Series(crossed, dtype=pl.Float64))
     keys = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")

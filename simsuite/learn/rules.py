@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from ..rules.choices import CaptureScheme
 from ..rules.variant import Variant, known_ids, load_variant
 
 DRAW_VERSION = 1
@@ -63,9 +64,9 @@ def draw_overrides(base: Variant, rng: np.random.Generator) -> dict:
         "bombs": bool(base.bombs and max_unit >= 4),
         "triple_pair_unit": bool(base.triple_pair_unit and max_unit >= 3),
         "capture_scheme": scheme,
-        "capture_per_card": per_card if scheme == "per_card" else base.capture_per_card,
-        "capture_side_per_card": int(rng.integers(0, per_card + 1)) if scheme == "per_card" else base.capture_side_per_card,
-        "capture_base": int(rng.integers(0, 3)) if scheme == "per_card" else (int(rng.integers(2, 4)) if scheme == "power"
+        "capture_per_card": per_card if scheme == CaptureScheme.PER_CARD else base.capture_per_card,
+        "capture_side_per_card": int(rng.integers(0, per_card + 1)) if scheme == CaptureScheme.PER_CARD else base.capture_side_per_card,
+        "capture_base": int(rng.integers(0, 3)) if scheme == CaptureScheme.PER_CARD else (int(rng.integers(2, 4)) if scheme == CaptureScheme.POWER
                                                                               else base.capture_base),
         "single_card_captures": bool(rng.random() < 0.8),
         "capture_by": "either" if rng.random() < 0.2 else "defenders",

@@ -22,7 +22,7 @@ from ..engine import phases as ph
 from ..engine.api import HandHistory, HandResult, hand_states
 from ..engine.core import NC
 from ..engine.model import work_for
-from ..engine.params import BIDDING, BOTTOM, DECKS, HAND_SIZE, compile_variant
+from ..engine.params import BIDDING, BIDDING_CONCEALED, BOTTOM, DECKS, HAND_SIZE, compile_variant
 from ..errors import IllegalPlayError, SimsuiteError
 from ..rules.cards import N_CARDS, SEATS, format_cards
 from ..rules.declare import read_bid
@@ -107,7 +107,7 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     hands = st.hands
     hs = int(P[HAND_SIZE])
     nb = int(P[BOTTOM])
-    concealed = P[BIDDING] == 1
+    concealed = P[BIDDING] == BIDDING_CONCEALED
     deck = np.empty(54 * int(P[DECKS]), np.int64)
     bids: list[Bid] = []
     h_bids: list[tuple[int, int, int, int]] = []
@@ -257,3 +257,10 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         plays_arr = np.array(h_plays, np.int64).reshape(-1, H.PLAY_COLS)
         hist = HandHistory(h_deal, h_bottom, bids_arr, bury.copy(), plays_arr)
     return HandResult(record_dict, hist)
+
+
+def warm_up_python_path(variant: Variant, policy: str = "expert-v1") -> None:
+    """Compile what the Python hand loop calls in compiled code (the phases and a built-in's decisions):
+    one hand of four ``BuiltinPolicy(policy)`` seats. ``engine.warm.warm_up`` covers the compiled loops;
+    this covers the Python path above them (``tests/conftest.py``, ``examples/compile_profile.py``)."""
+    play_hand_py(variant, 0, [BuiltinPolicy(policy) for _ in range(4)])

@@ -18,14 +18,15 @@ from typing import Sequence
 
 import numpy as np
 
+from ..engine.phases import BID_KIND_NAMES
 from ..rules.cards import CARD_POINTS, N_CARDS, RANK_NAMES, SEATS, TEAMS, format_card
+from ..rules.choices import ThrowFailure
 from ..rules.follow import lead_structure
 from ..rules.order import TRUMP, HandOrder, format_trump, hand_order
 from ..rules.trick import rule_throw
 from ..rules.units import canonical_units, shape_of
 from ..rules.variant import Variant
 
-BID_KINDS = {1: "declare", 2: "override", 3: "reinforce"}
 FALLBACKS = {
     "turn_up_bottom": "the first card of the bottom is turned up",
     "first_non_joker_of_bottom": "the first non-joker of the bottom names trump",
@@ -121,7 +122,7 @@ def walk_tricks(variant: Variant, result) -> list[Trick]:
             play.failed_throw = True
             others = {s: {c: n for c, n in hands[s].items() if n} for s in range(4) if s != seat}
             ruling = rule_throw(order, lead_structure(order, cards), cards, seat, others, declarers)
-            play.forfeit = variant.throw_failure == "forfeit"
+            play.forfeit = variant.throw_failure == ThrowFailure.FORFEIT
             if ruling.stands is False:
                 play.penalty = ruling.defender_points_delta
         else:
@@ -180,7 +181,7 @@ def format_trace(variant: Variant, result, symbols: bool = False, *, seed: int |
     add("bids")
     for seat, card, n, kind in (tuple(int(x) for x in b) for b in hist.bids):
         shown = " ".join([format_card(card, symbols)] * n)
-        add(f"  {SEATS[seat]}  shows {shown}: {BID_KINDS.get(kind, f'kind {kind}')}")
+        add(f"  {SEATS[seat]}  shows {shown}: {BID_KIND_NAMES.get(kind, f'kind {kind}')}")
     if rec["redeals"]:
         add(f"  redealt {rec['redeals']} time(s) before this deal: nobody declared")
     if not rec["declared"]:

@@ -31,9 +31,19 @@ MAX_HANDS_PER_MATCH = 10_000
 
 
 def clock_array(variant: Variant) -> np.ndarray:
-    return np.array([variant.match_minutes, variant.warning_minute, variant.hands_after_warning,
-                     variant.no_new_hand_minutes, 1 if variant.tie_rule == "on_stage" else 0,
-                     1 if variant.must_defend_end_level else 0], dtype=np.int64)
+    """A variant's match clock as the engine reads it (``engine.match``'s ``CLOCK_*`` slots)."""
+    from ..engine.match import (CLOCK_HANDS_AFTER_WARNING, CLOCK_MATCH_MINUTES, CLOCK_MUST_DEFEND,
+                                CLOCK_NO_NEW_HAND_MINUTES, CLOCK_TIE_RULE, CLOCK_WARNING_MINUTE, N_CLOCK)
+    from ..rules.choices import TieRule, code
+
+    clock = np.zeros(N_CLOCK, dtype=np.int64)
+    clock[CLOCK_MATCH_MINUTES] = variant.match_minutes
+    clock[CLOCK_WARNING_MINUTE] = variant.warning_minute
+    clock[CLOCK_HANDS_AFTER_WARNING] = variant.hands_after_warning
+    clock[CLOCK_NO_NEW_HAND_MINUTES] = variant.no_new_hand_minutes
+    clock[CLOCK_TIE_RULE] = code(TieRule(variant.tie_rule))
+    clock[CLOCK_MUST_DEFEND] = 1 if variant.must_defend_end_level else 0
+    return clock
 
 
 def hand_cap(variant: Variant, max_hands: int | None = None) -> int:

@@ -11,6 +11,7 @@ import polars as pl
 
 from ...errors import SimsuiteError
 from ...rules.cards import RANK_NAMES
+from ...rules.choices import DealerRotation, TieRule
 from ...rules.variant import Variant
 
 # The rule fields the chain can be re-scored under without new play, and the one list of them
@@ -78,7 +79,7 @@ class Rules:
     def of(cls, v: Variant) -> Rules:
         return cls(v.start_level, v.end_level, bool(v.must_defend_end_level), tuple(v.permanent_trump_ranks),
                    int(v.match_minutes) * 100, int(v.warning_minute) * 100, int(v.hands_after_warning),
-                   int(v.no_new_hand_minutes) * 100, v.tie_rule == "on_stage", v.dealer_rotation == "rotate",
+                   int(v.no_new_hand_minutes) * 100, v.tie_rule == TieRule.ON_STAGE, v.dealer_rotation == DealerRotation.ROTATE,
                    round(v.hand_overhead_minutes * 100), round(v.seconds_per_trick * 100),
                    0 if v.match_minutes > 0 else UNTIMED_CAP)
 
