@@ -4,25 +4,15 @@ intervals by deal, equal-policy duplicate copies counted once."""
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 import pytest
 
 from simsuite.analysis import distributions as D
 from simsuite.analysis.metrics import level_change
-from simsuite.sim.match import play_match_batch
-from simsuite.rules.variant import load_variant
-from simsuite.sim.schema import hand_frame, match_frame
+from played import played
 
 
 def _played(vid, pairs, deals=10, seed=3):
-    v = load_variant(vid)
-    hands, matches = [], []
-    for swapped, (pns, pew) in pairs:
-        batch = play_match_batch(v, seed, 0, deals, f"{pns},{pew}")
-        tags = dict(run="t", variant=vid, cell=vid, seed=seed, policy_ns=pns, policy_ew=pew, swapped=swapped)
-        hands.append(hand_frame(batch, start_level=v.start_level, **tags))
-        matches.append(match_frame(batch, **tags))
-    return pl.concat(hands), pl.concat(matches)
+    return played(vid, pairs, deals, seed)
 
 
 def test_shares_by_level_change_add_up_and_count_deals():

@@ -14,6 +14,7 @@ from simsuite.analysis import metrics as MX
 from simsuite.analysis import stats
 from simsuite.analysis.stats import bootstrap_mean, wilson
 from simsuite.report.summary_text import format_cell, format_summary
+from played import played
 from simsuite.sim.match import play_match_batch
 from simsuite.rules.variant import load_variant
 from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
@@ -377,14 +378,7 @@ def test_group_without_matches_reports_nulls():
 
 
 def _played(vid, pairs, deals=12, seed=5):
-    v = load_variant(vid)
-    hands, matches = [], []
-    for swapped, (pns, pew) in pairs:
-        batch = play_match_batch(v, seed, 0, deals, f"{pns},{pew}")
-        tags = dict(run="t", variant=vid, cell=vid, seed=seed, policy_ns=pns, policy_ew=pew, swapped=swapped)
-        hands.append(hand_frame(batch, start_level=v.start_level, **tags))
-        matches.append(match_frame(batch, **tags))
-    return pl.concat(hands), pl.concat(matches)
+    return played(vid, pairs, deals, seed)
 
 
 def test_equal_policy_duplicate_tables_are_counted_once():
