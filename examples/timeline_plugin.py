@@ -12,7 +12,7 @@ test's start to its last test's end, and its longest tests: the difference betwe
 pytest's own time is start-up (collection) and shut-down. ``--files N`` adds the N test files that
 cost the most CPU (the tests' own and their subprocesses'; a notebook kernel or a pool counts when it
 is reaped, so at the test that ends it). Figures in docs/performance.md ("Each function compiled once
-between the test workers", "The first run's targets, measured").
+between the test workers", "The test suite on two workers").
 
     python examples/timeline_plugin.py [FOLDER] [--files N]
 """

@@ -20,8 +20,7 @@ The same switch lets LLVM inline the two counting functions. numba marks ``NRT_i
 still runs first (it runs at the end of each optimisation pipeline, and the cheap one that precedes
 the full one inlines only what is marked ``alwaysinline``), and the full optimisation then inlines
 whatever counts remain: a load, an add and a store instead of a call. Alone it gave 1.47 times the
-hands per second of ``basic`` and 1.26 times of ``expert`` (docs/performance.md, "Twice the speed,
-continued").
+hands per second of ``basic`` and 1.26 times of ``expert`` (docs/performance.md, "Twice the speed").
 
 Dead stores that are not dead. numba's dead-code elimination (``ir_utils.remove_dead``, run after
 each inlined ``overload(..., inline="always")`` and when closures are inlined) keeps a store into an
@@ -31,7 +30,7 @@ an array taken from an argument tuple by an inlined function (``st.voids`` in a 
 the hand loop, whose ``st`` is a copy made in a block visited later) can be missed, and the store
 ``st.voids[seat, k] = 1`` dropped without a word. Whether that happens depends on block labels, that
 is on everything else the function contains: the lean hand loop lost its voids this way
-(docs/performance.md, "Compilation"). Importing this package makes the analysis run to a fixed
+(docs/performance.md, "A miscompile, and its guard"). Importing this package makes the analysis run to a fixed
 point, which finds every alias whatever the order; it only keeps more stores.
 """
 

@@ -385,7 +385,7 @@ def insert_sorted(a, start, n, v):
 def as_int(x):
     """``x`` as a plain int64. A constant passed straight from compiled code to a compiled function
     has a ``Literal`` type, and numba compiles a separate copy of the callee for each such constant;
-    ``f(as_int(64))`` shares the one copy that variables use (docs/performance.md, compile time)."""
+    ``f(as_int(64))`` shares the one copy that variables use (docs/performance.md, "No copy per constant")."""
     return np.int64(x)
 
 
@@ -394,7 +394,7 @@ def copy1(dst, src):
     """``dst[:] = src`` for two 1-D arrays of the same length, as a loop. numba's slice assignment
     from an array words its shape error with f-strings and ``str.join``, and compiles that
     formatting into every function that assigns so: about 6 s of each cold compile of a loop set
-    (docs/performance.md, "Less to compile and less to test")."""
+    (docs/performance.md, "Slice copies as loops")."""
     if dst.shape[0] != src.shape[0]:
         raise ValueError("copy1: the arrays differ in length")
     for i in range(src.shape[0]):

@@ -51,7 +51,7 @@ def run(op, P, W, pols, key, start, count, levels, first_drawers, first_hand, ou
 
 def decide(P, st, pol, W, s, kind, out):
     """The policy ``pol`` of the seat to move decides on the hand's state ``st`` (``hand.decide``):
-    the Python path's entry (``play.policy``, ``play.advise``), for every built-in policy."""
+    the Python path's entry (``play.builtin``, ``play.advise``), for every built-in policy."""
     run(OP_DECIDE, *arguments(FULL_ARGS, P=P, W=W, st=st, pol=pol, s=s, kind=kind, choice=out))
 
 

@@ -133,7 +133,7 @@ def decide(P, st, pol, W, s, kind, out):
     (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy. Inlined into its
     two compiled callers: ``play_hand_full`` (the bury and each play the lean ``play_tricks``
     stops at) and ``engine.full.run``, whose ``decide`` is the Python path's entry
-    (``play.policy``, ``play.advise``)."""
+    (``play.builtin``, ``play.advise``)."""
     if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
         search_step(P, st, pol, W, s, kind, out)
     elif pol == LEARNED and (kind != search.D_BURY or P[BOTTOM] > 0):

@@ -5,7 +5,7 @@ are inlined into ``run``, steered by ``op``, with ``full`` the constant ``None``
 branches for search and ``expert-v1`` (``hand``, "the loops' decisions"). Each compiled function
 that calls the hand costs LLVM the hand's whole closure again (``engine.full``), so one function
 costs that once where three did: 5 to 7 CPU-seconds of every fresh compile (docs/performance.md,
-"Each function compiled once between the test workers, and one entry for the lean set"). ``engine.full.run`` is the same for
+"One compiled entry for the full set" and one for the lean set). ``engine.full.run`` is the same for
 every policy. Python calls them through ``engine.api.play_matches``, ``play_many`` and ``bury_many``,
 which pick the set by ``full`` and fill the arguments of the other operations with placeholders
 (``arguments``), so that each ``run`` compiles once whoever calls it (``tests/test_engine.py``).

@@ -4,7 +4,7 @@ of names the commands take (one to four seats, an ``"A,B"`` team pair).
 ``search`` takes its samples and candidates in the name (``search-k16-c8``, see ``engine.search``).
 Python policies (an import path ``file.py:Class`` or ``package.module:Class``) are not names: the
 compiled engine cannot play them, so every parser here refuses them by their shape, without
-importing anything; ``simsuite.play.policy.load_policy`` loads them for the Python hand loop.
+importing anything; ``simsuite.play.loader.load_policy`` loads them for the Python hand loop.
 """
 
 from __future__ import annotations
