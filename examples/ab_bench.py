@@ -5,8 +5,8 @@ round on the same machine, so that machine noise falls on all of them alike.
         --variant school-2016 --policy basic --hands 20000 --rounds 3
 
 A tree may name its own policy, ``--tree main=.@expert-v1``: the same policy under a newer name
-(issue 11 renamed the reference's ``expert`` to ``expert-v1``). Each checkout runs with its own
-numba cache (warm it first: one ``bench`` per checkout). Prints every round's hands/s, the median
+(the ``expert`` of older checkouts is ``expert-v1`` now, since ``expert`` was rebuilt). Each checkout
+runs with its own numba cache (warm it first: one ``bench`` per checkout). Prints every round's hands/s, the median
 per checkout and its ratio to the first checkout's median. Used for the before/after figures in
 docs/performance.md.
 """

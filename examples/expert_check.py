@@ -1,5 +1,5 @@
 """The rebuilt ``expert`` against the frozen ``expert-v1`` and ``basic`` (duplicate duels), and its
-self-play figures beside ``expert-v1``'s, on every shipped variant (issue 11; docs/policies.md).
+self-play figures beside ``expert-v1``'s, on every shipped variant (docs/policies.md).
 
     .venv/bin/python examples/expert_check.py [--pairs 2000] [--hands 4000] [--seed 1]
 

@@ -1,5 +1,5 @@
 """Where `expert` and `search` part: which side's play, and which decision, makes `search`'s
-declarers hold more often than `expert`'s (issue 11, part 2; docs/policies.md).
+declarers hold more often than `expert`'s (docs/policies.md).
 
     .venv/bin/python examples/gap_check.py [--variant huizhou] [--deals 200] [--hands 60] [--seed 1]
 

@@ -1,4 +1,4 @@
-"""One limit for every command's --jobs (issue 34): a number of worker processes past what the
+"""One limit for every command's --jobs: a number of worker processes past what the
 machine runs is refused in one line naming the limit, before any process starts."""
 
 from __future__ import annotations
