@@ -2,7 +2,7 @@
 
 For each variant the same deals are played twice: once with policy A at all four seats, once
 with policy B at all four seats. Hand i of both runs is dealt from the same generator state
-(``duel.play_hands``: hand i's random state, level and first drawer depend on its index alone),
+(``sim.hands.play_hands``: hand i's random state, level and first drawer depend on its index alone),
 so each figure's difference A - B is a mean of per-hand paired differences, with a normal 95%
 interval over hands. Hands are independent opening hands of a match at the variant's start
 level (as ``duel`` plays them), so a plain interval over hands applies.

@@ -147,7 +147,7 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
 
 @njit(cache=True)
 def _forward_hand(mass, src, out, nxt, prob, change, duration, end_a, end_d, end_b, n_next, acc):
-    """One hand of ``_solve_with_gradient``'s forward pass (``exact._forward_hand`` for one
+    """One hand of ``_solve_with_gradient``'s forward pass (``exact.solve._forward_hand`` for one
     distribution, passing over the states no mass reaches): the next states' masses; adds to
     ``acc`` P(A), P(draw), P(B) of the ends on levels, lead changes, minutes and the mass ended."""
     nm = np.zeros(n_next)
