@@ -133,7 +133,3 @@ def markdown_table(columns: tuple[Column, ...]) -> str:
     lines += [f"| {', '.join(f'`{n}`' for n in names)} |{' ' + kind if kind else ''} | {doc} |" for names, kind, doc in rows]
     return "\n".join(lines)
 
-
-if __name__ == "__main__":  # python -m simsuite.columns: the tables for docs/results.md
-    print("## The hand table\n\n" + markdown_table(HAND_COLUMNS) + "\n\n## The match table\n\n"
-          + markdown_table(MATCH_COLUMNS))

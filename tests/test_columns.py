@@ -38,4 +38,15 @@ def test_docs_results_tables_match_the_column_table():
     doc = (ROOT / "docs" / "results.md").read_text()
     for columns in (C.HAND_COLUMNS, C.MATCH_COLUMNS):
         table = C.markdown_table(columns)
-        assert table in doc, f"docs/results.md's table differs; print it with python -m simsuite.columns:\n{table}"
+        assert table in doc, f"docs/results.md's table differs; print it with simsuite columns:\n{table}"
+
+
+def test_the_columns_command_prints_both_tables_as_docs_results_has_them(capsys):
+    from simsuite.cli import main
+
+    assert main(["columns"]) == 0
+    out = capsys.readouterr().out
+    doc = (ROOT / "docs" / "results.md").read_text()
+    assert out.startswith("## The hand table\n\n") and "\n\n## The match table\n\n" in out
+    for columns in (C.HAND_COLUMNS, C.MATCH_COLUMNS):
+        assert C.markdown_table(columns) in out and C.markdown_table(columns) in doc

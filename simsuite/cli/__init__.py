@@ -11,7 +11,7 @@ import sys
 from typing import Sequence
 
 from ..errors import SimsuiteError
-from .commands import (cmd_learn_collect, cmd_learn_train, cmd_learn_evaluate, cmd_simulate, cmd_sweep, cmd_design, cmd_summary, cmd_calibrate, cmd_compare_policies, cmd_exact, cmd_report, cmd_variants, cmd_show, cmd_judge, cmd_bury, cmd_advise, cmd_play, cmd_bench, cmd_duel, cmd_tournament)
+from .commands import (cmd_columns, cmd_learn_collect, cmd_learn_train, cmd_learn_evaluate, cmd_simulate, cmd_sweep, cmd_design, cmd_summary, cmd_calibrate, cmd_compare_policies, cmd_exact, cmd_report, cmd_variants, cmd_show, cmd_judge, cmd_bury, cmd_advise, cmd_play, cmd_bench, cmd_duel, cmd_tournament)
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("variants", help="compare the variants side by side")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=cmd_variants)
+
+    s = sub.add_parser("columns", help="the results' hand and match tables, column by column (markdown)")
+    s.set_defaults(func=cmd_columns)
 
     s = sub.add_parser("show", help="one variant's rules, readably")
     s.add_argument("variant", help="variant id or path to a variant TOML file")

@@ -164,6 +164,14 @@ def _reading(run: str):
         raise SimsuiteError(unreadable_message(run, exc)) from None
 
 
+def cmd_columns(args) -> int:
+    from ..columns import HAND_COLUMNS, MATCH_COLUMNS, markdown_table
+
+    print("## The hand table\n\n" + markdown_table(HAND_COLUMNS) + "\n\n## The match table\n\n"
+          + markdown_table(MATCH_COLUMNS))
+    return 0
+
+
 def cmd_variants(args) -> int:
     from ..report.text import variants_table
 
