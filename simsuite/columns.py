@@ -5,7 +5,7 @@ Shared by the engine and the results store, so it imports nothing. From it come 
 layouts (``RECORD_FIELDS``, ``MATCH_FIELDS``: field names in slot order, used by
 ``engine.hand`` and ``engine.match``), the Parquet schemas (``sim.schema.HAND_SCHEMA``,
 ``MATCH_SCHEMA``) and the column tables of docs/results.md (``markdown_table``; a test checks
-the docs against it, and ``python -m simsuite.columns`` prints them). Adding a column means a row
+the docs against it, and ``simsuite columns`` prints them). Adding a column means a row
 here and its row in docs/results.md; a new record field also needs the engine to fill its slot.
 """
 
