@@ -114,7 +114,7 @@ def main() -> None:
     print(f"{'own s':>7} {'llvm s':>7} {'total s':>8} {'copies':>6}  function")
     for name, secs in prof.own.most_common(args.top):
         print(f"{secs:7.1f} {prof.llvm[name]:7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")
-    mine = [n for n in prof.count if prof.count[n] > 1 and n.split(".")[0] in {"engine", "compete"}]
+    mine = [n for n in prof.count if prof.count[n] > 1 and n.split(".")[0] in {"engine", "sim"}]
     if mine:
         print("\ncompiled more than once (argument types of each copy):")
         for name in mine:
