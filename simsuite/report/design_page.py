@@ -37,7 +37,7 @@ def _margin(j: dict, metric: str) -> str:
     return f"<br><small>{esc(j['status'])}; interval {m:+.1f}{unit} from the bound</small>"
 
 
-def _pareto_png(res: dict) -> str:
+def pareto_png(res: dict) -> str:
     x, y = res["tradeoff"]
     px, py = res["primary"][x], res["primary"][y]
     sets = res["sets"]
@@ -122,7 +122,7 @@ def design_html(res: dict, where: Path) -> str:
                    f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
                    f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>")
     x, y = res["tradeoff"]
-    fig = figure_html(f"Pareto front: {x} against {y}", _pareto_png(res),
+    fig = figure_html(f"Pareto front: {x} against {y}", pareto_png(res),
                       f"Every parameter set's estimate with its 95% interval (n = deals, at least "
                       f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
                       f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
