@@ -1,4 +1,4 @@
-"""The rebuilt ``expert`` (issue 11): positions with a known right answer, played through
+"""The rebuilt ``expert``: positions with a known right answer, played through
 ``simsuite advise``, and its bury's response to the capture multiplier. ``expert-v1``, the expert
 of before, is the frozen reference the duels measure against."""
 

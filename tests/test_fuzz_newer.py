@@ -348,15 +348,15 @@ def test_an_edited_collection_manifest_is_refused(tmp_path):
 
     from simsuite.errors import SimsuiteError
     from simsuite.learn.collect import FORMAT, identity, load_manifest
-    from simsuite.sim.results import json_hash as _hash
+    from simsuite.sim.results import json_hash
 
     ident = identity(1, 40, 20, "search")
     (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
-                                                        "identity_hash": _hash(ident)}))
+                                                        "identity_hash": json_hash(ident)}))
     assert load_manifest(tmp_path)["identity"]["hands"] == 40
     ident["hands"] = "x"
     (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
-                                                        "identity_hash": _hash(identity(1, 40, 20, "search"))}))
+                                                        "identity_hash": json_hash(identity(1, 40, 20, "search"))}))
     with pytest.raises(SimsuiteError, match="its identity does not match its identity_hash"):
         load_manifest(tmp_path)
 

@@ -288,10 +288,10 @@ def _rules(rules: Any, path: Path, problems: list[str]) -> tuple[Variant | None,
     except VariantError as exc:
         problems.extend(f"[rules] {p}" for p in exc.problems)
         return None, extends
-    from ..sim.spec import check_playable as _engine_ready
+    from ..sim.spec import check_playable
 
     try:
-        _engine_ready(v, f"[rules] {v.id}")
+        check_playable(v, f"[rules] {v.id}")
     except SimsuiteError as exc:
         problems.append(str(exc))
     return v, extends

@@ -23,7 +23,7 @@ from ..rules.variant import load_variant
 from .exact import RESCORABLE
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
-from ..sim.sweep import build_cells, cell_value as _cell_value, decks_scaling_problems, grid_combos as _combos, grid_problems
+from ..sim.sweep import build_cells, cell_value, decks_scaling_problems, grid_combos, grid_problems
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-sampling budget: matches per cell and pairing in the first round, the factor by
@@ -351,18 +351,18 @@ def _build_sets(spec: DesignSpec) -> None:
         raise VariantError(spec.path, [f"base: {exc}{hint}"]) from None
     ds = spec.raw.get("decks_scaling")
     pol = ",".join(spec.pairings[0])
-    full, problems = build_cells([spec.base], {spec.base: base}, _combos(spec.grid), pol, ds)
+    full, problems = build_cells([spec.base], {spec.base: base}, grid_combos(spec.grid), pol, ds)
     played_grid = {k: v for k, v in spec.grid.items() if k not in RESCORED_KEYS}
-    played, more = build_cells([spec.base], {spec.base: base}, _combos(played_grid), pol, ds)
+    played, more = build_cells([spec.base], {spec.base: base}, grid_combos(played_grid), pol, ds)
     problems += [p for p in more if p not in problems] if not problems else []
     if problems:
         n = len(problems)
         raise SimsuiteError(f"{spec.path}: {n} bad parameter set{'s' if n > 1 else ''}:\n"
                             + "\n".join(f"  - {p}" for p in problems))
     spec.played = {c.id: c for c in played}
-    for cell, combo in zip(full, _combos(spec.grid)):
+    for cell, combo in zip(full, grid_combos(spec.grid)):
         kept = [(k, v) for k, v in combo if k not in RESCORED_KEYS]
-        pid = ",".join(f"{k}={_cell_value(k, v)}" for k, v in kept) or base.id
+        pid = ",".join(f"{k}={cell_value(k, v)}" for k, v in kept) or base.id
         spec.sets.append(ParamSet(cell.id, dict(combo), cell.variant, pid,
                                   {k: v for k, v in combo if k in RESCORED_KEYS}))
 

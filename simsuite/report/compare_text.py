@@ -51,7 +51,7 @@ def format_results(results: Sequence[dict]) -> str:
             rows.append([fig["label"], fmt(k, fig["a"]), fmt(k, fig["b"]), diff, target_text(fig, b)])
         head = (f"{r['variant']}: {a} minus {b}, each at all four seats on the same {r['hands']:,} deals "
                 f"(seed {r['seed']}, paired hand by hand); n = {r['hands']:,} hands each; 95% intervals")
-        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "target (issue 11)"], rows,
+        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "agreement target"], rows,
                                           max_width=40))
     foot = ("\ntarget: inside = the whole interval of the difference lies within the bound; outside = all of it "
             "lies beyond; undecided = it crosses the bound (play more hands). Shares: Wilson intervals; means and "
