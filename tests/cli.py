@@ -36,18 +36,24 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def one_line_error(code: int, err: str, *needles: str, command: str | None = None, usage_ok: bool = False) -> str:
+def one_line_error(code: int, err: str, *needles: str, command: str | None = None, usage_ok: bool = False,
+                   listed: bool = False) -> str:
     """Exit 2 and one stderr line ``simsuite COMMAND: error: ...`` holding every needle; the line.
 
     ``usage_ok`` allows argparse's usage block (``usage: simsuite ...`` and its indented continuation
     lines) before the error line: argparse prints it above its own errors (a bad number, an unknown
-    command); simsuite's errors never have it."""
+    command); simsuite's errors never have it. ``listed`` allows the shape of an error that reports
+    several problems at once: the error line ends with ``N problems:`` (or ``N bad cells of M:``) and
+    one ``  - `` line under it names each; the needles may be in any of those lines."""
     assert code == 2, (code, err)
     assert "Traceback" not in err and "Exception ignored" not in err, err
     lines = err.strip().splitlines()
     if usage_ok and lines and lines[0].startswith("usage: simsuite"):
         usage, lines = lines[:-1], lines[-1:]
         assert all(line.startswith(" ") for line in usage[1:]), err
+    if listed and len(lines) > 1:
+        assert lines[0].endswith(":") and all(line.startswith("  - ") for line in lines[1:]), err
+        lines = [" ".join(lines)]
     assert len(lines) == 1, err
     line = lines[0]
     prefix = f"simsuite {command}: error: " if command else "simsuite"
