@@ -15,6 +15,8 @@ from simsuite.cli import main
 
 # what a warning looks like once printed: "path.py:12: SomeWarning: ..." or a library's "Warning: ..."
 _WARNING_LINE = re.compile(r"(\w+Warning\b|^\s*warning:|^\s*Warning:)", re.MULTILINE)
+# the error line: "simsuite: error: ..." (the top-level parser) or "simsuite simulate: error: ..."
+_ERROR_LINE = re.compile(r"simsuite( [\w-]+)*: error: ")
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -34,14 +36,29 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def one_line_error(code: int, err: str, *needles: str, command: str | None = None) -> str:
-    """Exit 2 and one stderr line ``simsuite COMMAND: error: ...`` holding every needle; the line."""
+def one_line_error(code: int, err: str, *needles: str, command: str | None = None, usage_ok: bool = False,
+                   listed: bool = False) -> str:
+    """Exit 2 and one stderr line ``simsuite COMMAND: error: ...`` holding every needle; the line.
+
+    ``usage_ok`` allows argparse's usage block (``usage: simsuite ...`` and its indented continuation
+    lines) before the error line: argparse prints it above its own errors (a bad number, an unknown
+    command); simsuite's errors never have it. ``listed`` allows the shape of an error that reports
+    several problems at once: the error line ends with ``N problems:`` (or ``N bad cells of M:``) and
+    one ``  - `` line under it names each; the needles may be in any of those lines."""
     assert code == 2, (code, err)
     assert "Traceback" not in err and "Exception ignored" not in err, err
-    line = err.strip()
-    assert line and "\n" not in line, err
-    assert line.startswith(f"simsuite {command}: error: " if command else "simsuite "), line
-    assert "error:" in line, line
+    lines = err.strip().splitlines()
+    if usage_ok and lines and lines[0].startswith("usage: simsuite"):
+        usage, lines = lines[:-1], lines[-1:]
+        assert all(line.startswith(" ") for line in usage[1:]), err
+    if listed and len(lines) > 1:
+        assert lines[0].endswith(":") and all(line.startswith("  - ") for line in lines[1:]), err
+        lines = [" ".join(lines)]
+    assert len(lines) == 1, err
+    line = lines[0]
+    prefix = f"simsuite {command}: error: " if command else "simsuite"
+    assert line.startswith(prefix), line
+    assert _ERROR_LINE.match(line), line
     for needle in needles:
         assert needle in line, (needle, line)
     return line

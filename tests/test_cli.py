@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simsuite.cli import main
+from cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "scenarios").glob("*.toml"))
@@ -18,27 +18,11 @@ IDS = ["baiyun-2016", "guangxi-2012", "huizhou", "school-2016", "two-deck-2011"]
 RULING_KEYS = {"variant", "error", "plays", "throw", "winner", "trick_points", "end", "declare"}
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(err: str, *needles: str) -> None:
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("simsuite ")
-    assert "error:" in lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-
-
 # --- variants and show ------------------------------------------------------------------------------
 
 
 def test_variants_table_shows_all_five(capsys):
-    code, out, err = run(capsys, "variants")
+    code, out, err = run_cli(capsys, "variants")
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["variant", "decks", "bottom"]
@@ -49,7 +33,7 @@ def test_variants_table_shows_all_five(capsys):
 
 
 def test_variants_json(capsys):
-    code, out, err = run(capsys, "variants", "--json")
+    code, out, err = run_cli(capsys, "variants", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert sorted(d["id"] for d in data) == IDS
@@ -71,7 +55,7 @@ def test_variants_json(capsys):
 
 
 def test_show_prints_the_rules(capsys):
-    code, out, err = run(capsys, "show", "huizhou")
+    code, out, err = run_cli(capsys, "show", "huizhou")
     assert code == 0 and err == ""
     assert out.startswith("huizhou: ")
     assert "001_718d4764b953e076.txt" in out
@@ -81,7 +65,7 @@ def test_show_prints_the_rules(capsys):
 
 
 def test_show_json(capsys):
-    code, out, _ = run(capsys, "show", "two-deck-2011", "--json")
+    code, out, _ = run_cli(capsys, "show", "two-deck-2011", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["id"] == "two-deck-2011"
@@ -90,9 +74,9 @@ def test_show_json(capsys):
 
 
 def test_show_unknown_id(capsys):
-    code, out, err = run(capsys, "show", "nope")
+    code, out, err = run_cli(capsys, "show", "nope")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "nope", *IDS)
+    one_line_error(code, err, "nope", *IDS)
 
 
 def test_subprocess_show_unknown_id_prints_no_traceback():
@@ -117,7 +101,7 @@ def test_there_are_example_scenarios():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_judge_example_all_variants_json(capsys, path):
-    code, out, err = run(capsys, "judge", str(path), "--variant", "all", "--json")
+    code, out, err = run_cli(capsys, "judge", str(path), "--variant", "all", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert isinstance(data, list) and len(data) == 5
@@ -129,7 +113,7 @@ def test_judge_example_all_variants_json(capsys, path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_judge_example_table(capsys, path):
-    code, out, err = run(capsys, "judge", str(path), "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", str(path), "--variant", "all")
     assert code == 0 and err == ""
     header = out.splitlines()[1]
     for vid in IDS:
@@ -137,8 +121,8 @@ def test_judge_example_table(capsys, path):
 
 
 def test_judge_single_variant_json_is_one_object(capsys):
-    code, out, _ = run(capsys, "judge", str(ROOT / "examples/scenarios/throw-fails.toml"), "--variant", "baiyun-2016",
-                       "--json")
+    code, out, _ = run_cli(capsys, "judge", str(ROOT / "examples/scenarios/throw-fails.toml"), "--variant", "baiyun-2016",
+                           "--json")
     assert code == 0
     data = json.loads(out)
     assert isinstance(data, dict) and data["variant"] == "baiyun-2016"
@@ -148,7 +132,7 @@ def test_judge_single_variant_json_is_one_object(capsys):
 def test_judge_uses_the_files_variant(capsys, tmp_path):
     path = tmp_path / "s.toml"
     path.write_text('variant = "huizhou"\nlevel = "2"\n[declare]\nbids = [["N", "H2"]]\n')
-    code, out, _ = run(capsys, "judge", str(path), "--json")
+    code, out, _ = run_cli(capsys, "judge", str(path), "--json")
     assert code == 0
     assert json.loads(out)["variant"] == "huizhou"
 
@@ -156,8 +140,8 @@ def test_judge_uses_the_files_variant(capsys, tmp_path):
 def test_judge_variant_path(capsys, tmp_path):
     vpath = tmp_path / "mine.toml"
     vpath.write_text('extends = "school-2016"\n[capture]\ncapture_per_card = 5\ncapture_side_per_card = 5\n')
-    code, out, _ = run(capsys, "judge", str(ROOT / "examples/scenarios/last-trick-capture.toml"), "--variant",
-                       str(vpath), "--json")
+    code, out, _ = run_cli(capsys, "judge", str(ROOT / "examples/scenarios/last-trick-capture.toml"), "--variant",
+                           str(vpath), "--json")
     assert code == 0
     data = json.loads(out)
     assert data["variant"] == "mine"
@@ -176,71 +160,71 @@ def write(tmp_path: Path, text: str) -> str:
 
 
 def test_judge_good_scenario_is_exit_0(capsys, tmp_path):
-    code, out, err = run(capsys, "judge", write(tmp_path, GOOD), "--variant", "school-2016", "--json")
+    code, out, err = run_cli(capsys, "judge", write(tmp_path, GOOD), "--variant", "school-2016", "--json")
     assert code == 0 and err == ""
     assert json.loads(out)["winner"] == "E"
 
 
 def test_judge_missing_file(capsys, tmp_path):
     missing = str(tmp_path / "nothing-here.toml")
-    code, out, err = run(capsys, "judge", missing, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", missing, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, missing, "no such scenario file")
+    one_line_error(code, err, missing, "no such scenario file")
 
 
 def test_judge_malformed_toml(capsys, tmp_path):
     path = write(tmp_path, 'level = "7"\ntrump = \n')
-    code, out, err = run(capsys, "judge", path, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", path, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, path, "not valid TOML", "line 2")
+    one_line_error(code, err, path, "not valid TOML", "line 2")
 
 
 def test_judge_unknown_key(capsys, tmp_path):
     path = write(tmp_path, GOOD + '[tricks]\nleader = "N"\n')
-    code, out, err = run(capsys, "judge", path, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", path, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, path, "unknown key", "tricks", "known keys")
+    one_line_error(code, err, path, "unknown key", "tricks", "known keys")
 
 
 def test_judge_unknown_top_level_key(capsys, tmp_path):
     path = write(tmp_path, 'colour = "red"\n' + GOOD)
-    code, out, err = run(capsys, "judge", path, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", path, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "colour", "known keys", "declarers")
+    one_line_error(code, err, "colour", "known keys", "declarers")
 
 
 def test_judge_unknown_key_in_section(capsys, tmp_path):
     path = write(tmp_path, GOOD + 'winner = "N"\n')
-    code, out, err = run(capsys, "judge", path, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", path, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "[trick]", "winner", "leader, plays")
+    one_line_error(code, err, "[trick]", "winner", "leader, plays")
 
 
 def test_judge_bad_card_token(capsys, tmp_path):
     path = write(tmp_path, GOOD.replace('"H6"', '"H11"'))
-    code, out, err = run(capsys, "judge", path, "--variant", "all")
+    code, out, err = run_cli(capsys, "judge", path, "--variant", "all")
     assert code == 2 and out == ""
-    assert_one_line_error(err, path, "[trick] play 2", "'H11'", "T for 10")
+    one_line_error(code, err, path, "[trick] play 2", "'H11'", "T for 10")
 
 
 def test_judge_unknown_variant_id(capsys, tmp_path):
-    code, out, err = run(capsys, "judge", write(tmp_path, GOOD), "--variant", "nope")
+    code, out, err = run_cli(capsys, "judge", write(tmp_path, GOOD), "--variant", "nope")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "nope", "unknown variant id", *IDS)
+    one_line_error(code, err, "nope", "unknown variant id", *IDS)
 
 
 def test_judge_no_variant(capsys, tmp_path):
     path = write(tmp_path, GOOD)
-    code, out, err = run(capsys, "judge", path)
+    code, out, err = run_cli(capsys, "judge", path)
     assert code == 2 and out == ""
-    assert_one_line_error(err, path, "no variant", "--variant", *IDS)
+    one_line_error(code, err, path, "no variant", "--variant", *IDS)
 
 
 def test_judge_unknown_variant_in_file(capsys, tmp_path):
     path = write(tmp_path, 'variant = "nope"\n' + GOOD)
-    code, out, err = run(capsys, "judge", path)
+    code, out, err = run_cli(capsys, "judge", path)
     assert code == 2 and out == ""
-    assert_one_line_error(err, "nope", "unknown variant id")
+    one_line_error(code, err, "nope", "unknown variant id")
 
 
 # --- situations that cannot exist under a variant --------------------------------------------------
@@ -248,7 +232,7 @@ def test_judge_unknown_variant_in_file(capsys, tmp_path):
 
 def test_three_copies_cannot_exist_under_two_decks(capsys, tmp_path):
     text = GOOD.replace('plays = ["H5", "H6"]', 'plays = ["H5 H5 H5", "H6 H6 H6"]')
-    code, out, err = run(capsys, "judge", write(tmp_path, text), "--variant", "all", "--json")
+    code, out, err = run_cli(capsys, "judge", write(tmp_path, text), "--variant", "all", "--json")
     assert code == 0 and err == ""
     by_id = {r["variant"]: r for r in json.loads(out)}
     assert "3 x H5" in by_id["two-deck-2011"]["error"] and "3 x H6" in by_id["two-deck-2011"]["error"]
@@ -260,7 +244,7 @@ def test_three_copies_cannot_exist_under_two_decks(capsys, tmp_path):
 
 def test_wrong_bottom_size_is_a_per_variant_error(capsys, tmp_path):
     text = GOOD + '[end]\ndefender_points = 40\nbottom = "S5 SK H10 D3 D4 C2"\n'
-    code, out, err = run(capsys, "judge", write(tmp_path, text), "--variant", "all", "--json")
+    code, out, err = run_cli(capsys, "judge", write(tmp_path, text), "--variant", "all", "--json")
     assert code == 0 and err == ""
     by_id = {r["variant"]: r for r in json.loads(out)}
     assert by_id["two-deck-2011"]["error"] == "the bottom has 6 cards; two-deck-2011 buries 8"
@@ -273,6 +257,6 @@ def test_wrong_bottom_size_is_a_per_variant_error(capsys, tmp_path):
 
 def test_impossible_situation_in_the_table_output(capsys, tmp_path):
     text = GOOD + '[end]\ndefender_points = 40\nbottom = "S5 SK H10 D3 D4 C2"\n'
-    code, out, _ = run(capsys, "judge", write(tmp_path, text), "--variant", "two-deck-2011")
+    code, out, _ = run_cli(capsys, "judge", write(tmp_path, text), "--variant", "two-deck-2011")
     assert code == 0
     assert "error" in out and "two-deck-2011 buries 8" in out

@@ -6,33 +6,18 @@ import json
 
 import pytest
 
-from simsuite.cli import main
+from cli import one_line_error, run_cli
 from simsuite.engine.hand import RECORD_FIELDS
 from simsuite.rules.variant import known_ids
 
 IDS = known_ids()
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(err: str, *needles: str) -> None:
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("simsuite ") and "error:" in lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-
-
 @pytest.mark.parametrize("variant_id", IDS)
 def test_play_prints_every_trick_and_the_outcome(capsys, variant_id):
-    code, out, err = run(capsys, "play", "--variant", variant_id, "--seed", "5", "--ascii")
+    code, out, err = run_cli(capsys, "play", "--variant", variant_id, "--seed", "5", "--ascii")
     assert code == 0 and err == ""
-    data_code, data, _ = run(capsys, "play", "--variant", variant_id, "--seed", "5", "--json")
+    data_code, data, _ = run_cli(capsys, "play", "--variant", variant_id, "--seed", "5", "--json")
     assert data_code == 0
     tricks = json.loads(data)["record"]["tricks"]
     assert tricks > 0
@@ -48,23 +33,23 @@ def test_play_prints_every_trick_and_the_outcome(capsys, variant_id):
 
 
 def test_play_same_seed_same_text(capsys):
-    first = run(capsys, "play", "--variant", "school-2016", "--seed", "123", "--policies", "random")
-    second = run(capsys, "play", "--variant", "school-2016", "--seed", "123", "--policies", "random")
+    first = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "123", "--policies", "random")
+    second = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "123", "--policies", "random")
     assert first[0] == 0 and first == second
-    other = run(capsys, "play", "--variant", "school-2016", "--seed", "124", "--policies", "random")
+    other = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "124", "--policies", "random")
     assert other[1] != first[1]
 
 
 def test_play_four_policies_and_level(capsys):
-    code, out, err = run(capsys, "play", "--variant", "two-deck-2011", "--seed", "9", "--policies",
-                         "random,basic,expert,basic", "--level", "10", "--ascii")
+    code, out, err = run_cli(capsys, "play", "--variant", "two-deck-2011", "--seed", "9", "--policies",
+                             "random,basic,expert,basic", "--level", "10", "--ascii")
     assert code == 0 and err == ""
     assert "policies N random, E basic, S expert, W basic" in out
     assert "\nlevel 10; " in out
 
 
 def test_play_json_has_the_record_and_the_history(capsys):
-    code, out, err = run(capsys, "play", "--variant", "huizhou", "--seed", "2", "--json")
+    code, out, err = run_cli(capsys, "play", "--variant", "huizhou", "--seed", "2", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["variant"] == "huizhou" and data["seed"] == 2
@@ -84,13 +69,13 @@ def test_play_json_has_the_record_and_the_history(capsys):
     (["--variant", "huizhou", "--seed", "-1"], ["--seed"]),
 ])
 def test_play_bad_input_is_one_line_exit_2(capsys, argv, needles):
-    code, out, err = run(capsys, "play", *argv)
+    code, out, err = run_cli(capsys, "play", *argv)
     assert code == 2 and out == ""
-    assert_one_line_error(err, *needles)
+    one_line_error(code, err, *needles)
 
 
 def test_bench_json(capsys):
-    code, out, err = run(capsys, "bench", "--hands", "200", "--variant", "two-deck-2011", "--json")
+    code, out, err = run_cli(capsys, "bench", "--hands", "200", "--variant", "two-deck-2011", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert isinstance(data, list) and len(data) == 1
@@ -101,7 +86,7 @@ def test_bench_json(capsys):
 
 
 def test_bench_table(capsys):
-    code, out, err = run(capsys, "bench", "--hands", "50", "--variant", "huizhou", "--policy", "expert")
+    code, out, err = run_cli(capsys, "bench", "--hands", "50", "--variant", "huizhou", "--policy", "expert")
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["variant", "policy", "hands", "hands/s"]
@@ -114,6 +99,6 @@ def test_bench_table(capsys):
     (["--variant", "nope", "--hands", "10"], ["unknown variant id"]),
 ])
 def test_bench_bad_input(capsys, argv, needles):
-    code, out, err = run(capsys, "bench", *argv)
+    code, out, err = run_cli(capsys, "bench", *argv)
     assert code == 2 and out == ""
-    assert_one_line_error(err, *needles)
+    one_line_error(code, err, *needles)

@@ -14,8 +14,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
-from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 from simsuite.rules.scale import scale_decks
 from simsuite.rules.variant import load_variant
@@ -46,23 +46,6 @@ def assert_same_rows(a, b) -> None:
     assert ha.height > 0 and ma.height > 0
     assert ha.equals(hb)
     assert ma.equals(mb)
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code: int, err: str, *needles: str) -> str:
-    assert code == 2, err
-    assert "Traceback" not in err
-    line = err.strip()
-    assert "\n" not in line, err
-    assert line.startswith("simsuite ") and "error:" in line
-    for needle in needles:
-        assert needle in line, (needle, line)
-    return line
 
 
 @pytest.fixture(scope="module")

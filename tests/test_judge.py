@@ -782,8 +782,8 @@ def test_cli_json_matches_the_library(tmp_path, capsys):
     assert data["guangxi-2012"]["error"] == "the bottom has 6 cards; guangxi-2012 buries 0"
 
 
-def test_corrected_readings_examples_per_variant():
-    # issue 9's readings, as `simsuite judge` shows them on the example positions
+def test_example_positions_read_per_variant_as_their_clauses_say():
+    # the tractors and forfeits of the example positions, as `simsuite judge` rules on them
     def shapes(name):
         s = load_scenario(ROOT / f"examples/scenarios/{name}.toml")
         return {vid: judge(s, load_variant(vid))["plays"][0]["shape"] for vid in IDS}

@@ -150,7 +150,7 @@ def test_a_design_spec_of_unbounded_work_is_refused_before_play(tmp_path, capsys
 
 
 def test_contradictory_goals_on_one_metric_are_refused(tmp_path, capsys):
-    """Issue 34: the design played such a spec, then reported that nothing met the goals."""
+    """Goals no figure can meet together are refused before anything is played."""
     spec = tmp_path / "d.toml"
     spec.write_text(DESIGN_BASE.replace('match_minutes = "<= 200"', 'match_minutes = ["<= 10", ">= 20"]')
                     + "[grid]\nstep = [20, 40]\n")
@@ -182,8 +182,8 @@ def test_max_cells_prices_and_raises_the_limit(tmp_path):
 ])
 @pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
 def test_a_file_that_never_ends_is_not_read(tmp_path, capsys, argv, kind):
-    """Issue 34: a position file that never ends hung the command. Only regular files of sane size
-    are read."""
+    """A position file that never ends (a FIFO, a device, a huge file) is refused: only regular files
+    of sane size are read."""
     import os
 
     if kind == "fifo":

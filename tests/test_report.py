@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from cli import one_line_error, run_cli
 from simsuite.analysis.metrics import METRICS
 from simsuite.cli import main
 from simsuite.report.html import build_report
@@ -77,23 +78,6 @@ def report(report_command) -> tuple[Path, str]:
     out, code, _, err = report_command
     assert code == 0, err
     return out, out.read_text(encoding="utf-8")
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code: int, err: str, *needles: str) -> str:
-    assert code == 2, err
-    assert "Traceback" not in err
-    line = err.strip()
-    assert line and "\n" not in line, err
-    assert line.startswith("simsuite report: error: "), line
-    for needle in needles:
-        assert needle in line, (needle, line)
-    return line
 
 
 def pngs(text: str) -> list[bytes]:
@@ -207,9 +191,9 @@ def test_default_output_is_report_html_in_the_current_folder(run, tmp_path, caps
 def test_a_folder_that_is_not_a_run(tmp_path, capsys):
     (tmp_path / "notarun").mkdir()
     one_line_error(*run_cli(capsys, "report", str(tmp_path / "notarun"), "-o", str(tmp_path / "r.html"))[::2],
-                   "not a simsuite run")
+                   "not a simsuite run", command="report")
     one_line_error(*run_cli(capsys, "report", str(tmp_path / "missing"), "-o", str(tmp_path / "r.html"))[::2],
-                   "no such folder")
+                   "no such folder", command="report")
     assert not (tmp_path / "r.html").exists()
 
 
@@ -222,7 +206,7 @@ def test_a_run_with_no_rows(run, tmp_path, capsys):
     (empty / "manifest.json").write_text(json.dumps(m))
     shutil.rmtree(empty / "hands")
     shutil.rmtree(empty / "matches")
-    one_line_error(*run_cli(capsys, "report", str(empty), "-o", str(tmp_path / "r.html"))[::2], "no rows")
+    one_line_error(*run_cli(capsys, "report", str(empty), "-o", str(tmp_path / "r.html"))[::2], "no rows", command="report")
     assert not (tmp_path / "r.html").exists()
 
 
@@ -230,9 +214,9 @@ def test_an_unwritable_output_path(run, tmp_path, capsys):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
     one_line_error(*run_cli(capsys, "report", str(run), "-o", str(blocker / "r.html"))[::2],
-                   "cannot write the report", "not a folder")
+                   "cannot write the report", "not a folder", command="report")
     one_line_error(*run_cli(capsys, "report", str(run), "-o", str(tmp_path))[::2],
-                   "cannot write the report", "is a folder")
+                   "cannot write the report", "is a folder", command="report")
 
 
 # --- a real browser ------------------------------------------------------------------------------------

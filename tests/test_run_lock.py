@@ -26,7 +26,7 @@ from simsuite.errors import SimsuiteError
 from simsuite.sim import results as R
 
 RACES = 4  # pairs of concurrent runs started at once on one folder
-WORKER_GRACE_S = 5  # the issue's limit: no worker outlives its driver by more than this
+WORKER_GRACE_S = 5  # no worker outlives its driver by more than this
 START_TIMEOUT_S = 120  # a cold numba cache makes the first worker slow to start
 
 
@@ -105,7 +105,7 @@ def test_a_lock_from_another_host_asks_for_the_flag(tmp_path, capsys):
 
 
 def test_two_concurrent_runs_never_both_succeed(tmp_path):
-    """The issue's race: two seeds started at the same instant on one --out. Exactly one may
+    """The race: two seeds started at the same instant on one --out. Exactly one may
     succeed; the other says why; the folder holds only the winner's seed, as its manifest says."""
     for i in range(RACES):
         out = tmp_path / f"race{i}"

@@ -235,7 +235,7 @@ def test_advise_bad_positions_get_one_line(tmp_path, capsys, text, words):
 
 
 @pytest.mark.parametrize("extra, hands, plays, words", [
-    # a seat void in a suit it holds, shows or plays (issue 34: advise accepted these)
+    # a seat void in a suit it holds, shows or plays
     ({"voids": {"S": "D"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] S is void in D but holds D3"),
     ({"voids": {"E": "C"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] E is void in C but shows or plays C4"),
     ({"voids": {"W": "T"}, "shown": {"W": "S3"}}, {"S": "D10 D3"}, None,
@@ -278,7 +278,7 @@ def test_bury_names_a_variant_without_bottom(capsys):
 
 
 def test_bury_takes_one_policy(capsys):
-    """Issue 34: ``--policy expert,basic`` used one of them without a word."""
+    """``--policy expert,basic`` is refused: bury plays one policy, not one of the two."""
     assert main(["bury", "--variant", "two-deck-2011", "--policy", "expert,basic", "--hands", "10"]) == 2
     assert "--policy takes one policy" in capsys.readouterr().err
 

@@ -359,7 +359,7 @@ def test_with_overrides_checks_consistency():
 
 
 def test_every_numeric_field_has_a_documented_range():
-    """Rule (issue 13): every numeric field has a range, and docs/variants.md lists it as coded."""
+    """Rule: every numeric field has a range, and docs/variants.md lists it as coded."""
     from pathlib import Path
 
     from simsuite.rules.variant import SPECS

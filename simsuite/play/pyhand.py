@@ -262,5 +262,5 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
 def warm_up_python_path(variant: Variant, policy: str = "expert-v1") -> None:
     """Compile what the Python hand loop calls in compiled code (the phases and a built-in's decisions):
     one hand of four ``BuiltinPolicy(policy)`` seats. ``engine.warm.warm_up`` covers the compiled loops;
-    this covers the Python path above them (``tests/conftest.py``, ``examples/compile_profile.py``)."""
+    this covers the Python path above them (``tests/conftest.py``, ``benchmarks/compile_profile.py``)."""
     play_hand_py(variant, 0, [BuiltinPolicy(policy) for _ in range(4)])

@@ -56,6 +56,23 @@ def _short(label: str, width: int = 38) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
+def _wrap(text: str, ax, fontsize: float, rows: float = 0.0) -> str:
+    """``text`` broken into lines that fit the width of ``ax`` (as gridspec first places it, less a fifth
+    for the tick labels the layout adds) at about 0.55 em a character; with ``rows``, no more lines than
+    fit the height of one of that many rows, the last cut short with an ellipsis."""
+    import textwrap
+
+    pos = ax.get_position()
+    width_in = pos.width * ax.figure.get_figwidth() * 0.8
+    lines = textwrap.wrap(text, max(12, int(width_in * 72 / (0.55 * fontsize))))
+    if rows:
+        room = max(1, int(pos.height * ax.figure.get_figheight() / rows * 72 / (1.25 * fontsize)))
+        if len(lines) > room:
+            lines = lines[:room]
+            lines[-1] = lines[-1][:-1] + "…"
+    return "\n".join(lines)
+
+
 def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, title: str, *,
           ref: float | None = None, lims: tuple[float, float] | None = None, na_text: str = "n/a") -> None:
     """Horizontal bars, one per group (first group on top), with 95% error bars and value labels."""
@@ -65,11 +82,21 @@ def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, t
     highs = [d["high"] for d in ests if _has(d) and _finite(d.get("high"))]
     top = max([v for v in values if v is not None and _finite(v)] + highs + [0.0])
     lo_lim, hi_lim = lims if lims else (0.0, top * 1.45 if top > 0 else 1.0)
+    notes = [f"{na_text}" + (f" ({d['note']})" if d and d.get("note") and na_text == "n/a" else "")
+             for d in ests if not _has(d)]
+    # a group without a figure gets its note inside the panel: wrapped to the panel's width and left out of
+    # the layout (a line wider than the panel collapsed the constrained layout); one note for the whole
+    # panel where no group has a figure and all say the same
+    one_note = len(notes) == len(ests) > 1 and len(set(notes)) == 1
+    if one_note:
+        ax.text(0.5, 0.5, _wrap(notes[0], ax, fontsize=8), transform=ax.transAxes, va="center", ha="center",
+                fontsize=8, color="0.35", in_layout=False, clip_on=True)
     for yi, d, c in zip(y, ests, colours):
         if not _has(d):
-            ax.text(lo_lim + (hi_lim - lo_lim) * 0.01, yi, f"{na_text}" + (f" ({d['note']})" if d and d.get("note")
-                                                                              and na_text == "n/a" else ""),
-                    va="center", ha="left", fontsize=8, color="0.35")
+            if not one_note:
+                note = notes.pop(0)
+                ax.text(lo_lim + (hi_lim - lo_lim) * 0.01, yi, _wrap(note, ax, fontsize=8, rows=len(labels) + 0.4),
+                        va="center", ha="left", fontsize=8, color="0.35", in_layout=False, clip_on=True)
             continue
         v = d["value"]
         ax.barh(yi, v, color=c, alpha=0.85, height=0.6)
@@ -112,7 +139,8 @@ def _hbar_figure(labels: Sequence[str], panels: Sequence[dict]) -> str:
 def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequence[str]) -> str:
     colours = _colours(len(groups))
     x = np.arange(len(cats))
-    top = max([e["high"] for g in groups for e in table[g] if e["high"] is not None] + [0.05])
+    # the highest bar or interval end (a share of one deal has no interval: its bar counts)
+    top = max([e["high"] if e["high"] is not None else (e["value"] or 0.0) for g in groups for e in table[g]] + [0.05])
     ymax = min(1.0, top * 1.15 + 0.02)
 
     def draw(ax, gs, cols, legend: bool):

@@ -358,12 +358,15 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
     problems: list[str] = []
     flat: dict[str, Any] = {}
     base = raw.pop("extends", None)
+    no_parent = False  # extends names no variant: every key it would give reads as missing, so none is listed
     if base is not None:
         if not isinstance(base, str):
             problems.append(f"extends must be a variant id, got {base!r}")
+            no_parent = True
         elif base in seen or len(seen) >= MAX_EXTENDS_DEPTH:
             # names, not resolved paths, so a loop through ids and paths alike ends here
             problems.append(f"extends forms a cycle: {' -> '.join(seen + (base,))}")
+            no_parent = True
         else:
             try:
                 target = _locate(base) if not base.endswith(".toml") else base_dir / base
@@ -387,6 +390,8 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
             problems.append(f"unknown section [{key}]; sections are {', '.join(SECTIONS)}")
         else:
             problems.append(f"unknown top-level key {key!r}; put fields in their sections ({', '.join(SECTIONS)})")
+    if no_parent:
+        raise VariantError(source, problems)
     try:
         variant = _build(flat, source=source, prior=problems)
     except VariantError:

@@ -44,7 +44,7 @@ from ...rules.cards import BIG_JOKER, SMALL_JOKER
 # and the trump share of the deck and the points with the decks, and step a tier down for a
 # capture multiplier above x2 (two tiers above x4). Measured: dividing the budget by the
 # multiplier instead left school-2016 and huizhou (x3 per card) declarers about 5 points a hand
-# worse off than burying none (examples/expert_check.py).
+# worse off than burying none (benchmarks/expert_check.py).
 BUDGET_ANY = 1 << 20
 BUDGET_GOOD = 15  # per deck: 30 at two decks
 BUDGET_FAIR2 = 5  # per two decks: 5 at two decks

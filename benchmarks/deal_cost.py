@@ -3,7 +3,7 @@ bidding and with concealed bidding (four bid offers after the draw instead of do
 compiled loops over many hands. Used for the bid figures of docs/performance.md ("Twice the speed,
 third change").
 
-    python examples/deal_cost.py [--variant school-2016] [--policy basic] [--hands 100000]
+    python benchmarks/deal_cost.py [--variant school-2016] [--policy basic] [--hands 100000]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Where numba's first compile of the match loop spends its time, per compiled function.
 
-    NUMBA_CACHE_DIR=$(mktemp -d) python examples/compile_profile.py [--policies basic,basic] [--variant school-2016]
-    NUMBA_CACHE_DIR=$(mktemp -d) python examples/compile_profile.py --sets lean,full
+    NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_profile.py [--policies basic,basic] [--variant school-2016]
+    NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_profile.py --sets lean,full
 
 With an empty cache folder (``NUMBA_CACHE_DIR``) everything compiles, as on a fresh checkout,
 without touching the checkout's own cache. Prints the time of the first match, then the functions

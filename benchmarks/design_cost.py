@@ -1,6 +1,6 @@
 """The cost of `simsuite design` against the brute-force sweep of the same grid (docs/performance.md).
 
-    python examples/design_cost.py SPEC OUT [JOBS] [REPEAT]
+    python benchmarks/design_cost.py SPEC OUT [JOBS] [REPEAT]
 
 With the engine loaded first, runs the design of SPEC into OUT/design-i and then the brute force into
 OUT/brute-i, REPEAT times alternating (default once), and reports the median time of each. The brute force: for every pairing, a sweep that simulates every parameter set of the grid at the

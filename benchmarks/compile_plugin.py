@@ -1,6 +1,6 @@
 """A pytest plugin: numba's compile time over a whole test session, per function and per test.
 
-    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=examples .venv/bin/python -m pytest -q -p compile_plugin [-n 2]
+    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=benchmarks .venv/bin/python -m pytest -q -p compile_plugin [-n 2]
 
 With an empty cache folder everything compiles, as on a fresh checkout. At the end each test
 process (each xdist worker) writes ``compile_report.json`` (or ``$COMPILE_REPORT``; under xdist

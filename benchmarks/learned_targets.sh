@@ -2,7 +2,7 @@
 # The learned policy against its targets (docs/policies.md, "The learned policy"): every
 # figure of that section's table, from the shipped model, into one folder of text and JSON files.
 # Seed 5 throughout (the model was trained on the deals of seed 2026 and developed on seed 1).
-#   bash examples/learned_targets.sh [OUT]        # about 25 minutes on two cores
+#   bash benchmarks/learned_targets.sh [OUT]        # about 25 minutes on two cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-results/learned-targets}"

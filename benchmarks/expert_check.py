@@ -1,7 +1,7 @@
 """The rebuilt ``expert`` against the frozen ``expert-v1`` and ``basic`` (duplicate duels), and its
 self-play figures beside ``expert-v1``'s, on every shipped variant (docs/policies.md).
 
-    .venv/bin/python examples/expert_check.py [--pairs 2000] [--hands 4000] [--seed 1]
+    .venv/bin/python benchmarks/expert_check.py [--pairs 2000] [--hands 4000] [--seed 1]
 
 Every figure carries its n and a 95% interval.
 """

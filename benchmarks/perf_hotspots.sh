@@ -3,8 +3,8 @@
 # running `simsuite bench` (4,000 per second for 5 s), and gdb names each sampled address (numba
 # registers its machine code with gdb; perf alone cannot name it). Inlined helpers count in the
 # function they are inlined into. Usage, from the repository root with a warm cache:
-#   examples/perf_hotspots.sh basic school-2016            # samples per function
-#   examples/perf_hotspots.sh basic school-2016 _fill      # and the hottest offsets of one function
+#   benchmarks/perf_hotspots.sh basic school-2016            # samples per function
+#   benchmarks/perf_hotspots.sh basic school-2016 _fill      # and the hottest offsets of one function
 # Then `gdb -p PID -batch -ex "x/60i ADDRESS"` on a running bench shows the instructions there.
 # Figures recorded in docs/performance.md ("Twice the speed, third change").
 set -u

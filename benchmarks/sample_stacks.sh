@@ -2,7 +2,7 @@
 # Where a bench spends its time: N gdb backtraces of a running `simsuite bench`, one line each
 # (innermost frame first, frames separated by |). MCJIT registers numba's code with gdb, so the
 # frames are named. Usage, from the repository root with a warm cache:
-#   examples/sample_stacks.sh basic school-2016 60 > samples.txt
+#   benchmarks/sample_stacks.sh basic school-2016 60 > samples.txt
 #   cut -d'|' -f1 samples.txt | sed -E 's/\[abi.*//' | sort | uniq -c | sort -rn | head   # innermost
 #   grep '^NRT_' samples.txt | cut -d'|' -f2 | sed -E 's/\[abi.*//' | sort | uniq -c | sort -rn  # who refcounts
 # Figures recorded in docs/performance.md ("Where the time goes now").

@@ -1,7 +1,7 @@
 """Where `expert` and `search` part: which side's play, and which decision, makes `search`'s
 declarers hold more often than `expert`'s (docs/policies.md).
 
-    .venv/bin/python examples/gap_check.py [--variant huizhou] [--deals 200] [--hands 60] [--seed 1]
+    .venv/bin/python benchmarks/gap_check.py [--variant huizhou] [--deals 200] [--hands 60] [--seed 1]
 
 Two measurements, every figure with its n and a 95% interval:
 

@@ -4,8 +4,8 @@
 # five tournaments, three duels (search/learned, expert/random, expert-v1/basic), a hand's trace and one
 # with search seats as JSON, a tournament, the exact model, bury, calibrate, compare-policies and a
 # design. Every Parquet table must be equal (the run's folder name aside) and every text identical.
-#   examples/same_play.sh BEFORE_CHECKOUT AFTER_CHECKOUT [OUT]
-# e.g. git worktree add ../before HEAD~1 && (cd ../before && make install) && examples/same_play.sh ../before .
+#   benchmarks/same_play.sh BEFORE_CHECKOUT AFTER_CHECKOUT [OUT]
+# e.g. git worktree add ../before HEAD~1 && (cd ../before && make install) && benchmarks/same_play.sh ../before .
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BEFORE_CHECKOUT AFTER_CHECKOUT [OUT]" >&2; exit 2; }
 OUT="$(realpath -m "${3:-/tmp/same-play}")"

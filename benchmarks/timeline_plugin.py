@@ -1,8 +1,8 @@
 """A pytest plugin: when each test ran, on which worker, and what it cost; and a summary of a run.
 
-    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=examples .venv/bin/python -m pytest -q -n 2 -p timeline_plugin
-    PYTHONPATH=examples PYTEST_ADDOPTS="-p timeline_plugin" CI=true bash .ci/run     # in a fresh clone
-    python examples/timeline_plugin.py                                                # the summary
+    NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=benchmarks .venv/bin/python -m pytest -q -n 2 -p timeline_plugin
+    PYTHONPATH=benchmarks PYTEST_ADDOPTS="-p timeline_plugin" CI=true bash .ci/run     # in a fresh clone
+    python benchmarks/timeline_plugin.py                                                # the summary
 
 Each test process (each xdist worker) appends a line per test to ``timeline-<worker>.log`` in
 ``$TIMELINE_DIR`` (default: the current folder): its start (epoch seconds), wall seconds, CPU
@@ -14,7 +14,7 @@ cost the most CPU (the tests' own and their subprocesses'; a notebook kernel or 
 is reaped, so at the test that ends it). Figures in docs/performance.md ("Each function compiled once
 between the test workers", "The test suite on two workers").
 
-    python examples/timeline_plugin.py [FOLDER] [--files N]
+    python benchmarks/timeline_plugin.py [FOLDER] [--files N]
 """
 
 from __future__ import annotations

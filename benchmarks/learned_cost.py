@@ -5,7 +5,7 @@ steps on the same position: the search's candidate lists, the features of a deci
 one candidate, the model's scores. Each step's cost per hand is the difference against the run
 without it; the features' and the scores' cost per decision is timed by repeating the step.
 
-    .venv/bin/python examples/learned_cost.py guangxi-2012 school-2016
+    .venv/bin/python benchmarks/learned_cost.py guangxi-2012 school-2016
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Speed as a ratio: ``simsuite bench`` of several checkouts of simsuite, interleaved round by
 round on the same machine, so that machine noise falls on all of them alike.
 
-    python examples/ab_bench.py --tree base=/work/base --tree main=. \
+    python benchmarks/ab_bench.py --tree base=/work/base --tree main=. \
         --variant school-2016 --policy basic --hands 20000 --rounds 3
 
 A tree may name its own policy, ``--tree main=.@expert-v1``: the same policy under a newer name

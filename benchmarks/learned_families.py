@@ -3,7 +3,7 @@ deals (docs/learned.md, "The model"): the bilinear model the engine plays, besid
 trees (LightGBM, an optional package: pip install lightgbm), on the same target (each candidate's
 value minus its decision's mean) and the same splits (simsuite.learn.train.splits).
 
-    .venv/bin/python examples/learned_families.py COLLECTION
+    .venv/bin/python benchmarks/learned_families.py COLLECTION
 
 Prints, for the held-out deals and rule values, the share of decisions where each model picks the
 search's choice and the levels it gives up per decision (95% intervals over hands), and the
