@@ -195,7 +195,8 @@ def _summary(v) -> dict:
 def cmd_show(args) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict()}, indent=2, ensure_ascii=False))
+        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict(), "cite": v.cite_dict()}, indent=2,
+                         ensure_ascii=False))
     else:
         print(describe(v))
     return 0

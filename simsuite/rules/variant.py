@@ -695,8 +695,8 @@ def describe(variant: Variant) -> str:
             if spec.section != section:
                 continue
             value = _to_plain(spec, getattr(variant, spec.name))
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
-            lines += wrap_columns(f"  {spec.name:<30} {str(shown):<22} {spec.doc}", SHOW_WIDTH, 56)
+            shown = (", ".join(map(str, value)) or "none") if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
+            lines += wrap_columns(f"  {spec.name:<28} {str(shown):<18} {spec.doc}", SHOW_WIDTH, 50)
             lines += wrap_columns("      " + cite_text(variant.citations.get(spec.name)), SHOW_WIDTH, 8)
     return "\n".join(lines)
 
