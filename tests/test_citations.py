@@ -11,7 +11,7 @@ import tomllib
 import pytest
 
 from simsuite.errors import VariantError
-from simsuite.rules.variant import (NOT_CITED, SPECS, VARIANTS_DIR, Citation, _columns, describe, known_ids,
+from simsuite.rules.variant import (NOT_CITED, SPECS, VARIANTS_DIR, Citation, columns, describe, known_ids,
                                     load_variant, variant_from_table)
 from tests.cli import one_line_error, run_cli
 
@@ -157,13 +157,13 @@ def test_an_override_is_not_cited_and_the_rest_keep_theirs():
 # --- simsuite show -------------------------------------------------------------------------------------
 
 
-def test_show_prints_each_value_with_its_citation_within_100_columns():
+def test_show_prints_each_value_with_its_citation_within_100columns():
     text = describe(load_variant("huizhou"))
     assert '第四、1: three decks ("打三副牌")' in text
     assert "default: the original is silent on who deals next" in text
     assert not any(line.strip() == NOT_CITED for line in text.splitlines())
     for vid in known_ids():
-        assert max(_columns(line) for line in describe(load_variant(vid)).splitlines()) <= 100
+        assert max(columns(line) for line in describe(load_variant(vid)).splitlines()) <= 100
 
 
 def test_show_says_not_cited_for_a_changed_field(capsys, tmp_path):

@@ -701,7 +701,7 @@ def describe(variant: Variant) -> str:
     return "\n".join(lines)
 
 
-def _columns(text: str) -> int:
+def columns(text: str) -> int:
     """Terminal columns of ``text``: wide (CJK) characters take two."""
     import unicodedata
 
@@ -713,16 +713,16 @@ def wrap_columns(line: str, width: int, indent: int) -> list[str]:
     space where it can, and inside a run of Chinese (which has no spaces) where it must."""
     out: list[str] = []
     rest = line
-    while _columns(rest) > width:
+    while columns(rest) > width:
         cols, cut, space = 0, 0, -1
         for k, ch in enumerate(rest):
-            cols += _columns(ch)
+            cols += columns(ch)
             if cols > width:
                 break
             cut = k + 1
             if ch == " " and k > indent:
                 space = k
-        at = space if space > 0 and _columns(rest[:space]) > width // 2 else cut
+        at = space if space > 0 and columns(rest[:space]) > width // 2 else cut
         out.append(rest[:at].rstrip())
         rest = " " * indent + rest[at:].lstrip()
     out.append(rest.rstrip())
