@@ -15,7 +15,7 @@ from simsuite.rules.judge import judge
 from simsuite.rules.scenario import load_scenario
 from simsuite.rules.variant import load_variant
 from simsuite.errors import SimsuiteError
-from tests.cli import run_cli
+from tests.cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
@@ -889,3 +889,34 @@ def test_judge_json_carries_the_rules_of_every_ruling(tmp_path, capsys):
     data = json.loads(out)
     assert code == 0 and all("rules" in p for p in data["plays"]) and "winner_rules" in data
     assert {"capture_rules", "level_rules", "dealer_rules"} <= set(data["end"])
+
+
+# --- positions that contradict their own voids --------------------------------------------------------
+
+POSITION = (ROOT / "examples/scenarios/advise-follow.toml").read_text(encoding="utf-8")  # E to move, holds BJ, hearts
+
+
+def test_position_void_in_trump_while_holding_a_joker_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "position.toml"
+    path.write_text(POSITION + '\n[voids]\nE = "T"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "judge", str(path))
+    assert out == ""
+    one_line_error(code, err, str(path), "[voids] E (to move) is void in trump but holds BJ", command="judge")
+
+
+def test_position_void_in_a_suit_it_holds_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "position.toml"
+    path.write_text(POSITION + '\n[voids]\nE = "H"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "advise", str(path), "--policy", "basic")
+    assert out == ""
+    one_line_error(code, err, str(path), "[voids] E (to move) is void in hearts but holds HA", command="advise")
+    assert judge(load_scenario(path), load_variant("school-2016"))["error"] == (
+        "[voids] E (to move) is void in hearts but holds HA")
+
+
+def test_guangxi_2012_5_1_a_two_is_trump_so_a_seat_void_in_its_suit_may_hold_it(tmp_path):
+    text = ('level = "5"\ntrump = "H"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S2 HA C3"\n'
+            '[voids]\nE = "S"\n')
+    s = scenario(tmp_path, text)
+    assert judge(s, load_variant("guangxi-2012"))["error"] is None
+    assert judge(s, load_variant("school-2016"))["error"] == "[voids] E (to move) is void in spades but holds S2"
