@@ -896,12 +896,12 @@ def test_judge_json_carries_the_rules_of_every_ruling(tmp_path, capsys):
 POSITION = (ROOT / "examples/scenarios/advise-follow.toml").read_text(encoding="utf-8")  # E to move, holds BJ, hearts
 
 
-def test_position_void_in_trump_while_holding_a_joker_is_refused_in_one_line(tmp_path, capsys):
+def test_position_void_in_trump_while_holding_a_level_card_is_refused_in_one_line(tmp_path, capsys):
     path = tmp_path / "position.toml"
     path.write_text(POSITION + '\n[voids]\nE = "T"\n', encoding="utf-8")
     code, out, err = run_cli(capsys, "judge", str(path))
     assert out == ""
-    one_line_error(code, err, str(path), "[voids] E (to move) is void in trump but holds BJ", command="judge")
+    one_line_error(code, err, str(path), "[voids] E is void in trump but holds D2", command="judge")
 
 
 def test_position_void_in_a_suit_it_holds_is_refused_in_one_line(tmp_path, capsys):
@@ -909,9 +909,9 @@ def test_position_void_in_a_suit_it_holds_is_refused_in_one_line(tmp_path, capsy
     path.write_text(POSITION + '\n[voids]\nE = "H"\n', encoding="utf-8")
     code, out, err = run_cli(capsys, "advise", str(path), "--policy", "basic")
     assert out == ""
-    one_line_error(code, err, str(path), "[voids] E (to move) is void in hearts but holds HA", command="advise")
+    one_line_error(code, err, str(path), "[voids] E is void in H but holds H7", command="advise")
     assert judge(load_scenario(path), load_variant("school-2016"))["error"] == (
-        "[voids] E (to move) is void in hearts but holds HA")
+        "[voids] E is void in H but holds H7")
 
 
 def test_guangxi_2012_5_1_a_two_is_trump_so_a_seat_void_in_its_suit_may_hold_it(tmp_path):
@@ -919,4 +919,4 @@ def test_guangxi_2012_5_1_a_two_is_trump_so_a_seat_void_in_its_suit_may_hold_it(
             '[voids]\nE = "S"\n')
     s = scenario(tmp_path, text)
     assert judge(s, load_variant("guangxi-2012"))["error"] is None
-    assert judge(s, load_variant("school-2016"))["error"] == "[voids] E (to move) is void in spades but holds S2"
+    assert judge(s, load_variant("school-2016"))["error"] == "[voids] E is void in S but holds S2"

@@ -15,7 +15,7 @@ from .order import NO_TRUMP, TRUMP, format_trump, hand_order, parse_trump
 TEAM_OF = {name: t for t, name in enumerate(TEAMS)}
 # [voids] letters S H D C T: a suit-class index as ``order.HandOrder.cls`` gives it, T the trump class
 VOID_LETTERS = "SHDCT"
-VOID_NAMES = ("spades", "hearts", "diamonds", "clubs", "trump")
+VOID_NAMES = ("S", "H", "D", "C", "trump")
 TRUMP_VOID = TRUMP  # "T", the last letter: the trump suit-class
 # the most points a scenario's defenders may claim either way: far beyond any real hand (eight
 # decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
@@ -192,7 +192,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
             raise ScenarioError(f"to_move = {SEATS[to_move]}, but after {len(plays)} play(s) from leader {SEATS[leader]} "
                                 f"it is {SEATS[(leader + len(plays)) % 4]}'s turn")
         if TRUMP_VOID in voids.get(to_move, []):  # jokers, level cards and the trump suit are trump in every variant
-            held = [c for c in hands[to_move] if card_suit(c) < 0 or card_rank(c) == level or card_suit(c) == trump]
+            held = sorted(c for c in hands[to_move] if card_suit(c) < 0 or card_rank(c) == level or card_suit(c) == trump)
             if held:
                 raise ScenarioError(_void_message(to_move, TRUMP_VOID, held[0]))
     elif played or buried is not None or shown or voids or "points" in raw:
@@ -220,7 +220,8 @@ def _seat_cards(raw: dict[str, Any], section: str) -> dict[int, list[int]]:
 
 
 def _void_message(seat: int, void: int, card: int) -> str:
-    return f"[voids] {SEATS[seat]} (to move) is void in {VOID_NAMES[void]} but holds {format_card(card)}"
+    """Worded as ``play.advise`` words the voids of the other seats."""
+    return f"[voids] {SEATS[seat]} is void in {VOID_NAMES[void]} but holds {format_card(card)}"
 
 
 def _void_problem(s: Scenario, variant) -> str | None:
@@ -230,7 +231,7 @@ def _void_problem(s: Scenario, variant) -> str | None:
         return None
     order = hand_order(variant, s.level, s.trump)
     for void in s.voids[s.to_move]:
-        held = [c for c in s.hands.get(s.to_move, []) if int(order.cls[c]) == void]
+        held = sorted(c for c in s.hands.get(s.to_move, []) if int(order.cls[c]) == void)
         if held:
             return _void_message(s.to_move, void, held[0])
     return None
