@@ -190,3 +190,25 @@ def test_show_of_a_malformed_citation_is_one_line(capsys, tmp_path):
     path = write(tmp_path, 'extends = "huizhou"\n[cite.deal]\ndecks = { clause = "1", page = "1" }\n')
     code, _, err = run_cli(capsys, "show", str(path))
     one_line_error(code, err, str(path), "[cite.deal] decks", "unknown citation key(s) 'page'", command="show")
+
+
+# --- design's recommended.toml ----------------------------------------------------------------------------
+
+
+def test_design_recommendation_keeps_the_base_citations_and_marks_its_choices(tmp_path):
+    import types
+
+    from simsuite.analysis.design_spec import Goal
+    from simsuite.analysis.design_store import variant_toml
+
+    base = load_variant("school-2016")
+    chosen = types.SimpleNamespace(params={"step": 40, "decks": 3}, variant=base.with_overrides({"step": 40}))
+    spec = types.SimpleNamespace(path="club.toml", base="school-2016",
+                                 goals=[Goal("draw_rate", "<=", 0.1), Goal("declarer_edge", ">=", 0.0)])
+    path = write(tmp_path, variant_toml(chosen, spec), "recommended.toml")
+    v = load_variant(path)
+    expected = "chosen by simsuite design from school-2016, for the goals draw_rate <= 0.1; declarer_edge >= 0"
+    assert v.cite("step") == Citation(default=expected)
+    assert v.cite("decks") == Citation(default=expected)  # searched, though the base's value won
+    assert v.cite("takeover") == base.cite("takeover") and v.cite("bottom_size") == base.cite("bottom_size")
+    assert v.rules_hash == base.with_overrides({"step": 40}).rules_hash
