@@ -72,6 +72,7 @@ def _fmt(play: dict[int, int] | list[int]) -> str:
 def judge(scenario: Scenario, variant: Variant) -> dict[str, Any]:
     """Rule the scenario under ``variant``. Impossible situations give an ``error`` and no ruling."""
     out: dict[str, Any] = {"variant": variant.id, "error": None, "plays": [], "throw": None, "winner": None,
+                           "winner_rules": [],
                            "trick_points": None, "end": None, "declare": None, "notes": []}
     problem = check_against(scenario, variant)
     if problem:
@@ -80,7 +81,8 @@ def judge(scenario: Scenario, variant: Variant) -> dict[str, Any]:
     try:
         _rule(scenario, variant, out)
     except SimsuiteError as exc:
-        out.update({"error": str(exc), "plays": [], "throw": None, "winner": None, "trick_points": None, "end": None})
+        out.update({"error": str(exc), "plays": [], "throw": None, "winner": None, "winner_rules": [], "trick_points": None,
+                    "end": None})
     return out
 
 
