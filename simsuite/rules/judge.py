@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import SimsuiteError
 from .cards import RANK_NAMES, SEATS, format_cards, points_of, cards_to_counts
-from .choices import CHOICES, CaptureScheme
+from .choices import CHOICES, CaptureBy, CaptureScheme, CaptureWith
 from .declare import rule_bids
 from .order import TRUMP, format_trump, hand_order
 from .scenario import Scenario, check_against
@@ -21,7 +21,7 @@ from .scoring import capture, outcome
 from .follow import lead_structure
 from .trick import TrickRuling, rule_trick
 from .units import counts_of
-from .variant import SPEC_BY_NAME, Variant, _to_plain
+from .variant import SPEC_BY_NAME, Variant
 
 TEAM_NAMES = ("NS", "EW")
 
@@ -52,9 +52,10 @@ DECLARE_SWITCHES = ("self_override", "reinforce", "first_hand_needs_small_joker"
 def cited(v: Variant, fields) -> list[dict[str, Any]]:
     """The fields that decided a ruling, each with its value and its citation (None: not cited)."""
     out = []
+    values = v.to_toml_dict()
     for name in dict.fromkeys(fields):
         c = v.citations.get(name)
-        out.append({"field": name, "value": _to_plain(SPEC_BY_NAME[name], getattr(v, name)),
+        out.append({"field": name, "value": values[SPEC_BY_NAME[name].section][name],
                     "cite": None if c is None else c.as_dict()})
     return out
 
@@ -120,7 +121,7 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
                             "defender_points_delta": t.defender_points_delta,
                             "forced_play": None if t.forced_play is None else _fmt(t.forced_play),
                             "failing_units": [u.shape for u in t.failing], "reason": t.reason,
-                            "rules": cited(v, _throw_fields(v, t))}
+                            "rules": cited(v, _throw_fields(t))}
         out["winner"] = None if trick.winner is None else SEATS[trick.winner]
         out["winner_rules"] = cited(v, winner_rules)
         out["trick_points"] = trick.points
@@ -222,7 +223,7 @@ def _trick_rules(v: Variant, s: Scenario, hands, declarers: int,
         try:
             alt = rule_trick(hand_order(_flipped(v, name), s.level, s.trump), s.leader,
                              [counts_of(p) for p in s.plays], hands, declarers)
-        except SimsuiteError:
+        except (ValueError, IndexError, KeyError):  # a what-if the real rules never reach: it decides nothing
             continue
         for i, (a, b) in enumerate(zip(trick.plays, alt.plays)):
             if (a.legal, a.shape) != (b.legal, b.shape):
@@ -232,7 +233,8 @@ def _trick_rules(v: Variant, s: Scenario, hands, declarers: int,
     return per_play, winner
 
 
-def _throw_fields(v: Variant, t) -> list[str]:
+def _throw_fields(t) -> list[str]:
+    """The throw fields that decided a throw's test and, when it failed, its consequence."""
     if t.stands is None:
         return ["throws"]
     fields = ["throws", "throw_test"]
@@ -245,9 +247,9 @@ def _throw_fields(v: Variant, t) -> list[str]:
 
 def _capture_fields(v: Variant, by_declarers: bool, with_trump: bool, lead_cards: int) -> list[str]:
     """The capture fields that decided the last trick's capture, in the order the rule reads them."""
-    if by_declarers and v.capture_by == "defenders":
+    if by_declarers and v.capture_by == CaptureBy.DEFENDERS:
         return ["capture_by"]
-    if v.capture_with == "trump" and not with_trump:
+    if v.capture_with == CaptureWith.TRUMP and not with_trump:
         return ["capture_by", "capture_with"]
     if lead_cards == 1 and not v.single_card_captures:
         return ["capture_by", "capture_with", "single_card_captures"]
@@ -285,7 +287,7 @@ def _bid_rules(v: Variant, s: Scenario, dealer, d) -> list[list[str]]:
     for name, alt_variant in whatifs:
         try:
             alt = rule_bids(alt_variant, s.level, bids, first_hand=s.first_hand, dealer=dealer, bottom=s.bottom)
-        except SimsuiteError:
+        except (ValueError, IndexError, KeyError):  # a what-if the real rules never reach: it decides nothing
             continue
         for i, (a, b) in enumerate(zip(d.bids, alt.bids)):
             if (a.accepted, a.kind) != (b.accepted, b.kind) and name not in per_bid[i]:
