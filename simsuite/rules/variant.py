@@ -696,7 +696,11 @@ def describe(variant: Variant) -> str:
                 continue
             value = _to_plain(spec, getattr(variant, spec.name))
             shown = (", ".join(map(str, value)) or "none") if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
-            lines += wrap_columns(f"  {spec.name:<28} {str(shown):<18} {spec.doc}", SHOW_WIDTH, 50)
+            if len(str(shown)) > 18:  # a long value (a list) on a line of its own, its meaning under it
+                lines += wrap_columns(f"  {spec.name:<28} {shown}", SHOW_WIDTH, 31)
+                lines += wrap_columns(" " * 50 + spec.doc, SHOW_WIDTH, 50)
+            else:
+                lines += wrap_columns(f"  {spec.name:<28} {str(shown):<18} {spec.doc}", SHOW_WIDTH, 50)
             lines += wrap_columns("      " + cite_text(variant.citations.get(spec.name)), SHOW_WIDTH, 8)
     return "\n".join(lines)
 
