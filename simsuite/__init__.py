@@ -89,8 +89,8 @@ def judge(scenario, variant=None):
     s = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     choice = variant if variant is not None else s.variant
     if choice is None:
-        raise SimsuiteError(f"{s.source}: no variant: give variant= an id (or 'all'), or variant = \"ID\" in the "
-                            f"file; known ids: {', '.join(known_ids())}")
+        raise SimsuiteError(f"{s.source}: no variant: give --variant ID or all (variant= in Python), or "
+                            f"variant = \"ID\" in the file; known ids: {', '.join(known_ids())}")
     if isinstance(choice, str) and choice == "all":
         return [rule(s, v) for v in load_all()]
     return rule(s, choice if isinstance(choice, Variant) else load(choice))
@@ -110,9 +110,9 @@ def advise(scenario, variant=None, *, policy: str = "search", seed: int = 1):
     from .sim.limits import check_seed
 
     s = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    check_seed("seed", seed)
     choice = variant if variant is not None else s.variant
     if choice is None or (isinstance(choice, str) and choice == "all"):
-        raise SimsuiteError(f"{s.source}: name one variant: variant= an id, or variant = \"ID\" in the file; "
-                            f"known ids: {', '.join(known_ids())}")
+        raise SimsuiteError(f"{s.source}: name one variant: --variant ID (variant= in Python), or variant = \"ID\" "
+                            f"in the file; known ids: {', '.join(known_ids())}")
+    check_seed("--seed", seed)
     return run(s, choice if isinstance(choice, Variant) else load(choice), policy, seed)

@@ -5,6 +5,7 @@ tournament and the clause. Seats play N, E, S, W from the leader; N-S declare un
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from simsuite.rules.judge import judge
 from simsuite.rules.scenario import load_scenario
 from simsuite.rules.variant import load_variant
 from simsuite.errors import SimsuiteError
+from tests.cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
@@ -32,14 +34,23 @@ def scenario(tmp_path: Path, text: str):
     return load_scenario(path)
 
 
-def rule(tmp_path: Path, text: str, vid: str) -> dict:
-    r = judge(scenario(tmp_path, text), load_variant(vid))
-    return json.loads(json.dumps(r))  # exactly what the JSON output carries
+def verdicts(r):
+    """A ruling without the fields that decided it (``rules``, ``*_rules``; tested on their own below)."""
+    if isinstance(r, dict):
+        return {k: verdicts(v) for k, v in r.items() if not (k == "rules" or k.endswith("_rules"))}
+    if isinstance(r, list):
+        return [verdicts(v) for v in r]
+    return r
+
+
+def rule(tmp_path: Path, text: str, vid: str, *, with_rules: bool = False) -> dict:
+    r = json.loads(json.dumps(judge(scenario(tmp_path, text), load_variant(vid))))  # what the JSON output carries
+    return r if with_rules else verdicts(r)
 
 
 def rule_all(tmp_path: Path, text: str) -> dict[str, dict]:
     s = scenario(tmp_path, text)
-    return {vid: json.loads(json.dumps(judge(s, load_variant(vid)))) for vid in IDS}
+    return {vid: verdicts(json.loads(json.dumps(judge(s, load_variant(vid))))) for vid in IDS}
 
 
 def trick_text(plays: list[str], *, leader: str = "N", level: str = "7", trump: str = "S", hands: bool | dict = True,
@@ -796,3 +807,116 @@ def test_example_positions_read_per_variant_as_their_clauses_say():
     # huizhou 第七: a defender's forfeit is exactly +1 for the declarers, though 30 points would score +2
     s = load_scenario(ROOT / "examples/scenarios/forfeit-defender.toml")
     assert judge(s, load_variant("huizhou"))["end"]["level_change"] == {"NS": 1, "EW": 0}
+
+
+# --- the clause behind each ruling ----------------------------------------------------------------------
+
+
+def fields(rules: list[dict]) -> list[str]:
+    return [r["field"] for r in rules]
+
+
+def test_huizhou_4_9_follow_names_the_follow_order_and_its_clause(tmp_path):
+    r = rule(tmp_path, FOLLOW_3PLUS3, "huizhou", with_rules=True)
+    follow = r["plays"][1]["rules"]
+    assert fields(follow)[0] == "follow_order"
+    assert follow[0]["value"] == ["tt", "triples", "long", "width", "tcards", "pairs"]
+    assert follow[0]["cite"]["clause"] == "第四、8-10"
+    assert "wide_tractors" in fields(r["plays"][0]["rules"])  # 3+3 is one unit because triples make tractors
+
+
+def test_school_2016_2_11_follow_of_a_pair_lead_by_suit_alone_names_no_field(tmp_path):
+    text = trick_text(["H9 H9", "H5 C3"], hands={"N": "H9 H9", "E": "H5 C3 C4"})
+    r = rule(tmp_path, text, "school-2016", with_rules=True)
+    assert r["plays"][1]["legal"] is True and r["plays"][1]["rules"] == []  # follow suit: every variant's rule
+
+
+def test_school_2016_3_5_capture_names_its_clauses(tmp_path):
+    r = rule(tmp_path, LAST_TRICK_TRUMP_PAIR, "school-2016", with_rules=True)
+    end = r["end"]
+    assert fields(end["capture_rules"]) == ["capture_by", "capture_with", "capture_scheme", "capture_per_card",
+                                            "capture_base"]
+    assert end["capture_rules"][3]["cite"]["clause"] == "三、(五)(2)"
+    assert fields(end["level_rules"]) == ["takeover", "step", "takeover_bonus"]
+    assert fields(end["dealer_rules"]) == ["dealer_rotation"]
+
+
+def test_huizhou_5_2_side_suit_capture_names_capture_with(tmp_path):
+    text = trick_text(["HA HA", "H3 H3", "H4 H6", "H7 H8"], leader="E", declarers="NS",
+                      end=f'defender_points = 60\nbottom = "{BOTTOM_3}"')
+    r = rule(tmp_path, text, "huizhou", with_rules=True)
+    assert r["end"]["capture_by"] is None
+    assert fields(r["end"]["capture_rules"]) == ["capture_by", "capture_with"]
+    assert r["end"]["capture_rules"][1]["cite"]["quote"] == "主牌才能挖底"
+
+
+def test_guangxi_2012_4_6_no_throws_names_throws(tmp_path):
+    r = rule(tmp_path, trick_text(["HA HK"], level="J"), "guangxi-2012", with_rules=True)
+    assert r["plays"][0]["legal"] is False
+    assert r["plays"][0]["rules"][0]["field"] == "throws" and r["plays"][0]["rules"][0]["cite"]["clause"] == "第四章6"
+
+
+def test_school_2016_3_1_3_partner_override_names_the_self_override_scope(tmp_path):
+    r = rule(tmp_path, declare_text([("N", "H2"), ("E", "S2 S2"), ("W", "C2 C2 C2")]), "school-2016", with_rules=True)
+    assert fields(r["declare"]["bids"][2]["rules"]) == ["self_override", "self_override_scope"]
+
+
+def test_a_changed_field_is_ruled_as_not_cited(tmp_path, capsys):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "school-2016"\n[follow]\nfollow_order = ["tt", "triples", "long", "tcards", "pairs"]\n')
+    path = tmp_path / "scenario.toml"
+    path.write_text(FOLLOW_3PLUS3, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "judge", str(path), "--variant", str(mine))
+    assert code == 0 and "rule: follow_order (not cited)" in out
+
+
+def test_judge_text_names_each_clause_and_explains_its_terms(tmp_path, capsys):
+    path = tmp_path / "scenario.toml"
+    path.write_text(FOLLOW_3PLUS3, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "judge", str(path), "--variant", "huizhou")
+    assert code == 0
+    assert "rule: follow_order (第四、8-10); lone_triple_counts (第四、6, 9)" in out
+    legend = out[out.index("Terms:"):]
+    for key in ("tt", "long", "width", "tcards", "quads", "triples", "pairs"):
+        assert re.search(rf"(?m)^    {key} +\w", legend), key
+    assert "shape:" in legend and "rule: the variant fields that decided the ruling" in legend
+
+
+def test_judge_json_carries_the_rules_of_every_ruling(tmp_path, capsys):
+    path = tmp_path / "scenario.toml"
+    path.write_text(LAST_TRICK_TRUMP_PAIR, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "judge", str(path), "--variant", "school-2016", "--json")
+    data = json.loads(out)
+    assert code == 0 and all("rules" in p for p in data["plays"]) and "winner_rules" in data
+    assert {"capture_rules", "level_rules", "dealer_rules"} <= set(data["end"])
+
+
+# --- positions that contradict their own voids --------------------------------------------------------
+
+POSITION = (ROOT / "examples/scenarios/advise-follow.toml").read_text(encoding="utf-8")  # E to move, holds BJ, hearts
+
+
+def test_position_void_in_trump_while_holding_a_level_card_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "position.toml"
+    path.write_text(POSITION + '\n[voids]\nE = "T"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "judge", str(path))
+    assert out == ""
+    one_line_error(code, err, str(path), "[voids] E is void in trump but holds D2", command="judge")
+
+
+def test_position_void_in_a_suit_it_holds_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "position.toml"
+    path.write_text(POSITION + '\n[voids]\nE = "H"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "advise", str(path), "--policy", "basic")
+    assert out == ""
+    one_line_error(code, err, str(path), "[voids] E is void in H but holds H7", command="advise")
+    assert judge(load_scenario(path), load_variant("school-2016"))["error"] == (
+        "[voids] E is void in H but holds H7")
+
+
+def test_guangxi_2012_5_1_a_two_is_trump_so_a_seat_void_in_its_suit_may_hold_it(tmp_path):
+    text = ('level = "5"\ntrump = "H"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S2 HA C3"\n'
+            '[voids]\nE = "S"\n')
+    s = scenario(tmp_path, text)
+    assert judge(s, load_variant("guangxi-2012"))["error"] is None
+    assert judge(s, load_variant("school-2016"))["error"] == "[voids] E is void in S but holds S2"

@@ -122,54 +122,49 @@ def test_with_overrides_same_value_keeps_hash():
 
 
 # --- citations in the variant files --------------------------------------------------------------
-
-CITED_SECTIONS = ("deal", "declare", "units", "throw", "capture", "score")
-
-
-def _differing_keys() -> set[tuple[str, str]]:
-    data = [tomllib.loads((VARIANTS_DIR / f"{i}.toml").read_text(encoding="utf-8")) for i in IDS]
-    keys = {(s, k) for d in data for s in CITED_SECTIONS for k in d[s]}
-    return {(s, k) for s, k in keys if len({repr(d[s].get(k)) for d in data}) > 1}
+# The citation format and its checks are tested in test_citations.py; here, the registry's content.
 
 
-def _uncommented_lines(vid: str) -> list[str]:
-    differ = _differing_keys()
-    section, missing = None, []
+def _rule_fields() -> list[str]:
+    return [s.name for s in SPECS if s.section != "about"]
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_every_rule_field_of_a_registry_variant_is_cited(vid):
+    v = load_variant(vid)
+    assert [f for f in _rule_fields() if v.cite(f) is None] == []
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_variant_file_names_its_document_and_marks_its_defaults(vid):
+    v = load_variant(vid)
+    assert re.fullmatch(r"00\d_[0-9a-f]{16}\.txt", v.document)
+    assert any(c.default for c in v.citations.values()), f"{vid} marks no default choice"
+    assert any(c.clause for c in v.citations.values())
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_variant_file_has_no_comment_on_a_rule_line(vid):
+    # a field's source lives in its citation, never in a comment the reader drops
+    section = None
     for no, line in enumerate((VARIANTS_DIR / f"{vid}.toml").read_text(encoding="utf-8").splitlines(), 1):
-        m = re.match(r"^\[(\w+)\]", line)
-        if m:
+        if m := re.match(r"^\[([\w.]+)\]", line):
             section = m.group(1)
-            continue
-        m = re.match(r"^(\w+)\s*=", line)
-        if m and (section, m.group(1)) in differ and "#" not in line:
-            missing.append(f"{no}: {line.strip()}")
-    return missing
+        elif section not in (None, "about"):
+            code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
+            assert "#" not in code, f"{vid}.toml:{no}: a comment on a rule line: {line.strip()}"
 
 
-def test_differing_keys_are_the_interesting_ones():
-    # guards the citation check below: it must look at real, differing rule lines
-    differ = _differing_keys()
+def test_differing_rule_values_cite_a_clause_or_a_default():
+    # the fields where the tournaments differ are the interesting ones: each must say why
+    variants = load_all()
+    differ = [f for f in _rule_fields() if len({repr(getattr(v, f)) for v in variants}) > 1]
     for key in ("decks", "bottom_size", "capture_with", "throw_test", "takeover", "step", "tie_break"):
-        assert any(k == key for _, k in differ), key
-    assert ("units", "link_jokers") not in differ  # the same in all five
-
-
-@pytest.mark.parametrize("vid", IDS)
-def test_variant_file_cites_its_document(vid):
-    text = (VARIANTS_DIR / f"{vid}.toml").read_text(encoding="utf-8")
-    header = "\n".join(line for line in text.splitlines() if line.startswith("#"))
-    document = load_variant(vid).document
-    assert document in header, f"{vid}.toml's header does not name {document}"
-    assert "[default]" in text, f"{vid}.toml marks no [default] choice"
-
-
-# Every file currently leaves some differing rule lines bare (e.g. capture_per_card, bombs,
-# throw_penalty, declarer_cap): see the assertion message for the exact lines.
-@pytest.mark.parametrize("vid", IDS)
-def test_variant_file_comments_every_differing_rule_line(vid):
-    # a value that differs between tournaments must say where it comes from (clause or [default])
-    missing = _uncommented_lines(vid)
-    assert missing == [], f"{vid}.toml lines without a comment: {missing}"
+        assert key in differ, key
+    for v in variants:
+        for f in differ:
+            c = v.cite(f)
+            assert c is not None and (c.clause or c.default), (v.id, f)
 
 
 # --- bad variant files -----------------------------------------------------------------------------

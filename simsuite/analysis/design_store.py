@@ -116,17 +116,29 @@ def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
 
 def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
     """The recommended rules as a variant file: the whole variant, every field, loadable by every
-    command (``--variant recommended.toml``)."""
+    command (``--variant recommended.toml``). Each section's ``[cite.<section>]`` keeps the base
+    variant's citations, and marks each field the design chose with ``default = "chosen by simsuite
+    design: <goals>"`` (docs/variants.md)."""
     v = s.variant
     about = (f"The rules simsuite design recommends for {spec.path}: {spec.base} with "
              + ", ".join(f"{k}={val}" for k, val in s.params.items()) + ".")
+    chosen = {"default": f"chosen by simsuite design from {spec.base}, for the goals "
+                         + "; ".join(g.text() for g in spec.goals)}
     lines = ["# " + "".join(c if c.isprintable() else " " for c in about),  # one comment line, whatever a path holds
              f"# Written by simsuite design; use it with --variant {VARIANT_FILE}.", "",
              f"id = {toml_value(as_id('design-' + Path(spec.path).stem))}"]  # an id every command loads
     for section, fields in v.to_toml_dict().items():
         lines += ["", f"[{section}]"]
+        cites = {}
         for k, val in fields.items():
             lines.append(f"{k} = {toml_value(val)}")
+            citation = v.citations.get(k)
+            if k in s.params:
+                cites[k] = chosen
+            elif citation is not None:
+                cites[k] = citation.as_dict()
+        if cites:
+            lines += ["", f"[cite.{section}]"] + [f"  {k} = {toml_value(c)}" for k, c in cites.items()]
     return "\n".join(lines) + "\n"
 
 

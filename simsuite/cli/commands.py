@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import SimsuiteError
 from ..rules.cards import SEATS
-from ..rules.variant import describe, known_ids, load_all, load_variant
+from ..rules.variant import describe, load_all, load_variant
 from ..sim.limits import HAND_BYTES, MAX_MATCH_INDEX, MAX_REPEAT, check_int, check_jobs, check_memory, check_seed
 
 MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
@@ -195,29 +195,24 @@ def _summary(v) -> dict:
 def cmd_show(args) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict()}, indent=2, ensure_ascii=False))
+        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict(), "cite": v.cite_dict()}, indent=2,
+                         ensure_ascii=False))
     else:
         print(describe(v))
     return 0
 
 
 def cmd_judge(args) -> int:
+    from .. import judge
     from ..report.text import judge_table
-    from ..rules.judge import judge
     from ..rules.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
-    choice = args.variant or scenario.variant
-    if choice is None:
-        raise SimsuiteError(f"{args.scenario}: no variant: give --variant ID (or all), or variant = \"ID\" in the file; "
-                            f"known ids: {', '.join(known_ids())}")
-    many = choice == "all"
-    variants = load_all() if many else [load_variant(choice)]
-    rulings = [judge(scenario, v) for v in variants]
+    ruled = judge(scenario, args.variant)  # the front door checks the variant
     if args.json:
-        print(json.dumps(rulings if many else rulings[0], indent=2, ensure_ascii=False))
+        print(json.dumps(ruled, indent=2, ensure_ascii=False))
     else:
-        print(judge_table(scenario, rulings))
+        print(judge_table(scenario, ruled if isinstance(ruled, list) else [ruled]))
     return 0
 
 
@@ -248,16 +243,12 @@ def cmd_bury(args) -> int:
 
 
 def cmd_advise(args) -> int:
-    from ..play.advise import advice_text, advise
+    from .. import advise
+    from ..play.advise import advice_text
     from ..rules.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
-    choice = args.variant or scenario.variant
-    if choice is None or choice == "all":
-        raise SimsuiteError(f"{args.scenario}: name one variant: --variant ID, or variant = \"ID\" in the file; "
-                            f"known ids: {', '.join(known_ids())}")
-    check_seed("--seed", args.seed)
-    a = advise(scenario, load_variant(choice), args.policy, args.seed)
+    a = advise(scenario, args.variant, policy=args.policy, seed=args.seed)  # the front door checks variant and seed
     if args.json:
         print(json.dumps(a.as_dict(), indent=2, ensure_ascii=False))
     else:

@@ -9,10 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardError, ScenarioError, SimsuiteError, read_toml
-from .cards import RANK_NAMES, SEATS, TEAMS, format_card, parse_cards, parse_rank
-from .order import NO_TRUMP, format_trump, parse_trump
+from .cards import RANK_NAMES, SEATS, TEAMS, card_rank, card_suit, format_card, parse_cards, parse_rank
+from .order import NO_TRUMP, TRUMP, format_trump, hand_order, parse_trump
 
 TEAM_OF = {name: t for t, name in enumerate(TEAMS)}
+# [voids] letters S H D C T: a suit-class index as ``order.HandOrder.cls`` gives it, T the trump class
+VOID_LETTERS = "SHDCT"
+VOID_NAMES = ("S", "H", "D", "C", "trump")
+TRUMP_VOID = TRUMP  # "T", the last letter: the trump suit-class
 # the most points a scenario's defenders may claim either way: far beyond any real hand (eight
 # decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
 MAX_DEFENDER_POINTS = 100_000
@@ -174,9 +178,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
             raise ScenarioError('[voids] must be a table of seat = "suits" (S H D C T, T for trump)')
         for key, value in raw["voids"].items():
             seat = _seat(key, "[voids]")
-            if not isinstance(value, str) or not all(x in "SHDCT" for x in value.replace(" ", "").upper()):
+            if not isinstance(value, str) or not all(x in VOID_LETTERS for x in value.replace(" ", "").upper()):
                 raise ScenarioError(f'[voids] {key}: write the suits a seat has shown out of, as "H C" (T for trump); got {value!r}')
-            voids[seat] = sorted({"SHDCT".index(x) for x in value.replace(" ", "").upper()})
+            voids[seat] = sorted({VOID_LETTERS.index(x) for x in value.replace(" ", "").upper()})
     if to_move is not None:
         if level is None or trump is None or declarers is None or dealer is None:
             raise ScenarioError("a position (to_move) needs level, trump, declarers and dealer")
@@ -187,6 +191,10 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         if plays and (leader + len(plays)) % 4 != to_move:
             raise ScenarioError(f"to_move = {SEATS[to_move]}, but after {len(plays)} play(s) from leader {SEATS[leader]} "
                                 f"it is {SEATS[(leader + len(plays)) % 4]}'s turn")
+        if TRUMP_VOID in voids.get(to_move, []):  # jokers, level cards and the trump suit are trump in every variant
+            held = sorted(c for c in hands[to_move] if card_suit(c) < 0 or card_rank(c) == level or card_suit(c) == trump)
+            if held:
+                raise ScenarioError(_void_message(to_move, TRUMP_VOID, held[0]))
     elif played or buried is not None or shown or voids or "points" in raw:
         raise ScenarioError("played, points, bottom, [shown] and [voids] describe a position: give to_move too")
     if (plays or has_end) and (level is None or trump is None or declarers is None):
@@ -211,9 +219,29 @@ def _seat_cards(raw: dict[str, Any], section: str) -> dict[int, list[int]]:
     return out
 
 
+def _void_message(seat: int, void: int, card: int) -> str:
+    """Worded as ``play.advise`` words the voids of the other seats."""
+    return f"[voids] {SEATS[seat]} is void in {VOID_NAMES[void]} but holds {format_card(card)}"
+
+
+def _void_problem(s: Scenario, variant) -> str | None:
+    """The first card the seat to move holds of a suit it is declared void in, under ``variant``
+    (whose permanent trumps decide which cards are trump), as a problem; or None."""
+    if s.to_move is None or not s.voids.get(s.to_move):
+        return None
+    order = hand_order(variant, s.level, s.trump)
+    for void in s.voids[s.to_move]:
+        held = sorted(c for c in s.hands.get(s.to_move, []) if int(order.cls[c]) == void)
+        if held:
+            return _void_message(s.to_move, void, held[0])
+    return None
+
+
 def check_against(s: Scenario, variant) -> str | None:
     """Why the scenario cannot exist under ``variant``, or None if it can."""
     problems = []
+    if (void := _void_problem(s, variant)) is not None:
+        problems.append(void)
     if s.level is not None:
         if s.level in variant.permanent_trump_ranks:
             problems.append(f"level {RANK_NAMES[s.level]} is a permanent trump rank in {variant.id}")

@@ -7,6 +7,10 @@ rules core. No code ever branches on a variant's id.
 
 ``load_variant("huizhou")`` loads from the registry in ``variants/``; a path loads a file. A file
 may start with ``extends = "<id>"`` and give only the keys it changes.
+
+Every field of a registry variant cites its source as data: a ``[cite.<section>]`` table after
+each section holds one ``Citation`` per field (a clause of the original rule document, or
+``default``: our reason where the original is silent). Citations never enter the rules hash.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ class FieldSpec:
 SPECS: tuple[FieldSpec, ...] = (
     # [about]
     FieldSpec("name", "about", "str", "full name of the tournament's rules"),
-    FieldSpec("document", "about", "str", "the original rule document in shared/seeds/"),
+    FieldSpec("document", "about", "str", "file name of the original rule document (docs/variants.md lists them)"),
     FieldSpec("version", "about", "int", "version of this variant file; bump on any rule change", minimum=1),
     # [deal]
     FieldSpec("decks", "deal", "int", "number of 54-card decks", minimum=1),
@@ -247,6 +251,22 @@ class Variant:
     no_rematch_rounds: int
     tiebreaks: tuple[str, ...]
     source: str = field(default="", compare=False)
+    # field name -> where its value comes from; never compared, hashed or part of the rules
+    citations: Mapping[str, "Citation"] = field(default_factory=dict, compare=False, repr=False)
+
+    def cite(self, name: str) -> "Citation | None":
+        """Where field ``name``'s value comes from, or None when it is not cited."""
+        if name not in SPEC_BY_NAME:
+            raise VariantError(self.source or self.id, [f"cite: no field {name!r}; fields: {', '.join(SPEC_BY_NAME)}"])
+        return self.citations.get(name)
+
+    def cite_dict(self) -> dict[str, dict[str, dict[str, str] | None]]:
+        """Every field's citation as plain data, grouped like the file (None: not cited)."""
+        out: dict[str, dict[str, dict[str, str] | None]] = {}
+        for spec in SPECS:
+            c = self.citations.get(spec.name)
+            out.setdefault(spec.section, {})[spec.name] = None if c is None else c.as_dict()
+        return out
 
     # --- derived figures -------------------------------------------------------------------
     @property
@@ -298,7 +318,8 @@ class Variant:
             flat[key] = value
         if problems:
             raise VariantError(source, problems)
-        return _build(flat, source=source or self.source)
+        changed = _build(flat, source=source or self.source)
+        return dataclasses.replace(changed, citations=inherited_citations(self, changed))
 
 
 def override_keys() -> list[str]:
@@ -346,17 +367,20 @@ def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
         raw = read_toml(path, "variant file")
     except SimsuiteError as exc:  # one line naming the file: the reason, without the path again
         raise VariantError(source, [str(exc).removeprefix(f"{path}: ").replace("no such variant file", "no such file")]) from None
-    return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen)
+    return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen, built_in=_in_registry(path))
 
 
 def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, default_id: str = "",
-                       seen: tuple[str, ...] = ()) -> Variant:
-    """A variant from the parsed contents of a variant file (``extends``, ``id`` and sections),
-    validated like a file; ``extends = "x.toml"`` is read relative to ``base_dir``. Lets another
-    file hold a variant in one of its tables (calibration references, docs/calibration.md)."""
+                       seen: tuple[str, ...] = (), built_in: bool = False) -> Variant:
+    """A variant from the parsed contents of a variant file (``extends``, ``id``, sections and
+    ``[cite.*]``), validated like a file; ``extends = "x.toml"`` is read relative to ``base_dir``.
+    Lets another file hold a variant in one of its tables (calibration references,
+    docs/calibration.md). ``built_in``: a registry file, which must cite every rule field."""
     raw = dict(raw)
     problems: list[str] = []
     flat: dict[str, Any] = {}
+    own_citations = read_citations(raw.pop(CITE_SECTION, None), problems)
+    parent: Variant | None = None
     base = raw.pop("extends", None)
     no_parent = False  # extends names no variant: every key it would give reads as missing, so none is listed
     if base is not None:
@@ -392,11 +416,130 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
             problems.append(f"unknown top-level key {key!r}; put fields in their sections ({', '.join(SECTIONS)})")
     if no_parent:
         raise VariantError(source, problems)
+    variant = _build(flat, source=source, prior=problems)
+    return _with_citations(variant, parent, own_citations, source, required=built_in)
+
+
+# --- citations ------------------------------------------------------------------------------
+# A registry file cites every rule field in a [cite.<section>] table after the section:
+#   [cite.deal]
+#     decks = { clause = "第四、1", note = "three decks", quote = "三副牌" }
+#     must_defend_end_level = { default = "the original is silent; we take no defence rule" }
+# clause: where in the original; note: what it says, in English; quote: the original's words,
+# briefly, where they decide the reading; default: our reason where the original is silent,
+# truncated or ambiguous (with a clause: the reading we chose of that clause).
+CITE_SECTION = "cite"
+CITE_KEYS = ("clause", "note", "quote", "default")
+NOT_CITED = "not cited"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where one field's value comes from: a clause of the original, our ``default``, or both."""
+
+    clause: str | None = None
+    note: str | None = None
+    quote: str | None = None
+    default: str | None = None
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: getattr(self, k) for k in CITE_KEYS if getattr(self, k) is not None}
+
+    def text(self) -> str:
+        """One line for a reader: ``第四、1: three decks ("三副牌")``, ``default: ...``, or both."""
+        parts = []
+        if self.clause is not None:
+            said = self.clause + (f": {self.note}" if self.note else "")
+            parts.append(said + (f' ("{self.quote}")' if self.quote else ""))
+        elif self.note:
+            parts.append(self.note)
+        if self.default is not None:
+            parts.append(f"default: {self.default}")
+        return "; ".join(parts)
+
+
+def cite_text(citation: Citation | None) -> str:
+    return NOT_CITED if citation is None else citation.text()
+
+
+def read_citations(table: Any, problems: list[str]) -> dict[str, Citation]:
+    """The ``[cite.*]`` tables of a file as citations; every malformed one adds to ``problems``."""
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        problems.append(f"[{CITE_SECTION}] must hold one table per section, such as [{CITE_SECTION}.deal]")
+        return {}
+    out: dict[str, Citation] = {}
+    for section, entries in table.items():
+        where = f"[{CITE_SECTION}.{section}]"
+        if section not in SECTIONS:
+            problems.append(f"unknown section {where}; sections are {', '.join(SECTIONS)}")
+            continue
+        if not isinstance(entries, dict):
+            problems.append(f"{where} must be a table of field = {{ clause = ..., note = ... }}")
+            continue
+        for name, entry in entries.items():
+            spec = SPEC_BY_NAME.get(name)
+            if spec is None:
+                problems.append(f"{where} {name}: cites a field that does not exist; fields of [{section}]: "
+                                f"{', '.join(s.name for s in SPECS if s.section == section)}")
+                continue
+            if spec.section != section:
+                problems.append(f"{where} {name}: the field belongs in [{spec.section}]; cite it in "
+                                f"[{CITE_SECTION}.{spec.section}]")
+                continue
+            citation = _citation(entry, f"{where} {name}", problems)
+            if citation is not None:
+                out[name] = citation
+    return out
+
+
+def _citation(entry: Any, where: str, problems: list[str]) -> Citation | None:
+    if not isinstance(entry, dict):
+        problems.append(f'{where}: a citation is a table, {{ clause = "...", note = "..." }} or {{ default = "..." }}; '
+                        f"got {entry!r}")
+        return None
+    bad = [k for k in entry if k not in CITE_KEYS]
+    if bad:
+        problems.append(f"{where}: unknown citation key(s) {', '.join(map(repr, bad))}; a citation has "
+                        f"{', '.join(CITE_KEYS)}")
+    empty = [k for k in CITE_KEYS if k in entry and (not isinstance(entry[k], str) or not entry[k].strip())]
+    if empty:
+        problems.append(f"{where}: {', '.join(empty)} must be non-empty text")
+    if "clause" not in entry and "default" not in entry:
+        problems.append(f"{where}: give clause (where the original says it) or default (our reason where the "
+                        "original is silent)")
+    elif "quote" in entry and "clause" not in entry:
+        problems.append(f"{where}: a quote needs the clause it comes from")
+    if bad or empty or "clause" not in entry and "default" not in entry:
+        return None
+    return Citation(**{k: entry[k] for k in CITE_KEYS if k in entry})
+
+
+def inherited_citations(base: Variant, new: Variant) -> dict[str, Citation]:
+    """``base``'s citations of the fields ``new`` keeps unchanged: a changed value is not cited."""
+    return {k: c for k, c in base.citations.items() if getattr(base, k) == getattr(new, k)}
+
+
+def _with_citations(variant: Variant, parent: Variant | None, own: dict[str, Citation], source: str, *,
+                    required: bool) -> Variant:
+    citations = inherited_citations(parent, variant) if parent is not None else {}
+    citations.update(own)
+    if required:
+        missing = [s for s in SPECS if s.section != "about" and s.name not in citations]
+        if missing:
+            raise VariantError(source, [f"[{CITE_SECTION}.{s.section}] {s.name}: {NOT_CITED} (a built-in variant cites every "
+                                        "rule field)"
+                                        for s in missing])
+    return dataclasses.replace(variant, citations=citations)
+
+
+def _in_registry(path: Path) -> bool:
+    """A file of the built-in registry (``variants/``), which must cite every field."""
     try:
-        variant = _build(flat, source=source, prior=problems)
-    except VariantError:
-        raise
-    return variant
+        return path.resolve().parent == VARIANTS_DIR.resolve()
+    except OSError:
+        return False
 
 
 def _build(flat: dict[str, Any], source: str, prior: list[str] | None = None) -> Variant:
@@ -540,9 +683,17 @@ def load_all() -> list[Variant]:
     return [load_variant(i) for i in known_ids()]
 
 
+SHOW_WIDTH = 100  # ``simsuite show`` wraps its lines to this many terminal columns
+
+
 def describe(variant: Variant) -> str:
-    """A readable listing of one variant's rules, for checking against the original."""
-    lines = [f"{variant.id}: {variant.name}", f"  document: {variant.document}   version {variant.version}   rules hash {variant.rules_hash}"]
+    """A readable listing of one variant's rules, for checking against the original: each value with
+    its meaning, and under it the value's source (the clause and its note, default: our reason, or
+    not cited)."""
+    lines = [f"{variant.id}: {variant.name}",
+             f"  document: {variant.document}   version {variant.version}   rules hash {variant.rules_hash}",
+             "  Under each value, its source: the original's clause and what it says, \"default:\" our",
+             "  reason where the original is silent, or \"not cited\"."]
     for section in SECTIONS:
         if section == "about":
             continue
@@ -551,9 +702,42 @@ def describe(variant: Variant) -> str:
             if spec.section != section:
                 continue
             value = _to_plain(spec, getattr(variant, spec.name))
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
-            lines.append(f"  {spec.name:<30} {str(shown):<34} {spec.doc}")
+            shown = (", ".join(map(str, value)) or "none") if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
+            if len(str(shown)) > 18:  # a long value (a list) on a line of its own, its meaning under it
+                lines += wrap_columns(f"  {spec.name:<28} {shown}", SHOW_WIDTH, 31)
+                lines += wrap_columns(" " * 50 + spec.doc, SHOW_WIDTH, 50)
+            else:
+                lines += wrap_columns(f"  {spec.name:<28} {str(shown):<18} {spec.doc}", SHOW_WIDTH, 50)
+            lines += wrap_columns("      " + cite_text(variant.citations.get(spec.name)), SHOW_WIDTH, 8)
     return "\n".join(lines)
+
+
+def columns(text: str) -> int:
+    """Terminal columns of ``text``: wide (CJK) characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_columns(line: str, width: int, indent: int) -> list[str]:
+    """``line`` wrapped to ``width`` terminal columns, continued ``indent`` spaces in; breaks at a
+    space where it can, and inside a run of Chinese (which has no spaces) where it must."""
+    out: list[str] = []
+    rest = line
+    while columns(rest) > width:
+        cols, cut, space = 0, 0, -1
+        for k, ch in enumerate(rest):
+            cols += columns(ch)
+            if cols > width:
+                break
+            cut = k + 1
+            if ch == " " and k > indent:
+                space = k
+        at = space if space > 0 and columns(rest[:space]) > width // 2 else cut
+        out.append(rest[:at].rstrip())
+        rest = " " * indent + rest[at:].lstrip()
+    out.append(rest.rstrip())
+    return out
 
 
 def replace(variant: Variant, **changes: Any) -> Variant:
@@ -561,4 +745,4 @@ def replace(variant: Variant, **changes: Any) -> Variant:
     return variant.with_overrides({k: _to_plain(SPEC_BY_NAME[k], v) if k in SPEC_BY_NAME else v for k, v in changes.items()})
 
 
-__all__ = ["Variant", "load_variant", "variant_from_table", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]
+__all__ = ["Variant", "Citation", "load_variant", "variant_from_table", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]
