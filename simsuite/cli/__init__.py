@@ -21,14 +21,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    name = " ".join(filter(None, (args.command, getattr(args, "learn_command", None))))  # "learn collect"
     try:
         with _compile_notice(args):
             return args.func(args) or 0
     except SimsuiteError as exc:
-        print(f"simsuite {args.command}: error: {exc}", file=sys.stderr)
+        print(f"simsuite {name}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"simsuite {args.command}: interrupted", file=sys.stderr)
+        print(f"simsuite {name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
