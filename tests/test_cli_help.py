@@ -125,3 +125,14 @@ def test_loaded_policy_typo_names_the_near_built_in():
 
     with pytest.raises(SimsuiteError, match=r"not a built-in policy .* \(did you mean 'random'\?\)$"):
         load_policy("randm")
+
+
+def test_help_lists_a_command_without_a_group_under_other(capsys, monkeypatch):
+    import simsuite.cli as cli
+
+    monkeypatch.setattr(cli, "COMMAND_GROUPS", tuple((t, tuple(n for n in names if n != "columns"))
+                                                     for t, names in cli.COMMAND_GROUPS))
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run_cli(capsys, "--help")
+    lines = out.splitlines()
+    assert code == 0 and lines[lines.index("  other:") + 1].split()[0] == "columns"

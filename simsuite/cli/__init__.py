@@ -80,8 +80,10 @@ class _GroupedCommands(argparse.HelpFormatter):
         if not isinstance(action, argparse._SubParsersAction):
             return super()._format_action(action)
         by_name = {a.dest: a for a in action._get_subactions()}
+        grouped = {n for _, names in COMMAND_GROUPS for n in names}
+        other = tuple(n for n in by_name if n not in grouped)  # a command not yet given a group is still listed
         parts = []
-        for title, names in COMMAND_GROUPS:
+        for title, names in COMMAND_GROUPS + ((("other", other),) if other else ()):
             parts.append(" " * self._current_indent + title + ":\n")
             self._indent()
             parts += [super(_GroupedCommands, self)._format_action(by_name[n]) for n in names]
