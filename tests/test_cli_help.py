@@ -34,6 +34,18 @@ def test_version_prints_the_package_version(capsys):
     assert re.fullmatch(r"simsuite \d+\.\d+\S*\n", out)
 
 
+def test_version_falls_back_to_the_source_version_where_not_installed(monkeypatch):
+    import importlib.metadata
+
+    import simsuite
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert package_version() == simsuite.__version__
+
+
 def test_every_option_of_every_command_has_help():
     missing = [f"{' '.join(path)} {'/'.join(a.option_strings) or a.dest}"
                for path, parser in _parsers(_parser()) for a in parser._actions

@@ -73,6 +73,18 @@ def package_version() -> str:
         return __version__
 
 
+class _Version(argparse.Action):
+    """``--version``, the version looked up only when asked for (the search of the installed packages'
+    metadata would add tens of milliseconds to every command)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"simsuite {package_version()}")
+        parser.exit()
+
+
 class _GroupedCommands(argparse.HelpFormatter):
     """Lists the sub-commands under ``COMMAND_GROUPS``' headings; argparse alone prints one flat list."""
 
@@ -94,8 +106,7 @@ class _GroupedCommands(argparse.HelpFormatter):
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.",
                                 formatter_class=_GroupedCommands)
-    p.add_argument("--version", action="version", version=f"simsuite {package_version()}",
-                   help="print the package's version and exit")
+    p.add_argument("--version", action=_Version, help="print the package's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                            description="simsuite COMMAND --help gives a command's options")
 
