@@ -148,3 +148,37 @@ def test_help_lists_a_command_without_a_group_under_other(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, "--help")
     lines = out.splitlines()
     assert code == 0 and lines[lines.index("  other:") + 1].split()[0] == "columns"
+
+
+# --- argparse's own errors: one line too --------------------------------------------------------------
+
+
+def test_command_typo_names_the_near_command(capsys):
+    code, out, err = run_cli(capsys, "dule", "--hands", "2")
+    assert code == 2 and out == ""
+    assert err == ("simsuite: error: unknown command 'dule' (did you mean 'duel'?); simsuite --help lists the "
+                   "commands\n")
+
+
+def test_option_typo_names_the_near_option(capsys):
+    code, _, err = run_cli(capsys, "duel", "--polices", "expert,basic")
+    one_line_error(code, err, "unrecognized arguments: --polices expert,basic (did you mean '--policies'?)",
+                   "simsuite duel --help gives the options", command="duel")
+
+
+def test_learn_step_option_typo_names_the_step(capsys):
+    code, _, err = run_cli(capsys, "learn", "train", "data", "--out", "m.npz", "--max-row", "5", "--jsn")
+    one_line_error(code, err, "unrecognized arguments: --jsn (did you mean '--json'?)", command="learn train")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["duel", "--hands", "abc"], "argument --hands: invalid int value: 'abc'"),
+    (["show"], "the following arguments are required: variant"),
+    (["summary", "results", "--by", "row"], "argument --by: invalid choice: 'row'"),
+    (["duel", "--hands", "2", "--matches", "2"], "argument --matches: not allowed with argument --hands"),
+    (["duel", "--variant", "huizhou", "--variant", "school-2016"], "--variant given twice"),
+])
+def test_argparse_errors_are_one_line_without_the_usage_block(capsys, argv, needle):
+    code, _, err = run_cli(capsys, *argv)
+    line = one_line_error(code, err, needle, f"simsuite {argv[0]} --help gives the options", command=argv[0])
+    assert "usage:" not in line

@@ -138,7 +138,7 @@ ARGV_CASES = [
      "--out {out}", ["cannot reach the Dask scheduler", "refused"]),
     ("--jobs 0", "simulate --variant school-2016 --jobs 0 --out {out}", ["--jobs"]),
     ("--matches not a number", "simulate --variant school-2016 --matches ten", ["--matches"]),
-    ("unknown command", "frobnicate", ["invalid choice"]),
+    ("unknown command", "frobnicate", ["unknown command 'frobnicate'", "simsuite --help lists the commands"]),
     ("a Python policy on simulate is refused unimported", "simulate --variant school-2016 --policies {evil},basic "
      "--out {out}", ["Python policy", "evil.py"]),
 ]

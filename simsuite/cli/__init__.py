@@ -10,18 +10,21 @@ import argparse
 import sys
 from typing import Sequence
 
-from ..errors import SimsuiteError
+from ..errors import SimsuiteError, did_you_mean
 from .commands import (cmd_columns, cmd_learn_collect, cmd_learn_train, cmd_learn_evaluate, cmd_simulate, cmd_sweep, cmd_design, cmd_summary, cmd_calibrate, cmd_compare_policies, cmd_exact, cmd_report, cmd_variants, cmd_show, cmd_judge, cmd_bury, cmd_advise, cmd_play, cmd_bench, cmd_duel, cmd_tournament)
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
+    _known_command(parser, argv)
+    args, extra = parser.parse_known_args(argv)
     args.argv = argv
+    name = " ".join(filter(None, (args.command, getattr(args, "learn_command", None))))  # "learn collect"
+    if extra:
+        _unrecognized(_command_parser(parser, name) if name else parser, extra)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    name = " ".join(filter(None, (args.command, getattr(args, "learn_command", None))))  # "learn collect"
     try:
         with _compile_notice(args):
             return args.func(args) or 0
@@ -33,6 +36,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A mistyped command (``simsuite dule``) is one line naming the near commands, not argparse's list of
+    all of them. The first word that is not an option is the command: the top level's options take no value."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    commands = _command_parser(parser, "").choices if word is not None else {}
+    if word is not None and word not in commands:
+        parser.exit(2, f"simsuite: error: unknown command {word!r}{did_you_mean(word, commands)}; simsuite --help "
+                       "lists the commands\n")
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str):
+    """The parser of the command ``name`` ("duel", "learn collect"); with "" the top level's sub-commands
+    action (its ``choices``)."""
+    for word in name.split():
+        parser = _command_parser(parser, "").choices[word]
+    if name:
+        return parser
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
+    """Words no option of the command takes: one line, the near option named (``--polices``)."""
+    options = [o for a in parser._actions for o in a.option_strings]
+    near = did_you_mean(extra[0].split("=")[0], options) if extra[0].startswith("--") else ""
+    parser.error(f"unrecognized arguments: {' '.join(extra)}{near}")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's own errors (a bad number, a missing option, a word too many) in the one line of every
+    user mistake, ``simsuite COMMAND: error: ...``, without the usage block."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}; {self.prog} --help gives the options\n")
 
 
 # the commands that run the compiled engine: on a fresh checkout their first call compiles it
@@ -104,8 +142,8 @@ class _GroupedCommands(argparse.HelpFormatter):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.",
-                                formatter_class=_GroupedCommands)
+    p = _Parser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.",
+                formatter_class=_GroupedCommands)
     p.add_argument("--version", action=_Version, help="print the package's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                            description="simsuite COMMAND --help gives a command's options")
