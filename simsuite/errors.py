@@ -123,3 +123,19 @@ def toml_value(v) -> str:
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def did_you_mean(word, choices) -> str:
+    """For a mistyped ``word``, the nearest of ``choices`` (difflib, ignoring case) as ``" (did you mean
+    'x'?)"`` or ``" (did you mean 'x' or 'y'?)"``; ``""`` where none is near. A message names these
+    instead of listing every choice."""
+    import difflib
+
+    if not isinstance(word, str) or not word:
+        return ""
+    by_lower = {str(c).lower(): str(c) for c in choices}
+    near = [by_lower[c] for c in difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=0.6)]
+    if not near:
+        return ""
+    said = [repr(c) for c in near]
+    return f" (did you mean {', '.join(said[:-1]) + ' or ' if len(said) > 1 else ''}{said[-1]}?)"

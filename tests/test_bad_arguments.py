@@ -54,7 +54,7 @@ CASES = [
      "--out {out}", ["cannot reach the Dask scheduler", "refused"]),
     ("--jobs 0", "simulate --variant school-2016 --jobs 0 --out {out}", ["--jobs"]),
     ("--matches not a number", "simulate --variant school-2016 --matches ten", ["--matches"]),
-    ("unknown command", "frobnicate", ["invalid choice"]),
+    ("unknown command", "frobnicate", ["unknown command 'frobnicate'", "simsuite --help lists the commands"]),
     ("simulate a Python policy", "simulate --variant school-2016 --policies {evil},basic "
      "--out {out}", ["Python policy", "evil.py"]),
     # advise, calibrate, duel, compare-policies, bury, exact, learn, show, report, play, tournament, design

@@ -196,7 +196,7 @@ def test_a_failing_chunk_names_itself_and_how_to_reproduce(tmp_path, monkeypatch
 @pytest.mark.parametrize("argv, needles", [
     (["--set", "bottom_size=abc"], ["--set bottom_size=abc", "expected an integer"]),
     (["--set", "throws=maybe"], ["--set throws=maybe", "expected true or false"]),
-    (["--set", "no_such_key=1"], ["unknown key 'no_such_key'", "valid keys:", "bottom_size", "capture_per_card"]),
+    (["--set", "no_such_key=1"], ["unknown key 'no_such_key'", "rule keys are the fields simsuite show VARIANT lists"]),
     (["--set", "bottom_size=7"], ["bottom_size = 7 does not divide the deal evenly"]),
     (["--set", "bottom_size"], ["--set expects key=value"]),
     (["--policies", "expert,grandmaster"], ["unknown policy 'grandmaster'"]),

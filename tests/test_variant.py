@@ -323,13 +323,13 @@ def test_unknown_id_lists_known_ids():
     assert "\n" not in msg
 
 
-def test_with_overrides_unknown_key_lists_valid_keys():
+def test_with_overrides_unknown_key_suggests_the_near_keys():
     with pytest.raises(VariantError) as info:
-        load_variant("school-2016").with_overrides({"colour": 3})
+        load_variant("school-2016").with_overrides({"colour": 3, "bottom_sise": 4})
     msg = str(info.value)
-    assert "'colour'" in msg
-    for key in override_keys():
-        assert key in msg
+    assert "unknown key 'colour'; " in msg and "unknown key 'bottom_sise' (did you mean 'bottom_size'?)" in msg
+    assert f"the {len(override_keys())} rule keys are the fields simsuite show VARIANT lists" in msg
+    assert "capture_per_card" not in msg
 
 
 def test_with_overrides_about_field_is_not_a_rule():

@@ -141,6 +141,33 @@ def defined(metric: str, pairing: tuple[str, str]) -> bool:
     return not (METRIC_BY_KEY[metric].unequal_only and pairing[0] == pairing[1])
 
 
+TOO_MANY_TO_COUNT = 10**15  # a range of more values than this is said to have "more than 1e+15"
+
+
+def _range_count(a, b, by) -> int | None:
+    """The values of the range from ``a`` to ``b`` (both included) by ``by``: exact for integers; None for
+    floats whose ``(b - a) / by`` overflows (``from = 0, to = 1e308, by = 1e-308``)."""
+    if all(isinstance(x, int) for x in (a, b, by)):
+        return (b - a) // by + 1
+    try:
+        span = (b - a) / by
+    except OverflowError:  # an integer end past a float's range
+        return None
+    return math.floor(span + 1e-9) + 1 if math.isfinite(span) else None
+
+
+def _short(value: Any) -> str:
+    """A range table as written in a message, a huge integer end shortened to its magnitude."""
+    def num(x):
+        if not isinstance(x, int) or abs(x) < TOO_MANY_TO_COUNT:
+            return repr(x)
+        return f"{x:.3g}" if abs(x) < 10**300 else f"{'-' if x < 0 else ''}<{len(str(abs(x)))}-digit integer>"
+
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {num(v)}" for k, v in value.items()) + " }"
+    return repr(value)
+
+
 def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
     """A grid value: a list, or a range table ``{ from = a, to = b, by = c }`` (both ends included)."""
     if isinstance(value, list):
@@ -153,17 +180,22 @@ def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
         if bad or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in nums):
             return None, f"grid.{key}: a range is {{ from = A, to = B, by = STEP }} with three numbers; got {value!r}"
         a, b, by = nums
-        if not all(math.isfinite(x) for x in nums):
+        if not all(isinstance(x, int) or math.isfinite(x) for x in nums):
             return None, f"grid.{key}: a range's from, to and by must be finite numbers; got {value!r}"
         if by <= 0 or b < a:
             return None, f"grid.{key}: a range needs by > 0 and to >= from; got {value!r}"
-        span = (b - a) / by
-        if span + 1 > MAX_AXIS_VALUES:
-            return None, (f"grid.{key}: the range {value!r} has {math.floor(span) + 1:,} values; an axis has at most "
+        count = _range_count(a, b, by)
+        if count is None or count > MAX_AXIS_VALUES:
+            many = (f"{count:,}" if count is not None and count < TOO_MANY_TO_COUNT
+                    else f"more than {TOO_MANY_TO_COUNT:.0e}")
+            return None, (f"grid.{key}: the range {_short(value)} has {many} values; an axis has at most "
                           f"{MAX_AXIS_VALUES:,}")
-        count = int(math.floor(span + 1e-9)) + 1
-        return [type(a)(a + i * by) if isinstance(by, int) and isinstance(a, int) else round(a + i * by, 9)
-                for i in range(count)], None
+        values = [a + i * by if isinstance(by, int) and isinstance(a, int) else round(a + i * by, 9)
+                  for i in range(count)]
+        if len(set(values)) < len(values):  # a step below the numbers' precision (or below 1e-9) repeats values
+            return None, (f"grid.{key}: the range {_short(value)} steps by less than its values can tell apart "
+                          f"(it repeats values); give a larger by or list the values")
+        return values, None
     return None, f"grid.{key} must be a list of values or a range {{ from, to, by }}; got {value!r}"
 
 

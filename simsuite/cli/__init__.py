@@ -10,14 +10,18 @@ import argparse
 import sys
 from typing import Sequence
 
-from ..errors import SimsuiteError
+from ..errors import SimsuiteError, did_you_mean
 from .commands import (cmd_columns, cmd_learn_collect, cmd_learn_train, cmd_learn_evaluate, cmd_simulate, cmd_sweep, cmd_design, cmd_summary, cmd_calibrate, cmd_compare_policies, cmd_exact, cmd_report, cmd_variants, cmd_show, cmd_judge, cmd_bury, cmd_advise, cmd_play, cmd_bench, cmd_duel, cmd_tournament)
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
+    _known_command(parser, argv)
+    args, extra = parser.parse_known_args(argv)
     args.argv = argv
+    name = " ".join(filter(None, (args.command, getattr(args, "learn_command", None))))  # "learn collect"
+    if extra:
+        _unrecognized(_command_parser(parser, name) if name else parser, extra)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -25,13 +29,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _compile_notice(args):
             return args.func(args) or 0
     except SimsuiteError as exc:
-        print(f"simsuite {args.command}: error: {exc}", file=sys.stderr)
+        print(f"simsuite {name}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"simsuite {args.command}: interrupted", file=sys.stderr)
+        print(f"simsuite {name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A mistyped command (``simsuite dule``) is one line naming the near commands, not argparse's list of
+    all of them. The first word that is not an option is the command: the top level's options take no value."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    commands = _command_parser(parser, "").choices if word is not None else {}
+    if word is not None and word not in commands:
+        parser.exit(2, f"simsuite: error: unknown command {word!r}{did_you_mean(word, commands)}; simsuite --help "
+                       "lists the commands\n")
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str):
+    """The parser of the command ``name`` ("duel", "learn collect"); with "" the top level's sub-commands
+    action (its ``choices``)."""
+    for word in name.split():
+        parser = _command_parser(parser, "").choices[word]
+    if name:
+        return parser
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
+    """Words no option of the command takes: one line, the near option named (``--polices``)."""
+    options = [o for a in parser._actions for o in a.option_strings]
+    near = did_you_mean(extra[0].split("=")[0], options) if extra[0].startswith("--") else ""
+    parser.error(f"unrecognized arguments: {' '.join(extra)}{near}")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's own errors (a bad number, a missing option, a word too many) in the one line of every
+    user mistake, ``simsuite COMMAND: error: ...``, without the usage block."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}; {self.prog} --help gives the options\n")
 
 
 # the commands that run the compiled engine: on a fresh checkout their first call compiles it
@@ -50,9 +89,64 @@ def _compile_notice(args):
     return CompileNotice()
 
 
+# ``simsuite --help`` lists the commands in these groups, for the people who use them; every command is in one
+COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("rules and rulings", ("variants", "show", "judge", "advise")),
+    ("play", ("play", "duel", "tournament", "bury")),
+    ("runs", ("simulate", "sweep", "design")),
+    ("analysis", ("summary", "report", "exact", "calibrate", "compare-policies")),
+    ("development", ("bench", "learn", "columns")),
+)
+
+
+def package_version() -> str:
+    """The installed package's version; the source's ``simsuite.__version__`` where it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("simsuite")
+    except PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
+
+
+class _Version(argparse.Action):
+    """``--version``, the version looked up only when asked for (the search of the installed packages'
+    metadata would add tens of milliseconds to every command)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"simsuite {package_version()}")
+        parser.exit()
+
+
+class _GroupedCommands(argparse.HelpFormatter):
+    """Lists the sub-commands under ``COMMAND_GROUPS``' headings; argparse alone prints one flat list."""
+
+    def _format_action(self, action):
+        if not isinstance(action, argparse._SubParsersAction):
+            return super()._format_action(action)
+        by_name = {a.dest: a for a in action._get_subactions()}
+        grouped = {n for _, names in COMMAND_GROUPS for n in names}
+        other = tuple(n for n in by_name if n not in grouped)  # a command not yet given a group is still listed
+        parts = []
+        for title, names in COMMAND_GROUPS + ((("other", other),) if other else ()):
+            parts.append(" " * self._current_indent + title + ":\n")
+            self._indent()
+            parts += [super(_GroupedCommands, self)._format_action(by_name[n]) for n in names]
+            self._dedent()
+        return "".join(parts)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    p = _Parser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.",
+                formatter_class=_GroupedCommands)
+    p.add_argument("--version", action=_Version, help="print the package's version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                           description="simsuite COMMAND --help gives a command's options")
 
     s = sub.add_parser("variants", help="compare the variants side by side")
     s.add_argument("--json", action="store_true", help="machine-readable output")
@@ -63,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="one variant's rules, readably")
     s.add_argument("variant", help="variant id or path to a variant TOML file")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="{id, rules_hash, then one object per section of the variant file}")
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("judge", help="rule on a scenario file under one variant or all")
@@ -79,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--policy", default="search", help="built-in policy of the dealer (default search)")
     s.add_argument("--hands", type=int, default=2000, help="hands dealt (default 2000)")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1): the same deals for every --set")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true",
+                   help="{variant, policy, hands, points, any_points, by_trumps}, each figure with its interval")
     s.set_defaults(func=cmd_bury)
 
     s = sub.add_parser("advise", help="what a policy plays in a written position (search: every candidate's value)")
@@ -107,10 +202,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--variant", required=True, help="variant id or path")
     s.add_argument("--teams", type=int, default=8, help="number of teams (default 8)")
     s.add_argument("--policies", default="expert,basic", help="policies given to the teams in turn (default expert,basic)")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help="root seed (default 1); with --repeat, tournament k plays seed + k")
     s.add_argument("--elimination", choices=["single", "double"], help="knock-out formats: override the variant")
     s.add_argument("--repeat", type=int, default=1, help="run K tournaments and report how often each team won")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true",
+                   help="{variant, champion, standings, matches, notes}; with --repeat: each team's and policy's "
+                        "share of wins")
     s.set_defaults(func=cmd_tournament)
 
     s = sub.add_parser("bench", help="hands per second of the compiled engine, per variant, on one core")
@@ -129,7 +226,7 @@ def _parser() -> argparse.ArgumentParser:
     size.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     s.add_argument("--jobs", type=int, default=1, help="worker processes for duplicate hands (default 1; -1 all cores)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="a list of one object per variant: every figure with its interval")
     s.set_defaults(func=cmd_duel)
 
     s = sub.add_parser("simulate", help="play N matches of one or more variants into a results folder (resumable)")
@@ -164,8 +261,9 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("summary", help="game length, swing and fairness of a results folder")
     s.add_argument("results", help="results folder (results/<run>)")
-    s.add_argument("--by", choices=["variant", "cell"], default="variant", help="one row per variant or per cell")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--by", choices=["variant", "cell"], default="variant",
+                   help="group the figures by variant (default) or by cell: one column per group (one object with --json)")
+    s.add_argument("--json", action="store_true", help="a list of one object per group: every figure, n and interval")
     s.set_defaults(func=cmd_summary)
 
     s = sub.add_parser("calibrate", help="self-play under each outside reference's rules, beside its figures")
@@ -196,7 +294,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--reps", type=int, default=1000,
                    help="bootstrap resamples over deals (default 1,000; fewer are labelled rough)")
     s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true",
+                   help="a list of one object per cell (with --validate: per cell and figure), every interval")
     s.add_argument("--validate", metavar="SIM_RUN",
                    help="out-of-sample validation: the model beside the matches of SIM_RUN (a run of another seed), "
                         "per figure with its margin and TOST's p, as a markdown table")
@@ -263,7 +362,8 @@ def _learn_parser(sub) -> None:
     e = learn.add_parser("evaluate", help="a model's agreement with the search on a collection's decisions")
     e.add_argument("model", help="a model file (.npz with its .json card), e.g. simsuite/models/learned.npz")
     e.add_argument("data", help="a complete collection folder")
-    e.add_argument("--json", action="store_true")
+    e.add_argument("--json", action="store_true", help="agreement and value lost, overall and per decision kind, "
+                   "for the model and the heuristic")
     e.set_defaults(func=cmd_learn_evaluate)
 
 

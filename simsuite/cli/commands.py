@@ -218,6 +218,7 @@ def cmd_judge(args) -> int:
 
 def cmd_bury(args) -> int:
     from ..analysis.bury import bury_study
+    from ..report.bury_text import format_bury
     from ..sim.spec import parse_overrides
 
     overrides = parse_overrides(args.overrides)
@@ -230,15 +231,7 @@ def cmd_bury(args) -> int:
     if "," in args.policy:
         raise SimsuiteError(f"--policy takes one policy (the dealer's; it buries in every hand); got {args.policy!r}")
     r = bury_study(v, args.policy, args.hands, args.seed)
-    if args.json:
-        print(json.dumps(r.as_dict(), indent=2))
-        return 0
-    sets = " ".join(f"{k}={val}" for k, val in overrides.items())
-    print(f"{r.variant}{' (' + sets + ')' if sets else ''}: {r.policy} buries, {r.hands} hands (seed {args.seed}); 95% intervals")
-    print(f"  points buried per hand     {r.points.fmt(2)}")
-    print(f"  hands with points buried   {r.any_points.fmt(pct=True)}")
-    for name, e in r.by_trumps:
-        print(f"  dealer keeps {name} trumps: {e.fmt(2)}")
+    print(json.dumps(r.as_dict(), indent=2) if args.json else format_bury(r, overrides, args.seed))
     return 0
 
 
@@ -341,7 +334,7 @@ def cmd_bench(args) -> int:
     import time
 
     from ..engine.api import play_batch
-    from ..report.text import table
+    from ..report.bench_text import format_bench
 
     _policy_names(args.policy)
     check_int("--hands", args.hands, 1)
@@ -361,19 +354,14 @@ def cmd_bench(args) -> int:
         rows.append({"variant": v.id, "policy": args.policy, "hands": args.hands,
                      "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
                      "seconds": secs, "warmup_s": warm})
-    if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        print(table(["variant", "policy", "hands", "hands/s", "seconds", f"warm-up ({WARMUP_HANDS} hands) s"],
-                    [[r["variant"], r["policy"], r["hands"], f"{r['hands_per_s']:,.0f}", f"{r['seconds']:.2f}",
-                      f"{r['warmup_s']:.2f}"] for r in rows]))
+    print(json.dumps(rows, indent=2) if args.json else format_bench(rows, WARMUP_HANDS))
     return 0
 
 
 def cmd_duel(args) -> int:
     from ..compete.duel import duel
     from ..engine.names import policy_codes, split_names
-    from ..report.text import table
+    from ..report.duel_text import format_duel
 
     names = split_names(args.policies)
     if len(names) != 2:
@@ -384,17 +372,13 @@ def cmd_duel(args) -> int:
     check_int("--hands", args.hands, 2)
     check_seed("--seed", args.seed)
     check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "play fewer hands")
+    check_jobs("--jobs", args.jobs)  # with --matches too, where the matches play in this process
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
     if args.matches is not None:
         return _duel_matches(args, names, variants)
-    check_jobs("--jobs", args.jobs)
     results = [duel(v, names[0], names[1], args.hands, args.seed, jobs=args.jobs) for v in variants]
-    if args.json:
-        print(json.dumps([r.as_dict() for r in results], indent=2))
-        return 0
-    rows = [[r.variant, r.net_levels.fmt(3), r.pair_win.fmt(pct=True), r.pair_loss.fmt(pct=True)] for r in results]
-    print(f"{names[0]} against {names[1]} over duplicate hands (seed {args.seed}); 95% intervals")
-    print(table(["variant", f"net levels per hand for {names[0]}", f"pairs {names[0]} wins", f"pairs {names[0]} loses"], rows, max_width=60))
+    print(json.dumps([r.as_dict() for r in results], indent=2) if args.json
+          else format_duel(results, names[0], names[1], args.seed))
     return 0
 
 
@@ -415,9 +399,8 @@ def _play_match(v, args, names) -> int:
 
 def cmd_tournament(args) -> int:
     from ..compete.competition import make_teams, repeat_tournaments, run_policy_tournament
-    from ..report.tournament_text import format_standings
     from ..engine.names import policy_codes, split_names
-    from ..report.text import table
+    from ..report.tournament_text import format_repeats, format_standings, repeats_dict, standings_dict
 
     v = load_variant(args.variant)
     pols = [p for p in split_names(args.policies) if p]
@@ -440,45 +423,24 @@ def cmd_tournament(args) -> int:
     _engine_ready(v)
     if args.repeat > 1:
         r = repeat_tournaments(v, teams, args.seed, args.repeat, args.elimination)
-        if args.json:
-            print(json.dumps({"variant": v.id, "repeats": r.repeats,
-                              "first": {t: e.as_dict() for t, e in r.first.items()},
-                              "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()}}, indent=2))
-            return 0
-        print(f"{v.id}: {r.repeats} tournaments of {len(teams)} teams (seeds {args.seed}..{args.seed + r.repeats - 1}); "
-              "share of tournaments won, 95% Wilson intervals")
-        print(table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]))
-        print(table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()]))
+        print(json.dumps(repeats_dict(r), indent=2) if args.json else format_repeats(r, len(teams), args.seed))
         return 0
     result, records = run_policy_tournament(v, teams, args.seed, args.elimination)
-    if args.json:
-        print(json.dumps({"variant": v.id, "champion": result.champion,
-                          "standings": [{"rank": s.rank, "team": s.team, "points": s.points,
-                                         "level_diff": s.level_diff, "separated_by": s.separated_by}
-                                        for s in result.standings],
-                          "matches": len(records), "notes": list(result.notes)}, indent=2))
-        return 0
-    print(format_standings(result))
+    print(json.dumps(standings_dict(result, len(records)), indent=2) if args.json else format_standings(result))
     return 0
 
 
 def _duel_matches(args, names, variants) -> int:
     from ..compete.duel import duel_matches
-    from ..report.text import table
+    from ..report.duel_text import format_match_duel
+    from ..sim.match import hand_cap
 
     check_int("--matches", args.matches, 2)
-    from ..sim.match import hand_cap
 
     for v in variants:
         check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,
                      "play fewer matches")
     results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
-    if args.json:
-        print(json.dumps([r.as_dict() for r in results], indent=2))
-        return 0
-    print(f"{names[0]} against {names[1]} over duplicate matches (seed {args.seed}, {args.matches} pairs); 95% intervals")
-    rows = [[r.variant, r.pair_win.fmt(pct=True), r.match_win.fmt(pct=True), r.match_draw.fmt(pct=True),
-             r.hands_per_match.fmt(1)] for r in results]
-    print(table(["variant", f"decided pairs {names[0]} wins", f"matches {names[0]} wins (draws counted)", "drawn",
-                 "hands per match"], rows, max_width=60))
+    print(json.dumps([r.as_dict() for r in results], indent=2) if args.json
+          else format_match_duel(results, names[0], names[1], args.seed, args.matches))
     return 0

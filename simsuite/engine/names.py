@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SimsuiteError
+from ..errors import SimsuiteError, did_you_mean
 from .policies import POLICY_NAMES
 from .search import (
     DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, SEARCH, code_candidates, code_samples, is_search,
@@ -75,7 +75,8 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
                             f"(simsuite.play.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
                             f"policies {', '.join(POLICY_NAMES)}")
     if bad:
-        raise SimsuiteError(f"unknown policy {bad[0]!r}; built-in policies: {', '.join(POLICY_NAMES)} "
+        raise SimsuiteError(f"unknown policy {bad[0]!r}{did_you_mean(bad[0], POLICY_NAMES)}; built-in policies: "
+                            f"{', '.join(POLICY_NAMES)} "
                             f"(search also as search-k<samples>-c<candidates>, samples 1 to {MAX_SAMPLES}, "
                             f"candidates 1 to {MAX_CANDIDATES})")
     return np.array(codes, dtype=np.int64)
@@ -96,7 +97,8 @@ def parse_policies(text: Any, where: str = "policies", from_file: bool = False) 
         if policy_code(name) is not None:
             continue
         if ":" not in name and not name.endswith(".py"):
-            raise SimsuiteError(f"{where}: unknown policy {name!r}; built-in policies: {', '.join(POLICY_NAMES)}")
+            raise SimsuiteError(f"{where}: unknown policy {name!r}{did_you_mean(name, POLICY_NAMES)}; built-in "
+                                f"policies: {', '.join(POLICY_NAMES)}")
         if from_file:
             raise SimsuiteError(f"{where}: {name!r} is a Python import path; a spec file names built-in policies "
                                 f"only ({', '.join(POLICY_NAMES)}) and never loads code (it was not imported)")

@@ -27,7 +27,7 @@ from ..engine.policies import LEARNED, POLICY_NAMES
 from ..engine.names import policy_code, policy_name
 from ..engine.order import hand_tables
 from ..engine.params import compile_variant
-from ..errors import ScenarioError
+from ..errors import ScenarioError, did_you_mean
 from ..rules.cards import RANK_NAMES, SEATS, format_card, format_cards
 from ..rules.order import format_trump
 from ..rules.scenario import Scenario, check_against
@@ -237,7 +237,7 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
     candidate's mean value (in levels for the seat's team) and how many sampled deals it saw."""
     code = policy_code(policy)
     if code is None:
-        raise ScenarioError(f"unknown policy {policy!r} for advise: the built-in policies ({', '.join(POLICY_NAMES)}, "
+        raise ScenarioError(f"unknown policy {policy!r}{did_you_mean(policy, POLICY_NAMES)} for advise: the built-in policies ({', '.join(POLICY_NAMES)}, "
                             f"search also as search-k<samples>-c<candidates>, samples 1 to {search.MAX_SAMPLES}, "
                             f"candidates 1 to {search.MAX_CANDIDATES})")
     P, st, W, rng = position_state(s, v, seed, (code,))

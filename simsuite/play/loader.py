@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import SimsuiteError
+from ..errors import SimsuiteError, did_you_mean
 from .builtin import BUILTIN_NAMES, BuiltinPolicy
 from .policy import POLICY_METHODS
 
@@ -79,7 +79,7 @@ def load_policy(spec: Any) -> Any:
         return BuiltinPolicy(text)
     if ":" not in text:
         raise SimsuiteError(f"policy {spec!r}: not a built-in policy ({', '.join(BUILTIN_NAMES)}) nor "
-                            f"path/to/file.py:ClassName nor package.module:ClassName")
+                            f"path/to/file.py:ClassName nor package.module:ClassName{did_you_mean(text, BUILTIN_NAMES)}")
     where, cls_name = text.rsplit(":", 1)
     where, cls_name = where.strip(), cls_name.strip()
     if not where or not cls_name.isidentifier():

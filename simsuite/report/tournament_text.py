@@ -1,10 +1,13 @@
-"""The final standings of a tournament as a plain-text table, then the champion and the notes."""
+"""The text and JSON of ``simsuite tournament``: one tournament's final standings, then the champion and
+the notes; or, over repeated tournaments, each team's and each policy's share of them won."""
 
 from __future__ import annotations
 
+from ..compete.competition import RepeatResult
 from ..compete.ranking import RoundEntry
 from ..compete.tournament import TournamentResult
 from ..rules.cards import RANK_NAMES
+from .text import table
 
 
 def _level_name(level: int | None) -> str:
@@ -44,3 +47,26 @@ def format_standings(result: TournamentResult) -> str:
     for note in result.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
+
+
+def standings_dict(result: TournamentResult, matches: int) -> dict:
+    """One tournament as JSON: the champion, the standings, the matches played and the notes."""
+    return {"variant": result.variant_id, "champion": result.champion,
+            "standings": [{"rank": s.rank, "team": s.team, "points": s.points, "level_diff": s.level_diff,
+                           "separated_by": s.separated_by} for s in result.standings],
+            "matches": matches, "notes": list(result.notes)}
+
+
+def format_repeats(r: RepeatResult, teams: int, seed: int) -> str:
+    """Repeated tournaments (seeds ``seed`` on): the share each team won, then each policy's teams."""
+    return "\n".join([
+        f"{r.variant}: {r.repeats} tournaments of {teams} teams (seeds {seed}..{seed + r.repeats - 1}); "
+        "share of tournaments won, 95% Wilson intervals",
+        table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]),
+        table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()])])
+
+
+def repeats_dict(r: RepeatResult) -> dict:
+    """Repeated tournaments as JSON: each team's and each policy's share won, with its interval."""
+    return {"variant": r.variant, "repeats": r.repeats, "first": {t: e.as_dict() for t, e in r.first.items()},
+            "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()}}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, id_problem, read_toml
+from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, did_you_mean, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
 from .choices import CHOICES, TieBreak
 
@@ -313,7 +313,7 @@ class Variant:
         problems = []
         for key, value in overrides.items():
             if key not in SPEC_BY_NAME or SPEC_BY_NAME[key].section == "about" and key != "version":
-                problems.append(f"unknown key {key!r}; valid keys: {', '.join(override_keys())}")
+                problems.append(unknown_key_problem(key))
                 continue
             flat[key] = value
         if problems:
@@ -324,6 +324,12 @@ class Variant:
 
 def override_keys() -> list[str]:
     return [s.name for s in SPECS if s.section != "about"]
+
+
+def unknown_key_problem(key: str) -> str:
+    """Why an override key (``--set KEY=VALUE``) is refused: the near keys, not all of them."""
+    return (f"unknown key {key!r}{did_you_mean(key, override_keys())}; the {len(override_keys())} rule keys are the "
+            "fields simsuite show VARIANT lists")
 
 
 def _to_plain(spec: FieldSpec, value: Any) -> Any:
@@ -357,7 +363,8 @@ def _locate(text: str) -> Path:
                                       f"variant file ending in .toml, or one of: {', '.join(known_ids())}"])
         path = VARIANTS_DIR / f"{text}.toml"
         if not path.is_file():
-            raise VariantError(text, [f"unknown variant id; known ids: {', '.join(known_ids())}"])
+            raise VariantError(text, [f"unknown variant id{did_you_mean(text, known_ids())}; known ids: "
+                                      f"{', '.join(known_ids())}"])
     return path
 
 

@@ -20,7 +20,7 @@ from .match import hand_cap, play_match_batch
 from ..engine.hand import N_RECORD
 from ..engine.names import pair_text, parse_policies
 from ..errors import SimsuiteError
-from ..rules.variant import SPEC_BY_NAME, Variant, load_variant, override_keys
+from ..rules.variant import SPEC_BY_NAME, Variant, load_variant, override_keys, unknown_key_problem
 from . import results as R
 from .limits import check_int, check_jobs, check_memory, check_seed
 from .results import json_hash
@@ -118,7 +118,7 @@ def parse_override_value(key: str, text: str) -> Any:
     """``--set key=value``: the value typed by the field's kind (int, float, bool, str, rank, or a
     comma-separated list)."""
     if key not in SPEC_BY_NAME or key not in override_keys():
-        raise SimsuiteError(f"--set: unknown key {key!r}; valid keys: {', '.join(override_keys())}")
+        raise SimsuiteError(f"--set: {unknown_key_problem(key)}")
     spec = SPEC_BY_NAME[key]
     text = text.strip()
     try:
@@ -147,7 +147,7 @@ def parse_overrides(items: Sequence[str] | Mapping[str, Any]) -> dict:
     if isinstance(items, Mapping):
         for key in items:
             if key not in override_keys():
-                raise SimsuiteError(f"unknown override key {key!r}; valid keys: {', '.join(override_keys())}")
+                raise SimsuiteError(f"overrides: {unknown_key_problem(key)}")
         return dict(items)
     out: dict = {}
     for item in items:
