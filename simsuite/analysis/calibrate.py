@@ -20,6 +20,7 @@ averages over.
 from __future__ import annotations
 
 import dataclasses
+from importlib import resources
 import math
 import shlex
 import sys
@@ -35,7 +36,7 @@ from ..errors import SimsuiteError, VariantError, id_problem, read_toml, toml_va
 from ..rules.variant import Variant, variant_from_table
 from .stats import Estimate, mean_ci
 
-CALIBRATION_DIR = Path(__file__).resolve().parents[2] / "calibration"
+CALIBRATION_DIR = Path(str(resources.files("simsuite") / "calibration"))  # package data
 DEFAULT_HANDS = 10000
 DEFAULT_POLICY = "expert"
 BOOTSTRAP_SEED = 0

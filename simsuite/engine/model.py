@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import zipfile
+from importlib import resources
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from .features import FEATURE_NAMES, N_CONTEXT, N_FEATURES
 from .learned import HEADER, KIND_BILINEAR, MODEL_KIND, MODEL_NCTX, MODEL_NF, MODEL_SIZE
 from .policies import LEARNED
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+MODELS_DIR = Path(str(resources.files("simsuite") / "models"))  # package data
 SHIPPED = MODELS_DIR / "learned.npz"
 ENV = "SIMSUITE_MODEL"
 FORMAT = "simsuite-learned-model"

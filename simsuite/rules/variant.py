@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import json
 import math
+from importlib import resources
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -23,7 +24,8 @@ from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, a
 from .cards import RANK_NAMES, parse_rank
 from .choices import CHOICES, TieBreak
 
-VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
+# The built-in variants are package data: found through importlib.resources, so that an installed simsuite has them.
+VARIANTS_DIR = Path(str(resources.files("simsuite") / "variants"))
 
 # Named choices (``rules.choices``). The rules core maps each to a small function or integer code.
 
