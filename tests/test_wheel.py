@@ -1,0 +1,298 @@
+"""The wheel, installed outside the checkout, runs: what a user or a Dask worker gets from
+``uv build`` / ``pip wheel`` and ``pip install``.
+
+The wheel is built from a copy of the package (``simsuite/`` and the checkout's top-level files,
+without caches) and installed with its dependencies into a new virtual environment in a temporary
+folder, pinned to the versions of the environment running the tests (``uv pip freeze``), so that
+uv's cache serves them without the network (as after ``make test``; without a cache it
+downloads them). Every command then runs as ``<venv>/bin/simsuite`` from a temporary folder with no
+repository in sight, with no PYTHONPATH, and must exit 0, print what it should, and print nothing on
+stderr (no warning, no traceback); ``simsuite.__file__`` must lie in the new environment.
+
+Costs, measured on two shared cores under load (docs/harness.md, "Installing"):
+
+- ``test_wheel_installs_and_runs`` (default run): build 3 to 5 s, venv and install from the cache
+  about 1 s, ``--help``, ``variants``, ``show``, ``judge`` about 0.5 s each; no engine.
+- ``test_wheel_engine`` (``slow``): a fresh install compiles the engine (numba caches it beside the
+  installed source, where the checkout's cache, keyed on the checkout's paths and times, cannot
+  serve it): the lean loop set (random, basic, expert; what ``basic,random`` needs, the cheapest
+  set) took 66 CPU-s, 2 min of wall time on the loaded two cores, over the minute this suite can
+  spend on it; then ``summary``, ``exact`` (which compiles the chain solver, about 8 s) and
+  ``report``.
+- ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker started from the new venv on
+  127.0.0.1 play ``simulate --backend dask``; after ``test_wheel_engine`` the worker loads the
+  engine from the installed cache, alone it compiles it.
+
+Run the slow ones with ``pytest -m slow tests/test_wheel.py`` (tests/conftest.py skips them
+otherwise). Every process started here is stopped at the end, and each has a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# the package's files; caches (bytecode, numba's) and build leftovers stay behind
+IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info")
+# variables that would let the installed command see the checkout or the test run
+DROP_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "NUMBA_CACHE_DIR",
+            "CONDA_PREFIX")
+# what the compile notice prints on a fresh install (engine.warm.CompileNotice), and simulate's closing line
+NOTICE = re.compile(r"^simsuite: (compiling the engine, once per checkout|engine compiled in \d+ s)")
+SCENARIO = """\
+# a 3+3 lead in hearts: school-2016 lets E follow 2+2+2, huizhou wants the two triples first
+level = "2"
+trump = "S"
+declarers = "NS"
+
+[hands]
+E = "H5 H5 H6 H6 H7 H7 HJ HJ HJ HK HK HK C3"
+
+[trick]
+leader = "N"
+plays = ["H9 H9 H9 H8 H8 H8", "H5 H5 H6 H6 H7 H7"]
+"""
+
+TIMES: list[tuple[str, float]] = []  # (step, seconds), printed by the session's finalizer (pytest -s shows it)
+
+
+@contextmanager
+def step(name: str):
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        TIMES.append((name, time.perf_counter() - t0))
+
+
+def _uv() -> str | None:
+    here = Path(sys.executable).parent / "uv"
+    return str(here) if here.exists() else shutil.which("uv")
+
+
+def _run(cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess:
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    assert res.returncode == 0, f"{' '.join(map(str, cmd))}: exit {res.returncode}\n{res.stdout}\n{res.stderr}"
+    return res
+
+
+def _offline_first(cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess:
+    """``cmd`` with uv's ``--offline`` (the cache holds everything after ``make test``), else online."""
+    res = subprocess.run(cmd[:3] + ["--offline"] + cmd[3:], capture_output=True, text=True, timeout=timeout, **kw)
+    return res if res.returncode == 0 else _run(cmd, timeout, **kw)
+
+
+def _pins(uv: str | None) -> list[str]:
+    """``name==version`` of every distribution of the running environment but simsuite itself."""
+    if uv:
+        text = _run([uv, "pip", "freeze", "--python", sys.executable], 60).stdout
+    else:
+        text = _run([sys.executable, "-m", "pip", "freeze"], 60).stdout
+    return [line for line in text.splitlines()
+            if "==" in line and not line.lower().startswith(("simsuite==", "-e"))]
+
+
+class Installed:
+    """A wheel of this checkout installed in ``venv``; ``cli`` runs its command from ``work``."""
+
+    def __init__(self, venv: Path, work: Path, wheel: Path):
+        self.venv, self.work, self.wheel = venv, work, wheel
+        self.bin = venv / "bin"
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in DROP_ENV and not k.startswith(("SIMSUITE_", "PYTEST_", "COV_CORE_"))}
+        self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
+
+    def cli(self, *args: str, timeout: float = 120, stderr_ok: re.Pattern | None = None) -> str:
+        """``simsuite ARGS`` of the installed venv: exit 0 and stderr empty (but lines matching
+        ``stderr_ok``); its stdout."""
+        with step(" ".join(args[:1]) or "--help"):
+            res = subprocess.run([str(self.bin / "simsuite"), *args], cwd=self.work, env=self.env, capture_output=True,
+                                 text=True, timeout=timeout)
+        shown = f"simsuite {' '.join(args)}: exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}"
+        assert res.returncode == 0, shown
+        assert "Traceback" not in res.stderr and "Warning" not in res.stderr, shown
+        rest = [line for line in res.stderr.splitlines() if not (stderr_ok and stderr_ok.search(line))]
+        assert not rest, shown
+        return res.stdout
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Installed:
+    """Build the wheel from a copy of the package, install it with pinned dependencies into a new
+    venv in a temporary folder, and return it with an empty working folder beside it."""
+    base = tmp_path_factory.mktemp("wheel")
+    for parent in [base, *base.parents]:  # the temporary folder must not lie in a checkout
+        assert not (parent / ".git").exists() and not (parent / "pyproject.toml").exists(), parent
+    uv = _uv()
+    if uv is None and subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("neither uv nor pip is available to build and install the wheel")
+    src, dist, venv, work = base / "src", base / "dist", base / "venv", base / "work"
+    with step("copy sources"):
+        shutil.copytree(ROOT / "simsuite", src / "simsuite", ignore=IGNORE)
+        for f in ROOT.iterdir():  # pyproject.toml, README.md (the long description) and the other top-level files
+            if f.is_file() and not f.is_symlink():
+                shutil.copy2(f, src / f.name)
+    with step("build wheel"):
+        if uv:
+            _offline_first([uv, "build", "--wheel", "-q", "--python", sys.executable, "-o", str(dist), str(src)], 300)
+        else:
+            _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(src)], 300)
+    wheels = sorted(dist.glob("simsuite-*.whl"))
+    assert len(wheels) == 1, wheels
+    pins = base / "pins.txt"
+    pins.write_text("\n".join(_pins(uv)) + "\n")
+    with step("venv and install"):
+        py = venv / "bin" / "python"
+        if uv:
+            _run([uv, "venv", "-q", "--python", sys.executable, str(venv)], 120)
+            _offline_first([uv, "pip", "install", "-q", "--python", str(py), "-c", str(pins), str(wheels[0])], 600)
+        else:
+            _run([sys.executable, "-m", "venv", str(venv)], 120)
+            _run([str(py), "-m", "pip", "install", "-q", "-c", str(pins), str(wheels[0])], 600)
+    work.mkdir()
+    yield Installed(venv, work, wheels[0])
+    print("\ntests/test_wheel.py steps (s): " + ", ".join(f"{name} {secs:.1f}" for name, secs in TIMES))
+
+
+def test_wheel_installs_and_runs(installed):
+    """The cheap commands of the installed wheel: the package, its data and its command line."""
+    w = installed
+    with step("import"):
+        res = _run([str(w.bin / "python"), "-c", "import simsuite, numba; print(simsuite.__file__); "
+                    "print(simsuite.__version__)"], 120, cwd=w.work, env=w.env)
+    where, version = res.stdout.split()
+    assert Path(where).resolve().is_relative_to(w.venv.resolve()), where
+    assert not Path(where).resolve().is_relative_to(ROOT), where
+    assert w.wheel.name.startswith(f"simsuite-{version}-"), (w.wheel.name, version)
+    assert not res.stderr, res.stderr
+
+    out = w.cli("--help")
+    for word in ("simulate", "judge", "variants", "summary", "exact", "report"):
+        assert word in out, word
+    out = w.cli("variants")  # the built-in variants are package data
+    for vid in ("school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"):
+        assert vid in out, vid
+    out = w.cli("show", "huizhou")
+    assert out.startswith("huizhou:") and "rules hash" in out, out[:300]
+    (w.work / "follow.toml").write_text(SCENARIO)
+    out = w.cli("judge", "follow.toml", "--variant", "all")
+    assert "ILLEGAL" in out and "legal" in out and "winner" in out, out
+    out = w.cli("judge", "follow.toml", "--variant", "huizhou", "--json")
+    ruling = json.loads(out)
+    assert ruling["variant"] == "huizhou" and ruling["winner"] == "N", ruling
+    assert ruling["plays"][1]["legal"] is False, ruling
+    assert list(w.work.iterdir()) == [w.work / "follow.toml"], "a command wrote into the working folder"
+
+
+@pytest.mark.slow
+def test_wheel_engine(installed):
+    """``simulate`` of the installed wheel on a fresh install, so that it compiles the engine: 4
+    matches of school-2016, basic against random (the lean loop set, the cheapest to compile). The
+    engine caches itself beside the installed source, and summary, exact and report read its run."""
+    w = installed
+    w.cli("simulate", "--variant", "school-2016", "--matches", "4", "--chunk", "2", "--policies", "basic,random",
+          "--seed", "1", "--out", "local", timeout=540,
+          stderr_ok=re.compile(NOTICE.pattern + r"|^local: 4 matches, \d+ hands in "))
+    simulated = w.work / "local"
+    manifest = json.loads((simulated / "manifest.json").read_text())
+    assert manifest["status"] == "complete", manifest["status"]
+    assert all(c["status"] == "done" for c in manifest["chunks"]) and len(manifest["chunks"]) == 2, manifest["chunks"]
+    assert manifest.get("package_version") == w.wheel.name.split("-")[1], manifest.get("package_version")
+    cached = list((w.venv / "lib").glob("python3*/site-packages/simsuite/engine/__pycache__/*.nbi"))
+    assert cached, "numba wrote no cache beside the installed engine"
+
+    out = w.cli("summary", "local")
+    assert "school-2016" in out and "policy A wins the match" in out and "n=4" in out, out
+    out = w.cli("exact", "local")
+    assert "Exact solution of the match chain" in out and "basic / random" in out, out
+    out = w.cli("report", "local", "-o", "local/report.html")
+    assert out.strip().endswith("report.html"), out
+    html = (simulated / "report.html").read_text()
+    assert "<html" in html.lower() and "school-2016" in html, html[:300]
+
+
+def _start(cmd: list[str], w: Installed, log: Path, procs: list) -> subprocess.Popen:
+    fh = open(log, "w")
+    proc = subprocess.Popen(cmd, cwd=w.work, env=w.env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+    procs.append((proc, fh))
+    return proc
+
+
+def _stop(procs: list) -> None:
+    """Each process started here, and its children (its own process group), terminated, then killed."""
+    for proc, _ in reversed(procs):
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    for proc, fh in reversed(procs):
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=15)
+        fh.close()
+
+
+@pytest.fixture
+def dask_cluster(installed, tmp_path):
+    """A Dask scheduler and one single-threaded worker process, both the new venv's ``dask``
+    command, on 127.0.0.1; the scheduler's address. Both are stopped at the end."""
+    procs: list = []
+    try:
+        info = tmp_path / "scheduler.json"
+        sched = _start([str(installed.bin / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                        "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info)],
+                       installed, tmp_path / "scheduler.log", procs)
+        deadline = time.monotonic() + 60
+        while not info.exists() and sched.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert info.exists(), (tmp_path / "scheduler.log").read_text()
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:"), address
+        _start([str(installed.bin / "dask"), "worker", address, "--host", "127.0.0.1", "--nworkers", "1",
+                "--nthreads", "1", "--no-dashboard", "--death-timeout", "60",
+                "--local-directory", str(tmp_path / "worker")], installed, tmp_path / "worker.log", procs)
+        # wait for the worker to join (the CLI's scheduler check does not wait for workers)
+        probe = ("import sys; from distributed import Client; c = Client(sys.argv[1], timeout='30s'); "
+                 "c.wait_for_workers(1, timeout=60); print(len(c.scheduler_info()['workers'])); c.close()")
+        with step("dask up"):
+            res = subprocess.run([str(installed.bin / "python"), "-c", probe, address], cwd=installed.work,
+                                 env=installed.env, capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0 and res.stdout.strip() == "1", (res.stdout, res.stderr,
+                                                                   (tmp_path / "worker.log").read_text())
+        yield address
+    finally:
+        _stop(procs)
+
+
+@pytest.mark.slow
+def test_wheel_dask(installed, dask_cluster):
+    """``simulate --backend dask`` from the installed wheel, on a scheduler and a worker started
+    from it: every chunk runs on the worker and the run is complete."""
+    w = installed
+    w.cli("simulate", "--variant", "huizhou", "--matches", "4", "--chunk", "2", "--policies", "random,basic",
+          "--seed", "2", "--backend", "dask", "--scheduler", dask_cluster, "--out", "dask", timeout=540,
+          stderr_ok=re.compile(r"^dask: 4 matches, \d+ hands in "))
+    manifest = json.loads((w.work / "dask" / "manifest.json").read_text())
+    assert manifest["status"] == "complete", manifest["status"]
+    assert [c["status"] for c in manifest["chunks"]] == ["done", "done"], manifest["chunks"]
+    session = manifest["sessions"][-1]
+    assert session["backend"] == "dask" and session["chunks_played"] == 2, session
+    out = w.cli("summary", "dask")
+    assert "huizhou" in out and "n=4" in out, out
