@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -64,16 +65,21 @@ leader = "N"
 plays = ["H9 H9 H9 H8 H8 H8", "H5 H5 H6 H6 H7 H7"]
 """
 
-TIMES: list[tuple[str, float]] = []  # (step, seconds), printed by the session's finalizer (pytest -s shows it)
+TIMES: list[tuple[str, float, float]] = []  # (step, wall s, CPU s): the session's finalizer prints them (pytest -s)
+
+
+def _cpu() -> float:
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 @contextmanager
 def step(name: str):
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     try:
         yield
     finally:
-        TIMES.append((name, time.perf_counter() - t0))
+        TIMES.append((name, time.perf_counter() - t0, _cpu() - c0))
 
 
 def _uv() -> str | None:
@@ -109,6 +115,7 @@ class Installed:
     def __init__(self, venv: Path, work: Path, wheel: Path):
         self.venv, self.work, self.wheel = venv, work, wheel
         self.bin = venv / "bin"
+        self.package = next(venv.glob("lib/python3*/site-packages")) / "simsuite"
         self.env = {k: v for k, v in os.environ.items()
                     if k not in DROP_ENV and not k.startswith(("SIMSUITE_", "PYTEST_", "COV_CORE_"))}
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
@@ -122,6 +129,7 @@ class Installed:
         shown = f"simsuite {' '.join(args)}: exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}"
         assert res.returncode == 0, shown
         assert "Traceback" not in res.stderr and "Warning" not in res.stderr, shown
+        self.stderr = res.stderr
         rest = [line for line in res.stderr.splitlines() if not (stderr_ok and stderr_ok.search(line))]
         assert not rest, shown
         return res.stdout
@@ -162,7 +170,8 @@ def installed(tmp_path_factory) -> Installed:
             _run([str(py), "-m", "pip", "install", "-q", "-c", str(pins), str(wheels[0])], 600)
     work.mkdir()
     yield Installed(venv, work, wheels[0])
-    print("\ntests/test_wheel.py steps (s): " + ", ".join(f"{name} {secs:.1f}" for name, secs in TIMES))
+    print("\ntests/test_wheel.py steps (wall s / CPU s): "
+          + ", ".join(f"{name} {secs:.1f}/{cpu:.1f}" for name, secs, cpu in TIMES))
 
 
 def test_wheel_installs_and_runs(installed):
@@ -195,22 +204,50 @@ def test_wheel_installs_and_runs(installed):
     assert list(w.work.iterdir()) == [w.work / "follow.toml"], "a command wrote into the working folder"
 
 
-@pytest.mark.slow
-def test_wheel_engine(installed):
-    """``simulate`` of the installed wheel on a fresh install, so that it compiles the engine: 4
-    matches of school-2016, basic against random (the lean loop set, the cheapest to compile). The
-    engine caches itself beside the installed source, and summary, exact and report read its run."""
-    w = installed
+def _seed_engine_cache(w: Installed) -> int:
+    """Copy numba's cache of the checkout's engine into the installed package's ``__pycache__``
+    folders, after compiling (or loading) the lean loop set here, as tests/conftest.py does for
+    every worker of ``make test``. numba accepts a cached function only where the SHA-256 of its
+    module's source and the hash of its bytecode match the installed ones (``numba.core.caching``:
+    the index's stamp is the source's content hash, not its path or time), so the machine code it
+    loads is that of the installed source, which is what runs; a file that differs is compiled
+    again. Returns the number of files copied."""
+    from simsuite.engine.warm import warm_up
+    from simsuite.rules.variant import load_variant
+
+    with step("checkout's lean set"):
+        warm_up(load_variant("school-2016"), "basic", "every")
+    n = 0
+    with step("seed cache"):
+        for f in sorted((ROOT / "simsuite").rglob("__pycache__/*.nb[ic]")):
+            dest = w.package / f.relative_to(ROOT / "simsuite")
+            if dest.parent.parent.is_dir():  # a package the wheel holds
+                dest.parent.mkdir(exist_ok=True)
+                shutil.copy2(f, dest)
+                n += 1
+    return n
+
+
+def _simulate(w: Installed, out: str, *extra: str, stderr_ok: str = "") -> dict:
+    """``simulate`` of the installed wheel, 4 matches of school-2016 in 2 chunks, basic against random
+    (the lean loop set, the cheapest to compile): its manifest, checked complete."""
     w.cli("simulate", "--variant", "school-2016", "--matches", "4", "--chunk", "2", "--policies", "basic,random",
-          "--seed", "1", "--out", "local", timeout=540,
-          stderr_ok=re.compile(NOTICE.pattern + r"|^local: 4 matches, \d+ hands in "))
-    simulated = w.work / "local"
-    manifest = json.loads((simulated / "manifest.json").read_text())
+          "--seed", "1", "--out", out, *extra, timeout=540,
+          stderr_ok=re.compile(rf"^{out}: 4 matches, \d+ hands in " + (f"|{stderr_ok}" if stderr_ok else "")))
+    manifest = json.loads((w.work / out / "manifest.json").read_text())
     assert manifest["status"] == "complete", manifest["status"]
-    assert all(c["status"] == "done" for c in manifest["chunks"]) and len(manifest["chunks"]) == 2, manifest["chunks"]
-    assert manifest.get("package_version") == w.wheel.name.split("-")[1], manifest.get("package_version")
-    cached = list((w.venv / "lib").glob("python3*/site-packages/simsuite/engine/__pycache__/*.nbi"))
-    assert cached, "numba wrote no cache beside the installed engine"
+    assert [c["status"] for c in manifest["chunks"]] == ["done", "done"], manifest["chunks"]
+    assert manifest["package_version"] == w.wheel.name.split("-")[1], manifest["package_version"]
+    return manifest
+
+
+def test_wheel_runs_the_engine(installed):
+    """The installed engine plays (``simulate``), from numba's cache of the checkout's identical
+    source (``_seed_engine_cache``; a compile would print the compile notice, and fails here), and
+    summary, exact and report read its run. ``test_wheel_compiles_the_engine`` compiles it instead."""
+    w = installed
+    assert _seed_engine_cache(w), "no numba cache in the checkout"
+    _simulate(w, "local")
 
     out = w.cli("summary", "local")
     assert "school-2016" in out and "policy A wins the match" in out and "n=4" in out, out
@@ -218,8 +255,26 @@ def test_wheel_engine(installed):
     assert "Exact solution of the match chain" in out and "basic / random" in out, out
     out = w.cli("report", "local", "-o", "local/report.html")
     assert out.strip().endswith("report.html"), out
-    html = (simulated / "report.html").read_text()
+    html = (w.work / "local" / "report.html").read_text()
     assert "<html" in html.lower() and "school-2016" in html, html[:300]
+
+
+@pytest.mark.slow
+def test_wheel_compiles_the_engine(installed, tmp_path):
+    """A fresh install compiles the engine: ``simulate`` with numba's cache in an empty folder
+    (NUMBA_CACHE_DIR, which numba reads instead of the folders beside the source) compiles the lean
+    loop set from the installed source, announces it, writes its cache there, and plays. About 66
+    CPU-s, 2 min on two loaded cores: too long for the default run."""
+    w = installed
+    cache = tmp_path / "numba-cache"
+    w.env["NUMBA_CACHE_DIR"] = str(cache)
+    try:
+        with step("fresh compile"):
+            _simulate(w, "fresh", stderr_ok=NOTICE.pattern)
+        assert "simsuite: compiling the engine" in w.stderr, w.stderr
+    finally:
+        del w.env["NUMBA_CACHE_DIR"]
+    assert list(cache.rglob("lean.run-*.nbi")), "numba cached nothing in NUMBA_CACHE_DIR"
 
 
 def _start(cmd: list[str], w: Installed, log: Path, procs: list) -> subprocess.Popen:
@@ -286,6 +341,7 @@ def test_wheel_dask(installed, dask_cluster):
     """``simulate --backend dask`` from the installed wheel, on a scheduler and a worker started
     from it: every chunk runs on the worker and the run is complete."""
     w = installed
+    _seed_engine_cache(w)  # the worker loads the engine (test_wheel_compiles_the_engine compiles it)
     w.cli("simulate", "--variant", "huizhou", "--matches", "4", "--chunk", "2", "--policies", "random,basic",
           "--seed", "2", "--backend", "dask", "--scheduler", dask_cluster, "--out", "dask", timeout=540,
           stderr_ok=re.compile(r"^dask: 4 matches, \d+ hands in "))
