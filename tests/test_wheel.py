@@ -9,19 +9,26 @@ downloads them). Every command then runs as ``<venv>/bin/simsuite`` from a tempo
 repository in sight, with no PYTHONPATH, and must exit 0, print what it should, and print nothing on
 stderr (no warning, no traceback); ``simsuite.__file__`` must lie in the new environment.
 
-Costs, measured on two shared cores under load (docs/harness.md, "Installing"):
+Costs, measured on two cores shared with other work (load 4 to 5), wall / CPU seconds:
 
-- ``test_wheel_installs_and_runs`` (default run): build 3 to 5 s, venv and install from the cache
-  about 1 s, ``--help``, ``variants``, ``show``, ``judge`` about 0.5 s each; no engine.
-- ``test_wheel_engine`` (``slow``): a fresh install compiles the engine (numba caches it beside the
-  installed source, where the checkout's cache, keyed on the checkout's paths and times, cannot
-  serve it): the lean loop set (random, basic, expert; what ``basic,random`` needs, the cheapest
-  set) took 66 CPU-s, 2 min of wall time on the loaded two cores, over the minute this suite can
-  spend on it; then ``summary``, ``exact`` (which compiles the chain solver, about 8 s) and
-  ``report``.
-- ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker started from the new venv on
-  127.0.0.1 play ``simulate --backend dask``; after ``test_wheel_engine`` the worker loads the
-  engine from the installed cache, alone it compiles it.
+- ``test_wheel_installs_and_runs``: build the wheel (``uv build --wheel``) 2 to 4 / 1.2, a venv and
+  the install from uv's cache 2 / 1, ``--help``, ``variants``, ``show``, ``judge`` 0.3 / 0.2 each, a
+  first import in the new venv (bytecode written) 2.5 / 1.2. No engine.
+- ``test_wheel_runs_the_engine``: ``simulate`` (4 matches, ``basic,random``) 3 / 2, ``summary``
+  1 / 0.8, ``exact`` 8 / 4 (it compiles the chain solver unless the checkout has), ``report`` 6 / 3.
+  The engine is loaded from numba's cache of the checkout, copied into the install
+  (``_seed_engine_cache``): numba takes a cached function only where the installed module's source
+  has the same SHA-256 and the function the same bytecode, so what runs is the installed code. The
+  cache is there under ``make test`` (tests/conftest.py compiles the lean set in each worker first);
+  a plain ``pytest`` on a fresh checkout compiles it here, once, for the whole run.
+  These two tests: about 30 s of wall time, 15 CPU-s.
+- ``test_wheel_compiles_the_engine`` (``slow``): the fresh install's own compile (numba's cache in an
+  empty NUMBA_CACHE_DIR): the lean loop set (random, basic, expert; the cheapest set; search or
+  expert-v1 would compile the full one, twice as long) took 130 / 75, over the minute the default
+  run can spend.
+- ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker process started from the new venv
+  on 127.0.0.1 (2 s until the worker has joined), and ``simulate --backend dask`` from its CLI
+  (3 s; the worker loads the engine from the seeded cache).
 
 Run the slow ones with ``pytest -m slow tests/test_wheel.py`` (tests/conftest.py skips them
 otherwise). Every process started here is stopped at the end, and each has a timeout.
@@ -212,18 +219,28 @@ def _seed_engine_cache(w: Installed) -> int:
     the index's stamp is the source's content hash, not its path or time), so the machine code it
     loads is that of the installed source, which is what runs; a file that differs is compiled
     again. Returns the number of files copied."""
+    import simsuite
+    from simsuite.engine import lean
     from simsuite.engine.warm import warm_up
     from simsuite.rules.variant import load_variant
 
+    assert Path(simsuite.__file__).resolve().is_relative_to(ROOT), f"the tests import {simsuite.__file__}, not {ROOT}"
+
     with step("checkout's lean set"):
         warm_up(load_variant("school-2016"), "basic", "every")
+    # the engine's cache: beside the checkout's source, or where NUMBA_CACHE_DIR puts it; the other
+    # packages' caches where they are beside the source
+    found = {Path(lean.run.stats.cache_path): w.package / "engine" / "__pycache__"}
+    for d in (ROOT / "simsuite").rglob("__pycache__"):
+        found.setdefault(d, w.package / d.relative_to(ROOT / "simsuite"))
     n = 0
     with step("seed cache"):
-        for f in sorted((ROOT / "simsuite").rglob("__pycache__/*.nb[ic]")):
-            dest = w.package / f.relative_to(ROOT / "simsuite")
-            if dest.parent.parent.is_dir():  # a package the wheel holds
-                dest.parent.mkdir(exist_ok=True)
-                shutil.copy2(f, dest)
+        for src, dest in found.items():
+            if not dest.parent.is_dir():  # a package the wheel does not hold
+                continue
+            for f in sorted(src.glob("*.nb[ic]")):
+                dest.mkdir(exist_ok=True)
+                shutil.copy2(f, dest / f.name)
                 n += 1
     return n
 
@@ -247,7 +264,13 @@ def test_wheel_runs_the_engine(installed):
     summary, exact and report read its run. ``test_wheel_compiles_the_engine`` compiles it instead."""
     w = installed
     assert _seed_engine_cache(w), "no numba cache in the checkout"
-    _simulate(w, "local")
+    try:
+        _simulate(w, "local")
+    except AssertionError as exc:
+        if "compiling the engine" in w.stderr:
+            raise AssertionError("the installed engine compiled instead of loading the cache copied from the "
+                                 f"checkout (is the checkout's cache stale? make clean-cache)\n{exc}") from None
+        raise
 
     out = w.cli("summary", "local")
     assert "school-2016" in out and "policy A wins the match" in out and "n=4" in out, out
@@ -269,8 +292,7 @@ def test_wheel_compiles_the_engine(installed, tmp_path):
     cache = tmp_path / "numba-cache"
     w.env["NUMBA_CACHE_DIR"] = str(cache)
     try:
-        with step("fresh compile"):
-            _simulate(w, "fresh", stderr_ok=NOTICE.pattern)
+        _simulate(w, "fresh", stderr_ok=NOTICE.pattern)
         assert "simsuite: compiling the engine" in w.stderr, w.stderr
     finally:
         del w.env["NUMBA_CACHE_DIR"]
@@ -304,6 +326,12 @@ def _stop(procs: list) -> None:
         fh.close()
 
 
+def _on_cluster(w: Installed, address: str, code: str) -> str:
+    """``code`` run by the new venv's Python with ``c``, a Client of the scheduler at ``address``; its stdout."""
+    script = f"import sys\nfrom distributed import Client\nc = Client(sys.argv[1], timeout='30s')\n{code}\nc.close()\n"
+    return _run([str(w.bin / "python"), "-c", script, address], 120, cwd=w.work, env=w.env).stdout.strip()
+
+
 @pytest.fixture
 def dask_cluster(installed, tmp_path):
     """A Dask scheduler and one single-threaded worker process, both the new venv's ``dask``
@@ -323,14 +351,10 @@ def dask_cluster(installed, tmp_path):
         _start([str(installed.bin / "dask"), "worker", address, "--host", "127.0.0.1", "--nworkers", "1",
                 "--nthreads", "1", "--no-dashboard", "--death-timeout", "60",
                 "--local-directory", str(tmp_path / "worker")], installed, tmp_path / "worker.log", procs)
-        # wait for the worker to join (the CLI's scheduler check does not wait for workers)
-        probe = ("import sys; from distributed import Client; c = Client(sys.argv[1], timeout='30s'); "
-                 "c.wait_for_workers(1, timeout=60); print(len(c.scheduler_info()['workers'])); c.close()")
-        with step("dask up"):
-            res = subprocess.run([str(installed.bin / "python"), "-c", probe, address], cwd=installed.work,
-                                 env=installed.env, capture_output=True, text=True, timeout=120)
-        assert res.returncode == 0 and res.stdout.strip() == "1", (res.stdout, res.stderr,
-                                                                   (tmp_path / "worker.log").read_text())
+        with step("dask up"):  # the worker has joined (the CLI's scheduler check does not wait for workers)
+            joined = _on_cluster(installed, address, "c.wait_for_workers(1, timeout=60); "
+                                                     "print(len(c.scheduler_info()['workers']))")
+        assert joined == "1", (joined, (tmp_path / "worker.log").read_text())
         yield address
     finally:
         _stop(procs)
@@ -352,3 +376,7 @@ def test_wheel_dask(installed, dask_cluster):
     assert session["backend"] == "dask" and session["chunks_played"] == 2, session
     out = w.cli("summary", "dask")
     assert "huizhou" in out and "n=4" in out, out
+    where = json.loads(_on_cluster(w, dask_cluster, "import json\n"
+                                   "print(json.dumps(c.run(lambda: sys.modules['simsuite'].__file__)))"))
+    assert len(where) == 1, where  # the one worker, which imported simsuite from the new venv
+    assert all(Path(f).resolve().is_relative_to(w.venv.resolve()) for f in where.values()), where
