@@ -26,8 +26,8 @@ Costs, measured on two cores shared with other work (load 4 to 5), wall / CPU se
   empty NUMBA_CACHE_DIR): the lean loop set (random, basic, expert; the cheapest set; search or
   expert-v1 would compile the full one, twice as long) took 130 / 75, over the minute the default
   run can spend.
-- ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker process started from the new venv
-  on 127.0.0.1 (2 s until the worker has joined), and ``simulate --backend dask`` from its CLI
+- ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker process (two threads) started from
+  the new venv on 127.0.0.1 (2 s until the worker has joined), and ``simulate --backend dask`` from its CLI
   (3 s; the worker loads the engine from the seeded cache).
 
 Run the slow ones with ``pytest -m slow tests/test_wheel.py`` (tests/conftest.py skips them
@@ -334,8 +334,10 @@ def _on_cluster(w: Installed, address: str, code: str) -> str:
 
 @pytest.fixture
 def dask_cluster(installed, tmp_path):
-    """A Dask scheduler and one single-threaded worker process, both the new venv's ``dask``
-    command, on 127.0.0.1; the scheduler's address. Both are stopped at the end."""
+    """A Dask scheduler and one worker process, both the new venv's ``dask`` command, on 127.0.0.1;
+    the scheduler's address. Both are stopped at the end. The worker has two threads: joblib runs a
+    Parallel whose backend offers one thread in all in the calling process (its n_jobs == 1 path),
+    so that on a one-thread cluster the chunks would be played by the driver, not the worker."""
     procs: list = []
     try:
         info = tmp_path / "scheduler.json"
@@ -349,7 +351,7 @@ def dask_cluster(installed, tmp_path):
         address = json.loads(info.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:"), address
         _start([str(installed.bin / "dask"), "worker", address, "--host", "127.0.0.1", "--nworkers", "1",
-                "--nthreads", "1", "--no-dashboard", "--death-timeout", "60",
+                "--nthreads", "2", "--no-dashboard", "--death-timeout", "60",
                 "--local-directory", str(tmp_path / "worker")], installed, tmp_path / "worker.log", procs)
         with step("dask up"):  # the worker has joined (the CLI's scheduler check does not wait for workers)
             joined = _on_cluster(installed, address, "c.wait_for_workers(1, timeout=60); "
@@ -378,5 +380,5 @@ def test_wheel_dask(installed, dask_cluster):
     assert "huizhou" in out and "n=4" in out, out
     where = json.loads(_on_cluster(w, dask_cluster, "import json\n"
                                    "print(json.dumps(c.run(lambda: sys.modules['simsuite'].__file__)))"))
-    assert len(where) == 1, where  # the one worker, which imported simsuite from the new venv
+    assert len(where) == 1, where  # the one worker played the chunks, with simsuite from the new venv
     assert all(Path(f).resolve().is_relative_to(w.venv.resolve()) for f in where.values()), where
