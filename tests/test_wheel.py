@@ -184,13 +184,18 @@ def installed(tmp_path_factory) -> Installed:
 def test_wheel_installs_and_runs(installed):
     """The cheap commands of the installed wheel: the package, its data and its command line."""
     w = installed
-    with step("import"):
-        res = _run([str(w.bin / "python"), "-c", "import simsuite, numba; print(simsuite.__file__); "
-                    "print(simsuite.__version__)"], 120, cwd=w.work, env=w.env)
-    where, version = res.stdout.split()
-    assert Path(where).resolve().is_relative_to(w.venv.resolve()), where
-    assert not Path(where).resolve().is_relative_to(ROOT), where
+    with step("import"):  # the package, and the package data that no command below reads
+        res = _run([str(w.bin / "python"), "-c", "import simsuite\n"
+                    "from simsuite.analysis.calibrate import load_all_references\n"
+                    "from simsuite.engine.model import active_model, active_path\n"
+                    "print(simsuite.__file__, simsuite.__version__, len(load_all_references()), active_path())\n"
+                    "assert active_model()"], 120, cwd=w.work, env=w.env)
+    where, version, references, model = res.stdout.split()
+    for path in (where, model):
+        assert Path(path).resolve().is_relative_to(w.venv.resolve()), path
     assert w.wheel.name.startswith(f"simsuite-{version}-"), (w.wheel.name, version)
+    assert int(references) >= 1, "no calibration reference installed"
+    assert (w.package / "py.typed").is_file()
     assert not res.stderr, res.stderr
 
     out = w.cli("--help")
