@@ -347,7 +347,8 @@ def dask_cluster(installed, tmp_path):
     try:
         info = tmp_path / "scheduler.json"
         sched = _start([str(installed.bin / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                        "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info)],
+                        "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info),
+                        "--idle-timeout", "300"],  # and the worker's --death-timeout: gone even if this process is killed
                        installed, tmp_path / "scheduler.log", procs)
         deadline = time.monotonic() + 60
         while not info.exists() and sched.poll() is None and time.monotonic() < deadline:
