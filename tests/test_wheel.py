@@ -15,20 +15,22 @@ Costs, measured on two cores shared with other work (load 4 to 5), wall / CPU se
   the install from uv's cache 2 / 1, ``--help``, ``variants``, ``show``, ``judge`` 0.3 / 0.2 each, a
   first import in the new venv (bytecode written) 2.5 / 1.2. No engine.
 - ``test_wheel_runs_the_engine``: ``simulate`` (4 matches, ``basic,random``) 3 / 2, ``summary``
-  1 / 0.8, ``exact`` 8 / 4 (it compiles the chain solver unless the checkout has), ``report`` 6 / 3.
+  1 / 0.8, ``exact`` 4 to 8 / 3.5 (it compiles the chain solver unless the checkout's cache has it), ``report``
+  3 to 6 / 3.
   The engine is loaded from numba's cache of the checkout, copied into the install
   (``_seed_engine_cache``): numba takes a cached function only where the installed module's source
-  has the same SHA-256 and the function the same bytecode, so what runs is the installed code. The
-  cache is there under ``make test`` (tests/conftest.py compiles the lean set in each worker first);
+  has the same SHA-256 and the function the same bytecode, so what runs is the installed code (a
+  function called from another module is not checked, in the checkout as here: after an edit of the
+  engine, ``make clean-cache``). The cache is there under ``make test`` (tests/conftest.py compiles the lean set in each worker first);
   a plain ``pytest`` on a fresh checkout compiles it here, once, for the whole run.
-  These two tests: about 30 s of wall time, 15 CPU-s.
+  These two tests: 15 to 30 s of wall time, 13 to 15 CPU-s.
 - ``test_wheel_compiles_the_engine`` (``slow``): the fresh install's own compile (numba's cache in an
   empty NUMBA_CACHE_DIR): the lean loop set (random, basic, expert; the cheapest set; search or
   expert-v1 would compile the full one, twice as long) took 130 / 75, over the minute the default
   run can spend.
 - ``test_wheel_dask`` (``slow``): a Dask scheduler and one worker process (two threads) started from
-  the new venv on 127.0.0.1 (2 s until the worker has joined), and ``simulate --backend dask`` from its CLI
-  (3 s; the worker loads the engine from the seeded cache).
+    the new venv on 127.0.0.1 (2 s until the worker has joined), and ``simulate --backend dask`` from
+  its CLI (3 s; the worker loads the engine from the seeded cache).
 
 Run the slow ones with ``pytest -m slow tests/test_wheel.py`` (tests/conftest.py skips them
 otherwise). Every process started here is stopped at the end, and each has a timeout.
@@ -56,7 +58,7 @@ IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg
 # variables that would let the installed command see the checkout or the test run
 DROP_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "NUMBA_CACHE_DIR",
             "CONDA_PREFIX")
-# what the compile notice prints on a fresh install (engine.warm.CompileNotice), and simulate's closing line
+# what the compile notice prints on a fresh install (engine.warm.CompileNotice)
 NOTICE = re.compile(r"^simsuite: (compiling the engine, once per checkout|engine compiled in \d+ s)")
 SCENARIO = """\
 # a 3+3 lead in hearts: school-2016 lets E follow 2+2+2, huizhou wants the two triples first
@@ -133,10 +135,10 @@ class Installed:
         with step(" ".join(args[:1]) or "--help"):
             res = subprocess.run([str(self.bin / "simsuite"), *args], cwd=self.work, env=self.env, capture_output=True,
                                  text=True, timeout=timeout)
+        self.stderr = res.stderr
         shown = f"simsuite {' '.join(args)}: exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}"
         assert res.returncode == 0, shown
         assert "Traceback" not in res.stderr and "Warning" not in res.stderr, shown
-        self.stderr = res.stderr
         rest = [line for line in res.stderr.splitlines() if not (stderr_ok and stderr_ok.search(line))]
         assert not rest, shown
         return res.stdout
