@@ -200,6 +200,7 @@ def test_wheel_installs_and_runs(installed):
     assert (w.package / "py.typed").is_file()
     assert not res.stderr, res.stderr
 
+    assert w.cli("--version").strip() == f"simsuite {version}"
     out = w.cli("--help")
     for word in ("simulate", "judge", "variants", "summary", "exact", "report"):
         assert word in out, word
@@ -208,6 +209,7 @@ def test_wheel_installs_and_runs(installed):
         assert vid in out, vid
     out = w.cli("show", "huizhou")
     assert out.startswith("huizhou:") and "rules hash" in out, out[:300]
+    assert "第四、1" in out and "not cited" not in out, "the citations are not installed with the variants"
     (w.work / "follow.toml").write_text(SCENARIO)
     out = w.cli("judge", "follow.toml", "--variant", "all")
     assert "ILLEGAL" in out and "legal" in out and "winner" in out, out
