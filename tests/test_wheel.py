@@ -209,7 +209,7 @@ def test_wheel_installs_and_runs(installed):
         assert vid in out, vid
     out = w.cli("show", "huizhou")
     assert out.startswith("huizhou:") and "rules hash" in out, out[:300]
-    assert "第四、1" in out and "not cited" not in out, "the citations are not installed with the variants"
+    assert "第四、1" in out and "\n      not cited" not in out, "the citations are not installed with the variants"
     (w.work / "follow.toml").write_text(SCENARIO)
     out = w.cli("judge", "follow.toml", "--variant", "all")
     assert "ILLEGAL" in out and "legal" in out and "winner" in out, out
