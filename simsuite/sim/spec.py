@@ -209,6 +209,9 @@ def scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
 
 def check_out(out: Path) -> None:
     """Refuse an output path that is not a folder or cannot be written."""
+    loop = R.link_problem(out)
+    if loop:
+        raise SimsuiteError(f"--out {out}: cannot use it: {loop}")
     if out.exists():
         if not out.is_dir():
             raise SimsuiteError(f"--out {out}: exists and is not a folder")
