@@ -380,18 +380,20 @@ def _label(path: Path) -> str:
 def link_problem(path: Path) -> str | None:
     """Where ``path`` or a folder above it is a symbolic link that leads nowhere: a loop, or a link to
     nothing. ``Path.exists`` says only "no" to both."""
-    path = Path(path)
-    for p in (path, *path.parents):
+    loop = None
+    for p in (Path(path), *Path(path).parents):
         try:
             os.stat(p)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                return f"{p} is a symbolic link loop (it leads back to itself)"
-            if p.is_symlink():
+                loop = p  # the loop is the highest path that still loops
+                continue
+            if loop is None and p.is_symlink():
                 return f"{p} is a symbolic link to {os.readlink(p)}, which does not exist"
-            continue
-        return None  # the rest is reached through a folder that exists
-    return None
+            if loop is None:
+                continue
+        break  # the rest is reached through a folder that exists
+    return f"{loop} is a symbolic link loop (it leads back to itself)" if loop is not None else None
 
 
 def read_manifest(path: str | Path) -> dict:
