@@ -170,6 +170,45 @@ def test_every_worker_lost_stops_the_run_keeps_its_chunks_and_resumes_to_the_sam
     assert_same_rows(reference, out)
 
 
+def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
+    """The scheduler SIGKILLed mid-run: the client cancels every task; the run stops with the cause and
+    the resume command, its completed parts whole."""
+    pytest.importorskip("distributed")
+    monkeypatch.setenv(NO_WORKER_ENV, "30")  # the stop must not wait for this
+    preload = tmp_path / "slow_worker.py"
+    preload.write_text(SLOW_WORKER)
+    sched_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([str(Path(sys.executable).with_name("dask")), "scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        worker = _start_worker(address, preload)
+        _wait_for_workers(address, 1)
+        out = tmp_path / "run"
+        killed_at: list[float] = []
+        killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
+        killer.start()
+        code, _, err = run_cli(capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
+                               "--scheduler", address)
+        stopped_after = time.monotonic() - killed_at[0]
+        killer.join()
+    finally:
+        for p in (scheduler, worker):
+            if p is not None:
+                p.kill()
+                p.wait()
+    one_line_error(code, err, f"lost the connection to the Dask scheduler at {address}", "resume with:",
+                   command="simulate")
+    assert stopped_after < 10, stopped_after
+    m = R.read_manifest(out)
+    assert any(c["status"] == R.DONE for c in m["chunks"]) and R.damaged_parts(out, m) == []
+
+
 def test_a_scheduler_without_workers_stops_after_the_wait(tmp_path, capsys, monkeypatch, bare_scheduler):
     monkeypatch.setenv(NO_WORKER_ENV, "1")
     t0 = time.monotonic()

@@ -24,6 +24,7 @@ MAX_NO_WORKER_S = 86_400.0
 POLL_S = 0.5  # how often the driver looks at the cluster while it waits for a result
 IN_FLIGHT_PER_THREAD = 2  # chunks queued on the cluster per worker thread, so no thread waits for the driver
 MIN_IN_FLIGHT = 4
+SCHEDULER_LOST = "scheduler-connection-lost"  # the reason distributed gives the futures it cancels then
 
 
 class WorkersLost(Exception):
@@ -59,9 +60,11 @@ def _cluster_state(client) -> tuple[bool, int, int]:
 def play_on_cluster(client, fn: Callable[[dict], tuple], tasks: list[dict], wait_s: float,
                     address: str) -> Iterator[tuple]:
     """``fn(task)`` of every task on the cluster's workers, yielded as each finishes. Raises
-    ``WorkersLost`` after ``wait_s`` seconds without a worker; a task's own exception (a worker
-    killed while running it too often, say) passes through. Pending tasks are cancelled on exit."""
+    ``WorkersLost`` after ``wait_s`` seconds without a worker, or at once when the scheduler goes;
+    a task's own exception (a worker killed while running it too often, say) passes through.
+    Pending tasks are cancelled on exit."""
     from distributed import wait
+    from distributed.client import CancelledError
 
     queue = list(reversed(tasks))  # popped from the end: chunks go out in the plan's order
     pending: set = set()
@@ -87,11 +90,15 @@ def play_on_cluster(client, fn: Callable[[dict], tuple], tasks: list[dict], wait
                     done, _ = wait(list(pending), timeout=POLL_S, return_when="FIRST_COMPLETED")
             except TimeoutError:
                 continue
+            except CancelledError as exc:
+                raise _lost_or(exc, client, address) from None
             for f in done:
                 try:
                     res = f.result(timeout=POLL_S)
                 except TimeoutError:  # its worker left before the rows came back: the scheduler plays it again
                     continue
+                except CancelledError as exc:
+                    raise _lost_or(exc, client, address) from None
                 pending.discard(f)
                 f.release()
                 yield res
@@ -101,6 +108,14 @@ def play_on_cluster(client, fn: Callable[[dict], tuple], tasks: list[dict], wait
                 client.cancel(list(pending))
             except Exception:  # noqa: BLE001 - the client closes next in any case
                 pass
+
+
+def _lost_or(exc: BaseException, client, address: str) -> BaseException:
+    """The client cancels every future when its scheduler goes: that is ``WorkersLost``; any other
+    cancellation is itself."""
+    if SCHEDULER_LOST in str(exc) or client.status != "running":
+        return WorkersLost(f"lost the connection to the Dask scheduler at {address}")
+    return exc
 
 
 def _lost_text(address: str, answers: bool, seen_worker: bool, wait_s: float) -> str:
