@@ -417,3 +417,9 @@ def test_an_out_folder_that_links_to_nothing(tmp_path, capsys):
     out.symlink_to(tmp_path / "nowhere")
     code, _, err = run_cli(capsys, "simulate", *ARGV, "--out", str(out))
     one_line_error(code, err, "is a symbolic link to", "which does not exist", command="simulate")
+
+
+def test_a_report_written_through_a_link_loop(reference, loop, capsys):
+    out = loop / "r.html"
+    code, _, err = run_cli(capsys, "report", str(reference), "-o", str(out))
+    one_line_error(code, err, f"-o {out}", "symbolic link loop", command="report")

@@ -140,9 +140,9 @@ def cmd_report(args) -> int:
     from ..report.summary_text import incomplete_notice
     from ..sim.results import read_manifest
 
-    design = (Path(args.results) / "design.json").is_file()
-    manifest = None if design else read_manifest(args.results)  # a missing or looping folder: one line first
     _report_not_over_input(args.results, args.out)
+    design = (Path(args.results) / "design.json").is_file()
+    manifest = None if design else read_manifest(args.results)
     with _reading(args.results):
         page = build_report(args.results, args.out, by=args.by)
     notice = incomplete_notice(manifest, args.results) if manifest is not None else None
@@ -155,7 +155,15 @@ def cmd_report(args) -> int:
 def _report_not_over_input(results: str, out: str) -> None:
     """A report written into the folder it reads must be a new page, never one of the run's own files
     (``-o RUN/manifest.json`` replaced the manifest with HTML)."""
-    run, target = Path(results).resolve(), Path(out).resolve()
+    from ..sim.results import link_problem
+
+    loop = link_problem(Path(results))
+    if loop:  # resolve() would raise on a loop
+        raise SimsuiteError(f"{results}: cannot be read: {loop}")
+    try:
+        run, target = Path(results).resolve(), Path(out).resolve()
+    except RuntimeError:  # a loop in -o's path
+        raise SimsuiteError(f"-o {out}: cannot be written: {link_problem(Path(out)) or 'a symbolic link loop'}") from None
     if target.is_relative_to(run) and (target.suffix.lower() not in (".html", ".htm") or target.parent != run):
         raise SimsuiteError(f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
                             f"level (such as {Path(results) / 'report.html'}), never one of the run's files")

@@ -5,8 +5,8 @@ local workers start from the cache instead of compiling side by side. Chunks are
 ``play_chunk`` in local processes (joblib's ``loky``) or on a Dask cluster's workers
 (``simsuite.sim.cluster``); the driver writes each chunk's parts, their checksums and where the
 chunk ran into the store as results arrive (``simsuite.sim.results``), holding the folder's lock
-throughout. An interrupt (Ctrl-C or SIGTERM)
-or a failed chunk keeps the chunks done and says how to resume; workers exit when the driver dies.
+throughout. An interrupt (Ctrl-C or SIGTERM), a failed chunk or a cluster left without workers
+keeps the chunks done and says how to resume; local workers exit when the driver dies.
 
 Seeds: match ``i`` of a run with root seed ``S`` is always played from the same generator state,
 whatever the chunking, ``--jobs`` or backend, and in every cell: cells with the same deck count

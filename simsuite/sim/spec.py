@@ -33,7 +33,7 @@ BACKENDS = ("loky", "dask")
 SCHEDULER_ADDRESS = re.compile(r"^((tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+|[\w.\-]+:\d+)/?$")
 # memory estimates (docs/harness.md, "Limits"): a chunk's entry in the driver's manifest, and a
 # hand slot in a worker's arrays (the record, the levels, and the rows built from them)
-MANIFEST_BYTES_PER_CHUNK = 1_000
+MANIFEST_BYTES_PER_CHUNK = 2_000  # a done chunk in memory (its checksums and where it ran included) and in JSON
 # the manifest is rewritten as chunks finish, so its size bounds a run whatever the memory
 MAX_CHUNKS = 1_000_000
 HAND_SLOT_BYTES = (N_RECORD + 2) * 8 * 3
