@@ -85,17 +85,23 @@ def cmd_design(args) -> int:
 
 def cmd_summary(args) -> int:
     from ..analysis.metrics import summarise
-    from ..report.summary_text import format_summary
+    from ..report.summary_text import checksum_note, format_summary, incomplete_notice
     from ..sim.results import load
 
     r = load(args.results)
     variants = r.variants()  # the rules each cell was played under (overrides included)
     with _reading(args.results):
         rows = summarise(r.hands, r.matches, by=args.by, variants=variants)
-    if args.json:
+    notice = incomplete_notice(r.manifest, args.results)
+    checks = checksum_note(r.unchecked, 2 * (len(r.manifest["chunks"]) - len(r.missing_chunks)))
+    if args.json:  # stdout stays JSON: what a person should know goes to stderr
+        for line in (notice, checks):
+            if line:
+                print(f"simsuite summary: {line}", file=sys.stderr)
         print(json.dumps(rows, indent=2, default=str))
     else:
-        print(format_summary(rows))
+        text = format_summary(rows)
+        print("\n".join(filter(None, [notice, text, checks and f"Checksums: {checks}."])))
     return 0
 
 
@@ -131,17 +137,33 @@ def cmd_exact(args) -> int:
 
 def cmd_report(args) -> int:
     from ..report.html import build_report
+    from ..report.summary_text import incomplete_notice
+    from ..sim.results import read_manifest
 
     _report_not_over_input(args.results, args.out)
+    design = (Path(args.results) / "design.json").is_file()
+    manifest = None if design else read_manifest(args.results)
     with _reading(args.results):
-        print(build_report(args.results, args.out, by=args.by))
+        page = build_report(args.results, args.out, by=args.by)
+    notice = incomplete_notice(manifest, args.results) if manifest is not None else None
+    if notice:
+        print(notice)
+    print(page)
     return 0
 
 
 def _report_not_over_input(results: str, out: str) -> None:
     """A report written into the folder it reads must be a new page, never one of the run's own files
     (``-o RUN/manifest.json`` replaced the manifest with HTML)."""
-    run, target = Path(results).resolve(), Path(out).resolve()
+    from ..sim.results import link_problem
+
+    loop = link_problem(Path(results))
+    if loop:  # resolve() would raise on a loop
+        raise SimsuiteError(f"{results}: cannot be read: {loop}")
+    try:
+        run, target = Path(results).resolve(), Path(out).resolve()
+    except RuntimeError:  # a loop in -o's path
+        raise SimsuiteError(f"-o {out}: cannot be written: {link_problem(Path(out)) or 'a symbolic link loop'}") from None
     if target.is_relative_to(run) and (target.suffix.lower() not in (".html", ".htm") or target.parent != run):
         raise SimsuiteError(f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
                             f"level (such as {Path(results) / 'report.html'}), never one of the run's files")

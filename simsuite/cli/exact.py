@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from ..errors import SimsuiteError
 
@@ -21,18 +22,30 @@ def run(args) -> int:
         _check_run("--validate", args.validate)
         rows = validation_rows(args.results, args.validate, overrides, reps=args.reps, seed=args.seed, cells=cells,
                                approximate=args.approximate)
-        if args.json:
-            print(json.dumps(rows, indent=2, default=_plain))
-        else:
-            print(validation_table(rows, args.reps))
+        notices = _notices(args.results) + [f"--validate {args.validate}: {n}" for n in _notices(args.validate)]
+        _print(notices, json.dumps(rows, indent=2, default=_plain) if args.json else validation_table(rows, args.reps),
+               args.json)
         return 0
     rows = exact_results(args.results, overrides, reps=args.reps, seed=args.seed, cells=cells,
                          approximate=args.approximate)
-    if args.json:
-        print(json.dumps(rows, indent=2, default=str))
-    else:
-        print(format_exact(rows))
+    _print(_notices(args.results), json.dumps(rows, indent=2, default=str) if args.json else format_exact(rows), args.json)
     return 0
+
+
+def _notices(path: str) -> list[str]:
+    """The incomplete-run notice of the run in ``path``, if it has one (``report.summary_text``)."""
+    from ..report.summary_text import incomplete_notice
+    from ..sim.results import read_manifest
+
+    notice = incomplete_notice(read_manifest(path), path)
+    return [notice] if notice else []
+
+
+def _print(notices: list[str], text: str, as_json: bool) -> None:
+    """The notices first, then the output; with ``--json`` the notices go to stderr, so stdout stays JSON."""
+    for n in notices:
+        print(f"simsuite exact: {n}" if as_json else n, file=sys.stderr if as_json else sys.stdout)
+    print(text)
 
 
 def _check_run(flag: str, path: str) -> None:

@@ -25,6 +25,7 @@ from ..analysis.distributions import CHANGE_MAX, level_change_shares
 from ..analysis.metrics import METRICS, policy_pairs, summarise
 from ..errors import SimsuiteError
 from .page import CSS, SCRIPT, check_writable, esc, figure_html, figure_png, new_figure, num, write_page
+from .summary_text import checksum_note, incomplete_notice
 
 BY_CHOICES = ("variant", "cell")
 WIDTH_IN = 11.0
@@ -295,11 +296,9 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
                                 f"status {m.get('status') or '?'}")),
         ("simsuite", esc(f"{m.get('package_version') or '?'} (run); report written {now}")),
     ]
-    warn = ""
-    if done < len(chunks):
-        warn = (f"<p class=\"warn\">This run is incomplete: {done} of {len(chunks)} chunks are done. The figures cover "
-                "the done chunks only; run the command again to finish it.</p>")
-    return _kv(kv) + warn
+    if r.unchecked:
+        kv.append(("checksums", esc(checksum_note(r.unchecked, 2 * done))))
+    return _kv(kv)
 
 
 # --- the report ----------------------------------------------------------------------------------
@@ -445,6 +444,8 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
                        "measure.</p>")
 
     total_h, total_m = hands.height, matches.height
+    notice = incomplete_notice(r.manifest, run_path)
+    notice_html = f'<p class="warn" id="incomplete">{esc(notice)}</p>\n' if notice else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -455,7 +456,7 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
 </head>
 <body>
 <main>
-<h1>simsuite report: {esc(name)}</h1>
+{notice_html}<h1>simsuite report: {esc(name)}</h1>
 <p class="sub">Tractor (Shengji) rule variants: game length, swing and fairness, by {esc(by)}. Every figure is given with its
 95% interval and the sample size n it rests on.</p>
 <h2>What was run</h2>

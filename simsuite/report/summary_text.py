@@ -3,11 +3,45 @@
 from __future__ import annotations
 
 import math
+import shlex
+from pathlib import Path
 
 from ..analysis.metrics import METRICS
 from .text import table
 
 MISSING = {"value": None, "low": None, "high": None, "n": 0, "note": "missing"}  # a metric a row lacks
+NOTICE_CELLS = 6  # cells named in the incomplete-run notice; the rest are counted
+
+
+def incomplete_notice(manifest: dict, run: str | Path | None = None) -> str | None:
+    """One line, the first that ``summary``, ``report`` and ``exact`` print for a run not played in
+    full: matches done of planned, in all and per cell, and how to finish it (or who is playing it
+    now); None for a complete run."""
+    from ..sim.results import LOCK, lock_state, progress_of, read_lock
+
+    p = progress_of(manifest)
+    if p["done"] >= p["planned"]:
+        return None
+    cells = [f"cell {c['id']}: {c['done']:,}/{c['planned']:,}" for c in p["cells"][:NOTICE_CELLS]]
+    if len(p["cells"]) > NOTICE_CELLS:
+        cells.append(f"{len(p['cells']) - NOTICE_CELLS:,} more cells")
+    head = (f"incomplete run: {p['done']:,} of {p['planned']:,} matches played ({', '.join(cells)}); "
+            "the figures cover those only")
+    holder = read_lock(Path(run) / LOCK) if run is not None else None
+    if holder is not None and lock_state(holder) == "alive":
+        return head + f"; it is being played now (pid {holder.get('pid')} on {holder.get('host')})"
+    if p["command"]:
+        return head + f"; resume with: {shlex.join(p['command'])}"
+    return head + "; run the command that made it again to finish it"
+
+
+def checksum_note(unchecked: int, parts: int) -> str | None:
+    """What was verified of the parts' bytes, where the manifest lacks some checksums; None if none lacks."""
+    if not unchecked:
+        return None
+    return (f"{unchecked:,} of {parts:,} parts have no checksum recorded (a run written before checksums): their "
+            "footers, tags and rows were checked, their bytes only as they decode; running the run's command again "
+            "checks them in full and records their checksums")
 
 
 def plain_num(x: float | None) -> str:
@@ -65,4 +99,4 @@ def format_summary(rows: list[dict]) -> str:
     return text
 
 
-__all__ = ["format_summary", "format_cell", "plain_num"]
+__all__ = ["format_summary", "format_cell", "plain_num", "incomplete_notice", "checksum_note"]

@@ -7,6 +7,7 @@
 - ``sweep``: the sweep grammar, a grid of rule settings read from TOML.
 - ``limits``: the command line's and the harness's limits (seeds, counts, ``--jobs``).
 - ``executor``: a plan's missing chunks played in parallel and written to the store.
+- ``cluster``: chunks played on a Dask cluster's workers, stopped when the cluster has none.
 - ``orphans``: what a local worker runs first, so that it exits when the driver is gone.
 - ``progress``: the progress bar on stderr.
 - ``manifest``: what a run is and which of its chunks are done.

@@ -1,11 +1,12 @@
 """The executor: a plan's missing chunks played in parallel and written to the results store.
 
 The driver first compiles the engine, or loads it from numba's cache (``engine.warm``), so that
-local workers start from the cache instead of compiling side by side. Chunks are played through
-joblib (local processes with ``loky``, or a Dask cluster), each in a worker by ``play_chunk``; the
-driver writes each chunk's parts and the manifest as results arrive
-(``simsuite.sim.results``), holding the folder's lock throughout. An interrupt (Ctrl-C or SIGTERM)
-or a failed chunk keeps the chunks done and says how to resume; workers exit when the driver dies.
+local workers start from the cache instead of compiling side by side. Chunks are played by
+``play_chunk`` in local processes (joblib's ``loky``) or on a Dask cluster's workers
+(``simsuite.sim.cluster``); the driver writes each chunk's parts, their checksums and where the
+chunk ran into the store as results arrive (``simsuite.sim.results``), holding the folder's lock
+throughout. An interrupt (Ctrl-C or SIGTERM), a failed chunk or a cluster left without workers
+keeps the chunks done and says how to resume; local workers exit when the driver dies.
 
 Seeds: match ``i`` of a run with root seed ``S`` is always played from the same generator state,
 whatever the chunking, ``--jobs`` or backend, and in every cell: cells with the same deck count
@@ -18,6 +19,7 @@ from __future__ import annotations
 import os
 import shlex
 import signal
+import socket
 import sys
 import threading
 import time
@@ -31,6 +33,7 @@ from ..engine.warm import warm_up
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import results as R
+from .cluster import WorkersLost, no_worker_wait, play_on_cluster
 from .manifest import identity_of, utc_now, prepare_store
 from .orphans import die_with_driver
 from .progress import Progress
@@ -73,6 +76,22 @@ def play_chunk(task: dict) -> tuple:
         message = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
         bad, pol = _find_bad_match(task)
         return ("error", task["id"], message, bad, pol)
+
+
+def play_chunk_here(task: dict) -> tuple:
+    """``play_chunk`` followed by where it ran: ``{"host", "pid", "worker"}``, ``worker`` being the
+    Dask worker's address (None in a local process)."""
+    return play_chunk(task) + (where_this_runs(),)
+
+
+def where_this_runs() -> dict:
+    try:
+        from distributed import get_worker
+
+        worker = get_worker().address
+    except (ImportError, ValueError):  # not in a Dask worker
+        worker = None
+    return {"host": socket.gethostname(), "pid": os.getpid(), "worker": worker}
 
 
 def _find_bad_match(task: dict) -> tuple[int | None, str | None]:
@@ -119,15 +138,14 @@ def local_processes():
     return joblib.parallel_config(backend="loky", initializer=die_with_driver, initargs=(os.getpid(),))
 
 
-def _results(tasks: list[dict], opts: ExecOptions) -> Iterator[tuple]:
+def _results(tasks: list[dict], opts: ExecOptions, client=None, wait_s: float = 0.0) -> Iterator[tuple]:
+    if client is not None:  # every chunk a task on the cluster's workers, whatever their thread count
+        return play_on_cluster(client, play_chunk_here, tasks, wait_s, opts.scheduler or "?")
     import joblib
 
-    if opts.backend == "dask":  # under the caller's parallel_config(backend="dask")
-        par = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-    else:
-        with local_processes():
-            par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
-    return par(joblib.delayed(play_chunk)(t) for t in tasks)
+    with local_processes():
+        par = joblib.Parallel(n_jobs=opts.jobs, return_as="generator_unordered")
+    return par(joblib.delayed(play_chunk_here)(t) for t in tasks)
 
 
 def check_models(pairings) -> None:
@@ -146,6 +164,7 @@ def execute(plan: Plan, opts: ExecOptions) -> Path:
     lock throughout (one writer per folder)."""
     check_models(c.policies for c in plan.cells)
     identity = identity_of(plan.kind, plan.cells, plan.seed, plan.duplicate, plan.chunk)
+    wait_s = no_worker_wait() if opts.backend == "dask" else 0.0
     client = dask_client(opts) if opts.backend == "dask" else None
     try:
         try:
@@ -153,7 +172,7 @@ def execute(plan: Plan, opts: ExecOptions) -> Path:
         except OSError as exc:
             raise SimsuiteError(f"--out {plan.out}: cannot create it: {exc}") from None
         with R.RunLock(plan.out, opts.break_lock), _terminate_as_interrupt():
-            return _execute(plan, opts, identity, client)
+            return _execute(plan, opts, identity, client, wait_s)
     finally:
         if client is not None:
             client.close()
@@ -186,17 +205,17 @@ terminate_as_interrupt = _terminate_as_interrupt  # the public name (learn colle
 
 
 
-def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
+def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: float) -> Path:
     import contextlib
-
-    import joblib
 
     out = plan.out
     manifest = prepare_store(plan, identity, opts.quiet)
     cells = {c.id: c for c in plan.cells}
     todo = [c for c in manifest["chunks"] if c["status"] != R.DONE]
     session = {"command": plan.command, "started": utc_now(), "ended": None, "jobs": opts.jobs,
-               "backend": opts.backend, "scheduler": opts.scheduler, "chunks_played": 0, "status": "running"}
+               "backend": opts.backend, "scheduler": opts.scheduler, "chunks_played": 0, "hosts": [],
+               "worker_processes": 0, "status": "running"}
+    ran_in: set = set()  # (host, pid) of every process that played a chunk of this session
     manifest["sessions"].append(session)
     manifest["status"] = "running"
     resume_hint = shlex.join(plan.command)
@@ -221,7 +240,6 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
     backend_error: BaseException | None = None
     status = "running"
     gen = None
-    ctx = joblib.parallel_config(backend="dask", client=client) if client is not None else contextlib.nullcontext()
     try:
         if client is None:  # local workers then load what the driver compiled, rather than each compiling it at once
             specs = sorted({",".join(c.policies) for c in cells.values()})
@@ -233,38 +251,40 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
                 except Exception:  # noqa: BLE001 - only a head start: a worker that hits the same error reports it
                     pass
             t0 = progress.t0 = time.perf_counter()  # the final line's rate counts the play, not the compile
-        with ctx:
+        try:
+            gen = _results(tasks, opts, client, wait_s)
+        except Exception as exc:  # noqa: BLE001 - the pool could not start
+            backend_error = exc
+            gen = iter(())
+        while backend_error is None:
             try:
-                gen = _results(tasks, opts)
-            except Exception as exc:  # noqa: BLE001 - e.g. a scheduler without workers
+                res = next(gen)
+            except StopIteration:
+                break
+            except (KeyboardInterrupt, SimsuiteError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the backend failed (workers lost, a cluster error)
                 backend_error = exc
-                gen = iter(())
-            while backend_error is None:
-                try:
-                    res = next(gen)
-                except StopIteration:
-                    break
-                except (KeyboardInterrupt, SimsuiteError):
-                    raise
-                except Exception as exc:  # noqa: BLE001 - the backend failed (a lost worker, a cluster error)
-                    backend_error = exc
-                    break
-                if res[0] != "ok":
-                    failure = res
-                    break
-                _, cid, hands, matches, secs = res
-                try:
-                    R.write_part(out, "hands", cid, hands, manifest.get("identity_hash"))
-                    R.write_part(out, "matches", cid, matches, manifest.get("identity_hash"))
-                except OSError as exc:
-                    raise SimsuiteError(f"cannot write the parts of chunk {cid} in {out}: {exc}") from None
-                chunk = by_id[cid]
-                chunk.update(status=R.DONE, hands=hands.height, seconds=round(secs, 3))
-                session["chunks_played"] += 1
-                progress.update(chunk["stop"] - chunk["start"], hands.height)
-                if time.monotonic() - last_write >= MANIFEST_EVERY_S:
-                    R.write_manifest(out, manifest)
-                    last_write = time.monotonic()
+                break
+            if res[0] != "ok":
+                failure = res
+                break
+            _, cid, hands, matches, secs, where = res
+            sums = {}
+            try:
+                for kind, frame in (("hands", hands), ("matches", matches)):
+                    sums[kind] = R.file_checksum(R.write_part(out, kind, cid, frame, manifest.get("identity_hash")))
+            except OSError as exc:
+                raise SimsuiteError(f"cannot write the parts of chunk {cid} in {out}: {exc}") from None
+            chunk = by_id[cid]
+            chunk.update(status=R.DONE, hands=hands.height, seconds=round(secs, 3), sha256=sums, ran_on=where)
+            session["chunks_played"] += 1
+            ran_in.add((where["host"], where["pid"]))
+            session.update(hosts=sorted({h for h, _ in ran_in}), worker_processes=len(ran_in))
+            progress.update(chunk["stop"] - chunk["start"], hands.height)
+            if time.monotonic() - last_write >= MANIFEST_EVERY_S:
+                R.write_manifest(out, manifest)
+                last_write = time.monotonic()
         status = "failed" if failure or backend_error else "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -289,12 +309,15 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client) -> Path:
         elif status == "interrupted":
             print(f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
                   f"resume with: {resume_hint}", file=sys.stderr)
+    if isinstance(backend_error, WorkersLost):
+        raise SimsuiteError(f"{backend_error}: the run stopped; the {done} completed chunk(s) are kept in {out}; "
+                            f"resume with: {resume_hint}")
     if backend_error is not None:
         raise SimsuiteError(f"the {opts.backend} backend failed ({type(backend_error).__name__}: "
                             f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
                             f"{out}; resume with: {resume_hint}")
     if failure is not None:
-        _, cid, message, bad, pol = failure
+        _, cid, message, bad, pol, _where = failure
         t = task_by_id[cid]
         cell = cells[t["cell"]]
         m = bad if bad is not None else t["start"]

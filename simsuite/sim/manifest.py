@@ -2,7 +2,8 @@
 
 A run's *identity* (kind, seed, duplicate, chunk size, and each cell's rules hash, policies and
 matches) decides whether a folder may be resumed: running again with the same identity plays only
-the chunks the manifest marks missing (after checking that every done chunk's parts are whole);
+the chunks the manifest marks missing (after checking every done chunk's parts, their checksums
+included, and playing a damaged one again);
 any other identity is refused with the differences named.
 """
 
@@ -119,8 +120,10 @@ def _new_manifest(plan: Plan, identity: dict) -> dict:
 
 def _replay_damaged(out: Path, manifest: dict, quiet: bool) -> None:
     """Resume counts a chunk as done only if both its parts are whole (size, Parquet footer,
-    columns, tag and rows); any other is marked missing, named on stderr, and played again."""
-    bad = R.damaged_parts(out, manifest)
+    columns, tag and rows) and match their recorded checksums, or, where the manifest predates
+    checksums, decode in full (their checksums are then recorded); any other is marked missing,
+    named on stderr, and played again."""
+    bad = R.damaged_parts(out, manifest, decode_unchecked=True)
     chunk_of = {R.part_path(out, k, c["id"]): c for c in manifest["chunks"] for k in R.KINDS}
     for path, problem in bad:
         chunk_of[path]["status"] = R.MISSING

@@ -9,8 +9,10 @@
 
 Every file is written to a temporary name in its own folder and then renamed with
 ``os.replace``, so a reader (or a resumed run) only ever sees whole files. A chunk counts as
-done only once the manifest says so; ``load`` reads the parts of done chunks and nothing else,
-so a part left behind by an interrupted run is never counted twice.
+done only once the manifest says so, with the SHA-256 of each of its parts; ``load`` checks the
+parts of done chunks against the manifest (their checksums included) and reads nothing else, so a
+part left behind by an interrupted run is never counted twice and a part changed since it was
+written is named, never summarised.
 
 ``load(path)`` returns a ``Results`` with ``.manifest`` (a dict) and ``.hands`` / ``.matches``
 as polars LazyFrames.
@@ -19,6 +21,7 @@ as polars LazyFrames.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
 import json
 import os
@@ -43,7 +46,8 @@ PART_TAG = b"simsuite"  # Parquet key-value metadata of a part: its kind, chunk 
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with these four bytes
 MIN_PARQUET_BYTES = 12  # magic, footer length, magic: anything shorter is truncated
 REPAIR_HINT = "run the same command again to replay its chunk (a resume checks every part and plays a damaged one again)"
-DELETE_HINT = "delete it, then run the same command again to replay its chunk"  # damage a footer check misses
+CHECKSUM = "sha256"  # a done chunk's key in the manifest: the SHA-256 of each of its parts, by kind
+CHECKSUM_BLOCK = 1 << 20
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Results:
     manifest: dict
     hands: pl.LazyFrame
     matches: pl.LazyFrame
+    unchecked: int = 0  # parts of done chunks with no checksum recorded (a manifest written before checksums)
 
     @property
     def complete(self) -> bool:
@@ -86,6 +91,21 @@ def json_hash(obj: Any) -> str:
     """The SHA-256 of ``obj`` as canonical JSON (sorted keys, no spaces): a run's identity hash, which
     tags its manifest and every part it writes, and the suffix of a run's default folder name."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def file_checksum(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(CHECKSUM_BLOCK):
+            h.update(block)
+    return h.hexdigest()
+
+
+def recorded_checksum(chunk: dict, kind: str) -> str | None:
+    sums = chunk.get(CHECKSUM)
+    value = sums.get(kind) if isinstance(sums, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def part_path(run: Path, kind: str, chunk_id: str) -> Path:
@@ -182,8 +202,11 @@ def expected_rows(manifest: dict, chunk: dict, kind: str) -> int | None:
     return (chunk["stop"] - chunk["start"]) * (2 if manifest.get("duplicate") else 1)
 
 
-def damaged_parts(run: Path, manifest: dict) -> list[tuple[Path, str]]:
-    """Every part of a done chunk that is missing or damaged, with what is wrong."""
+def damaged_parts(run: Path, manifest: dict, decode_unchecked: bool = False) -> list[tuple[Path, str]]:
+    """Every part of a done chunk that is missing or damaged, with what is wrong: the footer checks of
+    ``part_problem``, then the bytes against the checksum the manifest recorded. A part with no
+    checksum recorded (an older manifest) is decoded in full with ``decode_unchecked`` (a resume),
+    and its checksum recorded in ``manifest`` if it decodes; otherwise only its footer is checked."""
     bad = []
     identity = manifest.get("identity_hash")
     for c in manifest["chunks"]:
@@ -192,9 +215,37 @@ def damaged_parts(run: Path, manifest: dict) -> list[tuple[Path, str]]:
         for kind in KINDS:
             path = part_path(run, kind, c["id"])
             problem = part_problem(path, kind, c["id"], identity, expected_rows(manifest, c, kind))
+            if problem is None:
+                problem = _bytes_problem(path, c, kind, decode_unchecked)
             if problem:
                 bad.append((path, problem))
     return bad
+
+
+def _bytes_problem(path: Path, chunk: dict, kind: str, decode_unchecked: bool) -> str | None:
+    want = recorded_checksum(chunk, kind)
+    try:
+        if want is not None:
+            got = file_checksum(path)
+            return None if got == want else ("does not match the checksum recorded when it was written (its bytes "
+                                             "changed since)")
+        if decode_unchecked:
+            import pyarrow.parquet as pq
+
+            try:
+                pq.read_table(path)
+            except Exception as exc:  # noqa: BLE001 - any decoding failure names the part
+                return f"cannot be decoded ({_one_line(exc)[:200]})"
+            sums = chunk.get(CHECKSUM) if isinstance(chunk.get(CHECKSUM), dict) else {}
+            chunk[CHECKSUM] = {**sums, kind: file_checksum(path)}
+    except OSError as exc:
+        return f"cannot be read ({_one_line(exc)})"
+    return None
+
+
+def unchecked_parts(manifest: dict) -> int:
+    """Parts of done chunks for which the manifest records no checksum."""
+    return sum(1 for c in manifest["chunks"] if c["status"] == DONE for k in KINDS if recorded_checksum(c, k) is None)
 
 
 def damage_message(run: Path, bad: list[tuple[Path, str]]) -> str:
@@ -214,7 +265,7 @@ def unreadable_message(run: str | Path, exc: BaseException) -> str:
             try:
                 pq.read_table(path)
             except Exception as bad:  # noqa: BLE001 - any decoding failure names the part
-                return f"{path}: cannot be decoded ({_one_line(bad)[:200]}); {DELETE_HINT}"
+                return f"{path}: cannot be decoded ({_one_line(bad)[:200]}); {REPAIR_HINT}"
     return f"{run}: its parts cannot be read ({_one_line(exc)[:200]})"
 
 
@@ -326,9 +377,31 @@ def _label(path: Path) -> str:
     return str(path)
 
 
+def link_problem(path: Path) -> str | None:
+    """Where ``path`` or a folder above it is a symbolic link that leads nowhere: a loop, or a link to
+    nothing. ``Path.exists`` says only "no" to both."""
+    loop = None
+    for p in (Path(path), *Path(path).parents):
+        try:
+            os.stat(p)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                loop = p  # the loop is the highest path that still loops
+                continue
+            if loop is None and p.is_symlink():
+                return f"{p} is a symbolic link to {os.readlink(p)}, which does not exist"
+            if loop is None:
+                continue
+        break  # the rest is reached through a folder that exists
+    return f"{loop} is a symbolic link loop (it leads back to itself)" if loop is not None else None
+
+
 def read_manifest(path: str | Path) -> dict:
     """The manifest of the run in ``path``; a ``SimsuiteError`` when there is none or it is corrupt."""
     run = Path(path)
+    loop = link_problem(run)
+    if loop:
+        raise SimsuiteError(f"{_label(run)}: cannot be read: {loop}")
     if not run.exists():
         raise SimsuiteError(f"{_label(run)}: no such folder")
     if not run.is_dir():
@@ -397,12 +470,29 @@ def _one_line(exc: BaseException) -> str:
 SCHEMAS = {"hands": HAND_SCHEMA, "matches": MATCH_SCHEMA}
 
 
+def progress_of(manifest: dict) -> dict:
+    """How far a run got: matches ``done`` of ``planned`` in all, and per cell (``cells``: id, done,
+    planned, in the manifest's order), with the command that resumes it (None where not recorded)."""
+    cells: dict[str, list[int]] = {c["id"]: [0, 0] for c in manifest["cells"]}
+    for c in manifest["chunks"]:
+        n = c["stop"] - c["start"]
+        counts = cells.setdefault(c["cell"], [0, 0])
+        counts[1] += n
+        counts[0] += n if c["status"] == DONE else 0
+    command = manifest.get("command")
+    ok = isinstance(command, list) and command and all(isinstance(a, str) for a in command)
+    return {"done": sum(d for d, _ in cells.values()), "planned": sum(p for _, p in cells.values()),
+            "cells": [{"id": k, "done": d, "planned": p} for k, (d, p) in cells.items()],
+            "command": list(command) if ok else None}
+
+
 def empty_frame(kind: str) -> pl.LazyFrame:
     return pl.LazyFrame(schema=SCHEMAS[kind])
 
 
 def load(path: str | Path) -> Results:
-    """Load the run in ``path``: ``.hands`` and ``.matches`` scan the parts of the done chunks."""
+    """Load the run in ``path``: ``.hands`` and ``.matches`` scan the parts of the done chunks, each
+    checked first (``damaged_parts``)."""
     run = Path(path)
     manifest = read_manifest(run)
     done = [c["id"] for c in manifest["chunks"] if c["status"] == DONE]
@@ -413,7 +503,8 @@ def load(path: str | Path) -> Results:
     for kind in KINDS:
         files = [part_path(run, kind, cid) for cid in done]
         frames[kind] = pl.scan_parquet([str(f) for f in files]) if files else empty_frame(kind)
-    return Results(run, manifest, frames["hands"], frames["matches"])
+    return Results(run, manifest, frames["hands"], frames["matches"], unchecked_parts(manifest))
 
 
-__all__ = ["Results", "load", "read_manifest", "write_manifest", "write_part", "part_path", "MANIFEST"]
+__all__ = ["Results", "load", "read_manifest", "write_manifest", "write_part", "part_path", "file_checksum",
+           "progress_of", "MANIFEST"]

@@ -33,7 +33,7 @@ BACKENDS = ("loky", "dask")
 SCHEDULER_ADDRESS = re.compile(r"^((tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+|[\w.\-]+:\d+)/?$")
 # memory estimates (docs/harness.md, "Limits"): a chunk's entry in the driver's manifest, and a
 # hand slot in a worker's arrays (the record, the levels, and the rows built from them)
-MANIFEST_BYTES_PER_CHUNK = 1_000
+MANIFEST_BYTES_PER_CHUNK = 2_000  # a done chunk in memory (its checksums and where it ran included) and in JSON
 # the manifest is rewritten as chunks finish, so its size bounds a run whatever the memory
 MAX_CHUNKS = 1_000_000
 HAND_SLOT_BYTES = (N_RECORD + 2) * 8 * 3
@@ -209,6 +209,9 @@ def scheduler_host_port(address: str) -> tuple[str, tuple[str, int] | None]:
 
 def check_out(out: Path) -> None:
     """Refuse an output path that is not a folder or cannot be written."""
+    loop = R.link_problem(out)
+    if loop:
+        raise SimsuiteError(f"--out {out}: cannot use it: {loop}")
     if out.exists():
         if not out.is_dir():
             raise SimsuiteError(f"--out {out}: exists and is not a folder")

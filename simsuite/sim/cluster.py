@@ -1,0 +1,132 @@
+"""Chunks played on a Dask cluster: one task a chunk, submitted through the distributed client and
+watched, so that every chunk runs on a worker and a cluster left without workers stops the run.
+
+joblib's Dask backend played every chunk in the driver when the cluster had a single worker thread
+(joblib's one-job shortcut) and waited without end once every worker was gone. Here the driver
+submits the chunks itself, a few per worker thread at a time, and checks the cluster between
+results: when it has had no worker (or no connection to its scheduler) for ``no_worker_wait()``
+seconds, ``WorkersLost`` ends the run, and the executor keeps the chunks done and says how to resume.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import uuid
+from typing import Callable, Iterator
+
+from ..errors import SimsuiteError
+
+NO_WORKER_S = 10.0  # a cluster without a worker for this long stops the run (docs/harness.md, "Dask")
+NO_WORKER_ENV = "SIMSUITE_NO_WORKER_S"  # sets that wait, in seconds
+MAX_NO_WORKER_S = 86_400.0
+POLL_S = 0.5  # how often the driver looks at the cluster while it waits for a result
+IN_FLIGHT_PER_THREAD = 2  # chunks queued on the cluster per worker thread, so no thread waits for the driver
+MIN_IN_FLIGHT = 4
+SCHEDULER_LOST = "scheduler-connection-lost"  # the reason distributed gives the futures it cancels then
+
+
+class WorkersLost(Exception):
+    """The cluster had no worker, or the driver no scheduler, for the whole wait."""
+
+
+def no_worker_wait() -> float:
+    """Seconds a run waits for a worker before it stops: ``SIMSUITE_NO_WORKER_S``, else 10."""
+    raw = os.environ.get(NO_WORKER_ENV)
+    if raw is None or not raw.strip():
+        return NO_WORKER_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_NO_WORKER_S:
+        raise SimsuiteError(f"{NO_WORKER_ENV}={raw!r}: the seconds a Dask run waits for a worker must be a number "
+                            f"above 0 and at most {MAX_NO_WORKER_S:,.0f}")
+    return value
+
+
+def _cluster_state(client) -> tuple[bool, int, int]:
+    """(the scheduler answers, its workers, their threads)."""
+    if client.status != "running":
+        return False, 0, 0
+    try:
+        info = client.scheduler_info(n_workers=0)  # the totals only: cheap however large the cluster
+    except Exception:  # noqa: BLE001 - a scheduler that stopped answering counts as no cluster
+        return False, 0, 0
+    return True, int(info.get("n_workers") or 0), int(info.get("total_threads") or 0)
+
+
+def play_on_cluster(client, fn: Callable[[dict], tuple], tasks: list[dict], wait_s: float,
+                    address: str) -> Iterator[tuple]:
+    """``fn(task)`` of every task on the cluster's workers, yielded as each finishes. Raises
+    ``WorkersLost`` after ``wait_s`` seconds without a worker, or at once when the scheduler goes;
+    a task's own exception (a worker killed while running it too often, say) passes through.
+    Pending tasks are cancelled on exit."""
+    from distributed import wait
+    from distributed.client import CancelledError
+
+    queue = list(reversed(tasks))  # popped from the end: chunks go out in the plan's order
+    pending: set = set()
+    run_key = uuid.uuid4().hex[:8]
+    seen_worker = False
+    without_since: float | None = None
+    try:
+        while queue or pending:
+            answers, workers, threads = _cluster_state(client)
+            if workers:
+                seen_worker, without_since = True, None
+            else:
+                now = time.monotonic()
+                without_since = without_since if without_since is not None else now
+                if now - without_since >= wait_s:
+                    raise WorkersLost(_lost_text(address, answers, seen_worker, wait_s))
+            window = max(IN_FLIGHT_PER_THREAD * threads, MIN_IN_FLIGHT)
+            while queue and len(pending) < window:
+                t = queue.pop()
+                pending.add(client.submit(fn, t, pure=False, key=f"simsuite-chunk-{t['id']}-{run_key}"))
+            try:
+                with client.as_current():  # distributed.wait uses the current client; this run's is not the default
+                    done, _ = wait(list(pending), timeout=POLL_S, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                continue
+            except CancelledError as exc:
+                raise _lost_or(exc, client, address) from None
+            for f in done:
+                try:
+                    res = f.result(timeout=POLL_S)
+                except TimeoutError:  # its worker left before the rows came back: the scheduler plays it again
+                    continue
+                except CancelledError as exc:
+                    raise _lost_or(exc, client, address) from None
+                pending.discard(f)
+                f.release()
+                yield res
+    finally:
+        if pending and client.status == "running":
+            try:
+                client.cancel(list(pending))
+            except Exception:  # noqa: BLE001 - the client closes next in any case
+                pass
+
+
+def _lost_or(exc: BaseException, client, address: str) -> BaseException:
+    """The client cancels every future when its scheduler goes: that is ``WorkersLost``; any other
+    cancellation is itself."""
+    if SCHEDULER_LOST in str(exc) or client.status != "running":
+        return WorkersLost(f"lost the connection to the Dask scheduler at {address}")
+    return exc
+
+
+def _lost_text(address: str, answers: bool, seen_worker: bool, wait_s: float) -> str:
+    secs = f"{wait_s:g} s"
+    if not answers:
+        return f"lost the connection to the Dask scheduler at {address} for {secs}"
+    if seen_worker:
+        return (f"every worker of the Dask cluster at {address} was lost and none came back within {secs} "
+                f"({NO_WORKER_ENV} sets the wait)")
+    return (f"the Dask scheduler at {address} has had no worker for {secs}; start workers with "
+            f"`dask worker {address}`")
+
+
+__all__ = ["play_on_cluster", "WorkersLost", "no_worker_wait", "NO_WORKER_S", "NO_WORKER_ENV"]
