@@ -1,12 +1,15 @@
-"""Faults a collection survives on Dask (docs/learned.md, "On a Dask cluster"): a cluster of one worker
-thread, every worker lost mid-collection. ``learn collect`` plays its chunks through the same cluster
-path as ``simulate`` (``simsuite.sim.cluster``); tests/test_faults.py has the simulate versions and
-the helpers that start and kill loopback workers.
+"""Faults a collection survives on Dask (docs/learned.md, "Collecting on a Dask cluster"): a cluster of
+one worker thread, every worker lost mid-collection, the scheduler lost, no worker at all. ``learn
+collect`` plays its chunks through the same cluster path as ``simulate`` (``simsuite.sim.cluster``);
+tests/test_faults.py has the simulate versions and the helpers that start and kill loopback workers.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -126,6 +129,44 @@ def test_every_worker_lost_stops_the_collection_keeps_its_chunks_and_resumes_to_
     assert code == 0, err
     assert C.load_manifest(out)["status"] == "complete"
     assert C.load_decisions(out).collect().equals(reference)
+
+
+def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeypatch):
+    """The scheduler SIGKILLed mid-collection: the client cancels every task; the collection stops with
+    the cause and the resume command, its completed parts kept."""
+    monkeypatch.setenv(NO_WORKER_ENV, "30")  # the stop must not wait for this
+    preload = tmp_path / "slow_worker.py"
+    preload.write_text(SLOW_COLLECT_WORKER)
+    sched_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([str(Path(sys.executable).with_name("dask")), "scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        worker = _start_worker(address, preload)
+        _wait_for_workers(address, 1)
+        out = tmp_path / "c"
+        killed_at: list[float] = []
+        killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
+        killer.start()
+        code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
+                               "--scheduler", address)
+        stopped_after = time.monotonic() - killed_at[0]
+        killer.join()
+    finally:
+        for p in (scheduler, worker):
+            if p is not None:
+                p.kill()
+                p.wait()
+    one_line_error(code, err, f"lost the connection to the Dask scheduler at {address}",
+                   "the collection stopped", "resume with: simsuite learn collect", command="learn collect")
+    assert stopped_after < 10, stopped_after
+    m = C.load_manifest(out)
+    assert any(c["status"] == R.DONE for c in m["chunks"]) and m["status"] == "failed"
 
 
 def test_a_collection_on_a_scheduler_without_workers_stops_after_the_wait(tmp_path, capsys, monkeypatch,
