@@ -13,6 +13,12 @@ package version, and each chunk's state) and one Parquet part per chunk in ``dec
 resumable (the same command plays only the chunks not done), written by one process at a time
 (the folder's lock), and the same whatever ``--jobs`` or backend: hand ``i`` has the same deal,
 rules and level in every split. A collection is data: nothing in it is ever run.
+
+Chunks are played in the driver (``--jobs 1``), in local processes (joblib's ``loky``) or on a
+Dask cluster's workers through ``sim.cluster.play_on_cluster``, as ``simulate``'s are: every chunk
+a task on a worker whatever the cluster's thread count, and a cluster left without workers (or a
+lost scheduler) stops the collection with the chunks done kept. Each done chunk records where it
+ran (``ran_on``), and each session the hosts and worker processes that played its chunks.
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ from ..engine.rng import run_key
 from ..engine.search import is_search
 from ..errors import SimsuiteError
 from ..sim import results as R
-from ..sim.executor import terminate_as_interrupt
+from ..sim.cluster import WorkersLost, no_worker_wait, play_on_cluster
+from ..sim.executor import terminate_as_interrupt, where_this_runs
 from ..sim.limits import check_int, check_jobs, check_seed
 from ..sim.manifest import package_version, utc_now
 from ..sim.results import json_hash
@@ -103,13 +110,14 @@ def collect_hands(seed: int, start: int, stop: int, policy: str) -> pl.DataFrame
 
 
 def _chunk_task(task: dict) -> tuple:
-    """One chunk in a worker: ``("ok", id, frame, seconds)`` or ``("error", id, message)``."""
+    """One chunk in a worker: ``("ok", id, frame, seconds, where)`` or ``("error", id, message, where)``,
+    ``where`` being ``sim.executor.where_this_runs()`` (host, process id, Dask worker or None)."""
     t0 = time.perf_counter()
     try:
         frame = collect_hands(task["seed"], task["start"], task["stop"], task["policy"])
-        return ("ok", task["id"], frame, time.perf_counter() - t0)
+        return ("ok", task["id"], frame, time.perf_counter() - t0, where_this_runs())
     except Exception as exc:  # noqa: BLE001 - reported by the driver with the chunk's hands
-        return ("error", task["id"], f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+        return ("error", task["id"], f"{type(exc).__name__}: {' '.join(str(exc).split())}", where_this_runs())
 
 
 def identity(seed: int, hands: int, chunk: int, policy: str) -> dict:
@@ -146,6 +154,7 @@ def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: 
         raise SimsuiteError(f"--backend must be loky or dask; got {backend!r}")
     if backend == "dask" and not scheduler:
         raise SimsuiteError("--backend dask needs --scheduler ADDRESS (a running Dask scheduler)")
+    wait_s = no_worker_wait() if backend == "dask" else 0.0  # a bad SIMSUITE_NO_WORKER_S before any folder is made
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SimsuiteError(f"--out {out}: exists and is not a folder")
@@ -155,7 +164,8 @@ def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: 
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
     ident = identity(seed, hands, chunk, policy)
     with R.RunLock(out, break_lock), terminate_as_interrupt():  # SIGTERM like Ctrl-C: manifest marked, lock freed
-        return _collect(out, ident, jobs, backend, scheduler, quiet, command or ["simsuite", "learn", "collect"])
+        return _collect(out, ident, jobs, backend, scheduler, wait_s, quiet,
+                        command or ["simsuite", "learn", "collect"])
 
 
 def _manifest(out: Path, ident: dict, command: list[str]) -> dict:
@@ -205,15 +215,13 @@ def load_manifest(folder: str | Path) -> dict:
     return m
 
 
-def _results(tasks: list[dict], jobs: int, client):
+def _results(tasks: list[dict], jobs: int, client, wait_s: float, scheduler: str | None):
     import joblib
 
     from ..sim.executor import local_processes
 
-    if client is not None:
-        with joblib.parallel_config(backend="dask", client=client):
-            yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered")(
-                joblib.delayed(_chunk_task)(t) for t in tasks)
+    if client is not None:  # every chunk a task on the cluster's workers, whatever their thread count
+        yield from play_on_cluster(client, _chunk_task, tasks, wait_s, scheduler or "?")
         return
     if jobs == 1:
         for t in tasks:
@@ -224,7 +232,7 @@ def _results(tasks: list[dict], jobs: int, client):
             joblib.delayed(_chunk_task)(t) for t in tasks)
 
 
-def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | None, quiet: bool,
+def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | None, wait_s: float, quiet: bool,
              command: list[str]) -> Path:
     from ..engine.warm import warm_up
     from ..sim.executor import dask_client
@@ -233,7 +241,8 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
     m = _manifest(out, ident, command)
     todo = [c for c in m["chunks"] if c["status"] != R.DONE]
     session = {"command": command, "started": utc_now(), "ended": None, "jobs": jobs, "backend": backend,
-               "chunks_played": 0, "status": "running"}
+               "scheduler": scheduler, "chunks_played": 0, "hosts": [], "worker_processes": 0, "status": "running"}
+    ran_in: set = set()  # (host, pid) of every process that played a chunk of this session
     m["sessions"].append(session)
     R.remove_stale(out, {c["id"] for c in m["chunks"] if c["status"] == R.DONE})
     R.write_manifest(out, m)
@@ -251,6 +260,7 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
     by_id = {c["id"]: c for c in m["chunks"]}
     status = "running"
     failure = None
+    backend_error: BaseException | None = None
     t0 = time.perf_counter()
     played = decisions = 0
     gen = None
@@ -258,27 +268,38 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
         if client is None:
             warm_up(policies=ident["policy"], loop="hands")  # compiled once here; the workers load it
             t0 = time.perf_counter()
-        gen = _results(tasks, jobs, client)
-        for res in gen:
+        gen = _results(tasks, jobs, client, wait_s, scheduler)
+        while True:
+            try:
+                res = next(gen)
+            except StopIteration:
+                break
+            except (KeyboardInterrupt, SimsuiteError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the backend failed (workers lost, a cluster error)
+                backend_error = exc
+                break
             if res[0] != "ok":
                 failure = res
                 break
-            _, cid, frame, secs = res
+            _, cid, frame, secs, where = res
             try:
                 R.write_part(out, KIND, cid, frame, m["identity_hash"])
             except OSError as exc:
                 raise SimsuiteError(f"cannot write chunk {cid} in {out}: {exc}") from None
             c = by_id[cid]
             n_dec = frame.select(pl.struct("hand", "decision").n_unique()).item() if frame.height else 0
-            c.update(status=R.DONE, rows=frame.height, decisions=n_dec, seconds=round(secs, 3))
+            c.update(status=R.DONE, rows=frame.height, decisions=n_dec, seconds=round(secs, 3), ran_on=where)
             session["chunks_played"] += 1
+            ran_in.add((where["host"], where["pid"]))
+            session.update(hosts=sorted({h for h, _ in ran_in}), worker_processes=len(ran_in))
             played += c["stop"] - c["start"]
             decisions += n_dec
             R.write_manifest(out, m)
             if not quiet and sys.stderr.isatty():
                 rate = decisions / max(time.perf_counter() - t0, 1e-9)
                 print(f"\r{played:,} hands, {decisions:,} decisions ({rate:,.0f}/s)", end="", file=sys.stderr)
-        status = "failed" if failure else "complete"
+        status = "failed" if failure or backend_error else "complete"
     except KeyboardInterrupt:
         status = "interrupted"
         raise
@@ -298,8 +319,15 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
         if status == "interrupted":
             print(f"\nsimsuite: interrupted; {done} of {len(m['chunks'])} chunks are kept in {out}; resume with: "
                   f"{resume}", file=sys.stderr)
+    if isinstance(backend_error, WorkersLost):
+        raise SimsuiteError(f"{backend_error}: the collection stopped; the {done} completed chunk(s) are kept in "
+                            f"{out}; resume with: {resume}")
+    if backend_error is not None:
+        raise SimsuiteError(f"the {backend} backend failed ({type(backend_error).__name__}: "
+                            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
+                            f"{out}; resume with: {resume}")
     if failure is not None:
-        _, cid, message = failure
+        _, cid, message, _where = failure
         c = by_id[cid]
         raise SimsuiteError(f"chunk {cid} (hands {c['start']}-{c['stop'] - 1}) failed: {message}; the {done} "
                             f"completed chunk(s) are kept in {out}; resume with: {resume}")

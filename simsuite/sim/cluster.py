@@ -1,11 +1,13 @@
 """Chunks played on a Dask cluster: one task a chunk, submitted through the distributed client and
 watched, so that every chunk runs on a worker and a cluster left without workers stops the run.
 
-joblib's Dask backend played every chunk in the driver when the cluster had a single worker thread
-(joblib's one-job shortcut) and waited without end once every worker was gone. Here the driver
-submits the chunks itself, a few per worker thread at a time, and checks the cluster between
-results: when it has had no worker (or no connection to its scheduler) for ``no_worker_wait()``
-seconds, ``WorkersLost`` ends the run, and the executor keeps the chunks done and says how to resume.
+The driver submits the chunks itself, a few per worker thread at a time, so that a cluster of a
+single worker thread plays every chunk on that worker (joblib's Dask backend would play them in the
+driver, its one-job shortcut). It checks the cluster between results: when it has had no worker
+(or no connection to its scheduler) for ``no_worker_wait()`` seconds, ``WorkersLost`` ends the
+run, and the caller keeps the chunks done and says how to resume. Both Dask runs go through
+``play_on_cluster``: ``simulate``'s chunks (``sim.executor``) and ``learn collect``'s
+(``learn.collect``).
 """
 
 from __future__ import annotations
