@@ -14,9 +14,11 @@ the way a user would set them. The variant it gives must then either
 * be one of the values no companion can make valid (``_refused``: an odd bottom, two permanent
   trump ranks), and then validation refuses it in a message that names the field.
 
-``search`` plays at its cheapest setting (``search-k1-c1``: one sample, one candidate), which
-walks all of the search's code for a fraction of the default's time. The tournament fields are
-checked for validation and hands only (no hand reads them).
+``search`` plays at its cheapest setting that still searches (``search-k1-c2``: one sampled deal,
+two candidates, so that every decision samples the unseen cards and plays roll-outs; with one
+candidate it would not search at all), and ``SEARCH_HANDS`` hands instead of ``HANDS``: the
+default search costs some 40 times as much a hand. The tournament fields are checked for
+validation and hands only (no hand reads them).
 
 The default run walks a small fixed sample (the ends of the card-counting fields on two variants,
 and the refusals); the whole walk, every field on every variant, is ``-m slow``.
@@ -36,8 +38,9 @@ from simsuite.sim.match import play_match_batch
 from simsuite.sim.spec import check_playable
 
 VARIANTS = ("school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012")
-POLICIES = ("random", "basic", "expert", "expert-v1", "learned", "search-k1-c1")
+POLICIES = ("random", "basic", "expert", "expert-v1", "learned", "search-k1-c2")
 HANDS = 200
+SEARCH_HANDS = 20  # hands of the search (``search-k1-c2``) per value
 MATCHES = 2
 SUIT_ORDER = ["BJ", "SJ", "S", "H", "D", "C"]
 
@@ -180,8 +183,9 @@ def _plays(v: Variant, policies=POLICIES, hands: int = HANDS, matches: bool = Fa
     engine raises on an illegal play."""
     check_playable(v, v.id)
     for seed, policy in enumerate(policies, start=1):
-        play_batch(v, seed, hands // 2, policy, first_hand=True)
-        play_batch(v, seed, hands - hands // 2, policy, level=_top_level(v), first_hand=False, start=hands)
+        n = min(hands, SEARCH_HANDS) if policy.startswith("search") else hands
+        play_batch(v, seed, n // 2, policy, first_hand=True)
+        play_batch(v, seed, n - n // 2, policy, level=_top_level(v), first_hand=False, start=n)
     if matches:
         play_match_batch(v, 1, 0, MATCHES, "expert,basic")
 
@@ -277,7 +281,7 @@ SAMPLE = [  # (variant, field, value): the card-counting ranges' ends, on a thre
 @pytest.mark.full_loop
 @pytest.mark.parametrize("variant_id, name, value", SAMPLE, ids=[f"{v}-{n}-{x}" for v, n, x in SAMPLE])
 def test_sampled_documented_value_plays_or_is_refused(variant_id, name, value):
-    """A fixed sample of the walk below, under every built-in policy (search at search-k1-c1), 40
+    """A fixed sample of the walk below, under every built-in policy (search as in the walk), 40
     hands each: the ends of the ranges that count cards."""
     expected = "refused" if _refused(name, value) else "plays"
     assert check_value(variant_id, name, value, hands=40) == expected
