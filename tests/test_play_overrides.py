@@ -85,7 +85,7 @@ def test_an_engine_error_prints_a_play_command_with_the_overrides(monkeypatch, c
     message = str(info.value)
     command = message.split("reproduce it with: ")[1]
     assert command == ("simsuite play --variant school-2016 --set bottom_size=10 --set follow_order=tt,long,pairs "
-                       "--set throws=false --seed 5 --match --match-index 3 --policies expert,basic,expert,basic")
+                       "--set throws=false --seed 5 --match --match-index 3 --policies expert,basic")
     monkeypatch.undo()
     replayed = _replayed_variant(monkeypatch, capsys, command)
     assert replayed.rules_hash == v.rules_hash
@@ -110,3 +110,17 @@ def test_a_failed_simulate_chunk_prints_a_play_command_with_the_overrides(tmp_pa
     replayed = _replayed_variant(monkeypatch, capsys, command)
     assert replayed.rules_hash == load_variant("two-deck-2011").with_overrides(
         {"bottom_size": 4, "throws": False}).rules_hash
+
+
+def test_the_play_command_of_a_variant_file_names_the_file_and_only_what_was_set(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "club.toml"
+    path.write_text('extends = "school-2016"\n[deal]\nbottom_size = 10\n', encoding="utf-8")
+    v = load_variant(str(path)).with_overrides({"throws": False}, source=f"{path} with --set")
+    _fail_match(monkeypatch, 0)
+    with pytest.raises(SimsuiteError) as info:
+        sim_match.play_match_batch(v, 2, 0, 1, "basic")
+    command = str(info.value).split("reproduce it with: ")[1]
+    assert command == (f"simsuite play --variant {shlex.quote(str(path))} --set throws=false --seed 2 --match "
+                       "--match-index 0 --policies basic")
+    monkeypatch.undo()
+    assert _replayed_variant(monkeypatch, capsys, command).rules_hash == v.rules_hash

@@ -129,9 +129,12 @@ def set_text(value: Any) -> str:
 
 def _given_and_base(variant: Variant) -> tuple[str, Variant | None]:
     """How a command names ``variant``'s rules before any override: its file when it came from one
-    outside the registry, else its registry id (None for the base when neither loads)."""
-    source = Path(variant.source) if variant.source else None
-    if source is not None and source.suffix == ".toml" and source.is_file() and source.resolve() != (VARIANTS_DIR / f"{variant.id}.toml").resolve():
+    outside the registry, else its registry id (None for the base when neither loads). A variant
+    with overrides keeps its origin in its source as ``"<file or id> with --set"``."""
+    origin = variant.source.removesuffix(" with --set")
+    source = Path(origin) if origin else None
+    registered = (VARIANTS_DIR / f"{variant.id}.toml").resolve()
+    if source is not None and source.suffix == ".toml" and source.is_file() and source.resolve() != registered:
         given = str(source)
     elif variant.id in known_ids():
         given = variant.id
@@ -222,6 +225,8 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
         _, names = _policies4(policies)
+        # one name, a team pair or four seats, as play takes them
+        short = names[:1] if len(set(names)) == 1 else names[:2] if names[:2] == names[2:] else names
         raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "
-                            f"reproduce it with: {play_command(variant, seed, bad, ','.join(names))}")
+                            f"reproduce it with: {play_command(variant, seed, bad, ','.join(short))}")
     return MatchBatch(start, recs, hands, hand_count, levels)
