@@ -10,15 +10,15 @@ the way a user would set them. The variant it gives must then either
 
 * play ``HANDS`` hands under every built-in policy without an engine error, half of them as a
   match's opening hand at the start level and half at the highest level a match reaches (and
-  two whole matches, for the fields that only the match clock reads); or
+  two whole matches for the fields of the match clock, a whole tournament for the tournament's
+  fields); or
 * be one of the values no companion can make valid (``_refused``: an odd bottom, two permanent
   trump ranks), and then validation refuses it in a message that names the field.
 
 ``search`` plays at its cheapest setting that still searches (``search-k1-c2``: one sampled deal,
 two candidates, so that every decision samples the unseen cards and plays roll-outs; with one
 candidate it would not search at all), and ``SEARCH_HANDS`` hands instead of ``HANDS``: the
-default search costs some 40 times as much a hand. The tournament fields are checked for
-validation and hands only (no hand reads them).
+default search costs some 40 times as much a hand.
 
 The default run walks a small fixed sample (the ends of the card-counting fields on two variants,
 and the refusals); the whole walk, every field on every variant, is ``-m slow``.
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import pytest
 
+from simsuite.compete.competition import make_teams, run_policy_tournament
 from simsuite.engine.api import play_batch
 from simsuite.engine.core import NC, WORK_LAYOUT
 from simsuite.rules.cards import RANK_NAMES
@@ -153,6 +154,10 @@ def _companions(base: Variant, name: str, value) -> dict:
         out["suit_order"] = SUIT_ORDER
     elif name == "suit_order":
         out["tie_break"] = "suit_order"
+    elif name == "tournament_format" and value == "knockout" and base.tie_rule == "draw":
+        out["tie_rule"] = "on_stage"  # a knock-out match must have a winner
+    elif name == "tie_rule" and value == "draw" and base.tournament_format == "knockout":
+        out["tournament_format"] = "swiss"  # a format where a match may end level
     elif name == "match_minutes" and base.warning_minute > value:
         out["warning_minute"] = value
     elif name == "warning_minute" and base.match_minutes and value > base.match_minutes:
@@ -178,16 +183,20 @@ def _top_level(v: Variant) -> int:
     return max(r for r in range(v.start_level, v.end_level + 1) if r not in v.permanent_trump_ranks)
 
 
-def _plays(v: Variant, policies=POLICIES, hands: int = HANDS, matches: bool = False) -> None:
-    """``v`` plays ``hands`` hands under each of ``policies`` (and a few matches when asked); the
-    engine raises on an illegal play."""
+def _plays(v: Variant, policies=POLICIES, hands: int = HANDS, section: str = "") -> None:
+    """``v`` plays ``hands`` hands under each of ``policies``, and for a field of the match clock a
+    few matches, for a tournament field a tournament of four teams (two for a session); each
+    raises on an illegal play or a tournament it cannot finish."""
     check_playable(v, v.id)
     for seed, policy in enumerate(policies, start=1):
         n = min(hands, SEARCH_HANDS) if policy.startswith("search") else hands
         play_batch(v, seed, n // 2, policy, first_hand=True)
         play_batch(v, seed, n - n // 2, policy, level=_top_level(v), first_hand=False, start=n)
-    if matches:
+    if section == "match":
         play_match_batch(v, 1, 0, MATCHES, "expert,basic")
+    if section == "tournament":
+        teams = make_teams(2 if v.tournament_format == "session" else 4, ["basic", "random"])
+        run_policy_tournament(v, teams, 1)
 
 
 def check_value(variant_id: str, name: str, value, policies=POLICIES, hands: int = HANDS) -> str:
@@ -204,7 +213,7 @@ def check_value(variant_id: str, name: str, value, policies=POLICIES, hands: int
     except VariantError as exc:
         raise AssertionError(f"{variant_id}: {name} = {value!r} is documented but refused (with {overrides}): {exc}") from None
     try:
-        _plays(v, policies, hands, matches=SPEC_BY_NAME[name].section == "match")
+        _plays(v, policies, hands, section=SPEC_BY_NAME[name].section)
     except ValueError as exc:
         raise AssertionError(f"{variant_id}: {name} = {value!r} (with {overrides}) passes validation but does not "
                              f"play: {exc}") from None
@@ -254,6 +263,14 @@ def test_two_permanent_trump_ranks_are_refused_by_validation():
     assert "permanent_trump_ranks lists 2 ranks" in str(info.value)
 
 
+def test_a_knockout_with_drawn_matches_at_time_is_refused_by_validation():
+    """A knock-out match must have a winner: a timed match whose tie rule is a draw cannot be one."""
+    with pytest.raises(VariantError) as info:
+        load_variant("school-2016").with_overrides({"tournament_format": "knockout"})
+    assert 'tournament_format = "knockout" needs tie_rule = "on_stage"' in str(info.value)
+    load_variant("school-2016").with_overrides({"tournament_format": "knockout", "tie_rule": "on_stage"})
+
+
 def test_every_field_is_walked_with_values():
     """The walk covers every rule field, and every value it tries of a numeric field is inside the
     documented range, with both ends among them."""
@@ -275,6 +292,7 @@ SAMPLE = [  # (variant, field, value): the card-counting ranges' ends, on a thre
     ("school-2016", "fallback", "redeal"), ("guangxi-2012", "permanent_trump_ranks", ["A"]),
     ("guangxi-2012", "permanent_trump_ranks", ["2", "3"]),  # refused: the engine plays one permanent rank
     ("baiyun-2016", "capture_per_card", 100), ("school-2016", "match_minutes", 1440),
+    ("school-2016", "tournament_format", "knockout"), ("two-deck-2011", "rounds", 1),
 ]
 
 

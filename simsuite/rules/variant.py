@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, did_you_mean, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
-from .choices import CHOICES, TieBreak
+from .choices import CHOICES, TieBreak, TieRule, TournamentFormat
 
 # The built-in variants are package data: found through importlib.resources, so that an installed simsuite has them.
 VARIANTS_DIR = Path(str(resources.files("simsuite") / "variants"))
@@ -710,6 +710,9 @@ def _check_consistency(v: dict[str, Any]) -> list[str]:
         problems.append("[units] wide_tractors needs max_unit of at least 3")
     if v["bombs"] and v["max_unit"] < 4:
         problems.append("[units] bombs need max_unit = 4")
+    if v["tournament_format"] == TournamentFormat.KNOCKOUT and v["tie_rule"] == TieRule.DRAW and v["match_minutes"]:
+        problems.append("[tournament] tournament_format = \"knockout\" needs tie_rule = \"on_stage\" in a timed match: "
+                        "a knock-out match must have a winner, and tie_rule = \"draw\" lets a match end level at time")
     if v["points_win"] < v["points_draw"] or v["points_draw"] < v["points_loss"]:
         problems.append("[tournament] points must satisfy win >= draw >= loss")
     for ranks in (v["permanent_trump_ranks"],):
