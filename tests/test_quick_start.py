@@ -2,10 +2,12 @@
 
 Each command runs through the command line in this process, in a temporary folder (so that
 ``--out results/...`` writes there), with its ``examples/`` paths pointing into the repository.
-The commands run as written except for their sizes, scaled down so that the whole block takes
-seconds: ``--matches`` and ``--hands`` to a handful, ``--jobs`` to 1 (the figures do not depend on
-it), and the sweep and design specs copied with fewer matches (and one design round). Sizes
-change how long a command takes and how wide its intervals are, never whether it runs.
+The commands run as written except for the sizes of the four that play many matches, scaled
+down so that the whole block takes seconds (as written they take minutes): ``duel``'s
+``--hands`` and ``simulate``'s ``--matches`` to a handful, ``--jobs`` to 1 (the figures do not
+depend on it), and the ``sweep`` and ``design`` specs copied with 4 matches a cell (and one
+design round). Sizes change how long a command takes and how wide its intervals are, never
+whether it runs.
 """
 
 from __future__ import annotations
