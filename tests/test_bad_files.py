@@ -60,8 +60,8 @@ VARIANT_CASES = [
     ("seconds_per_trick nan", "[match]\nseconds_per_trick = nan\n", ["seconds_per_trick", "finite"]),
     ("match_minutes 10**12", "[match]\nmatch_minutes = 1000000000000\n", ["match_minutes", "out of range"]),
     ("hands_after_warning 10**9", "[match]\nhands_after_warning = 1000000000\n", ["hands_after_warning", "out of range"]),
-    ("decks 130", "[deal]\ndecks = 130\n", ["decks", "from 1 to 8"]),
-    ("decks 100000", "[deal]\ndecks = 100000\n", ["decks", "from 1 to 8"]),
+    ("decks 130", "[deal]\ndecks = 130\n", ["decks", "from 1 to 4"]),
+    ("decks 100000", "[deal]\ndecks = 100000\n", ["decks", "from 1 to 4"]),
     ("capture_per_card 100000", "[capture]\ncapture_per_card = 100000\n",
      ["capture_per_card", "from 0 to 100"]),
     ("hand_overhead_minutes -1", "[match]\nhand_overhead_minutes = -1.0\n", ["hand_overhead_minutes", "from 0 to 1440"]),
@@ -83,7 +83,7 @@ def test_every_problem_in_a_variant_file_is_listed_in_one_error(capsys, tmp_path
     path = variant_file(tmp_path, "[deal]\ndecks = 0\n[match]\nseconds_per_trick = nan\n")
     for argv in (["show", path], ["simulate", "--variant", path, "--matches", "2", "--out", str(tmp_path / "r")]):
         code, _, err = run_cli(capsys, *argv)
-        one_line_error(code, err, path, "2 problems:", "- [deal] decks = 0: out of range: must be from 1 to 8",
+        one_line_error(code, err, path, "2 problems:", "- [deal] decks = 0: out of range: must be from 1 to 4",
                        "- [match] seconds_per_trick = nan: must be a finite number", command=argv[0], listed=True)
     assert not (tmp_path / "r").exists()
 
@@ -128,7 +128,7 @@ SPEC_CASES = [
     ("matches 10**8 in one chunk", 'base = "school-2016"\nmatches = 100000000\n'
      'chunk = 100000000\n', ["a chunk of 100,000,000 matches", "GB of memory"]),  # ~1.4 TB: any machine refuses
     ("grid decks [10**9]", 'base = "school-2016"\nmatches = 2\n[grid]\ndecks = [1000000000]\n',
-     ["decks=1000000000", "from 1 to 8"]),
+     ["decks=1000000000", "from 1 to 4"]),
     ("seed 2**64", 'base = "school-2016"\nseed = 18446744073709551616\n', ["seed must be at most"]),
     ("grid nan", 'base = "school-2016"\n[grid]\nseconds_per_trick = [nan]\n', ["seconds_per_trick", "finite"]),
 ]
@@ -146,7 +146,7 @@ def test_bad_sweep_spec_runs_no_code_and_says_why(capsys, tmp_path, case, body, 
 
 
 @pytest.mark.parametrize("tail, words", [
-    ('[grid]\ndecks = [2, 3]\n[decks_scaling]\n9 = { bottom_size = 8 }\n', "decks_scaling.9: a deck count is 1 to 8"),
+    ('[grid]\ndecks = [2, 3]\n[decks_scaling]\n9 = { bottom_size = 8 }\n', "decks_scaling.9: a deck count is 1 to 4"),
     ('[grid]\nstep = [20, 40]\n[decks_scaling]\n2 = { bottom_size = 8 }\n', "no grid or cell sets decks"),
 ], ids=["nine decks", "no decks in the grid"])
 def test_a_sweeps_decks_scaling_that_nothing_uses_is_refused(tmp_path, capsys, tail, words):

@@ -191,6 +191,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--policies", default="expert,basic",
                    help="one policy, two (team NS, team EW) or four (N, E, S, W); "
                         "built-in: random, basic, expert (default: expert,basic)")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="override a rule field (lists comma-separated); repeat for several")
     s.add_argument("--level", help="the rank being played (default: the variant's start level)")
     s.add_argument("--ascii", action="store_true", help="suit letters instead of suit symbols")
     s.add_argument("--json", action="store_true", help="the record and the history as JSON")

@@ -302,8 +302,12 @@ def cmd_play(args) -> int:
     from ..engine.api import play_one
     from ..report.trace import format_trace
     from ..rules.cards import RANK_NAMES, format_card, parse_rank
+    from ..sim.spec import parse_overrides
 
+    overrides = parse_overrides(args.overrides)
     v = load_variant(args.variant)
+    if overrides:
+        v = v.with_overrides(overrides, source=f"{v.id} with --set")
     names = _policy_names(args.policies)
     level = parse_rank(args.level) if args.level is not None else None
     if level is not None:

@@ -23,7 +23,7 @@ from ..rules.variant import Variant, known_ids, load_variant
 
 DRAW_VERSION = 1
 DRAWN_SHARE = 0.5
-DECKS = (2, 3, 4)  # the game's deck counts (the field allows 1 to 8; no tournament plays outside 2 to 4)
+DECKS = (2, 3, 4)  # the game's deck counts (the field allows 1 to 4; no tournament plays outside 2 to 4)
 MAX_BOTTOM = 16  # the tournaments bury 0 to 8 cards; twice the largest, among sizes that deal evenly
 TAKEOVER_SHARE = (0.2, 0.6)  # of the decks' points: 80 of 200 at two decks is 40%; the tournaments use 40%
 STEP_SHARE = (0.05, 0.2)  # of the decks' points: the tournaments use 10% to 20%

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, did_you_mean, id_problem, read_toml
 from .cards import RANK_NAMES, parse_rank
-from .choices import CHOICES, TieBreak
+from .choices import CHOICES, TieBreak, TieRule, TournamentFormat
 
 # The built-in variants are package data: found through importlib.resources, so that an installed simsuite has them.
 VARIANTS_DIR = Path(str(resources.files("simsuite") / "variants"))
@@ -107,8 +107,8 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("capture_base", "capture", "int", "per_card: added to the multiplier; power: its base", minimum=0),
     FieldSpec("single_card_captures", "capture", "bool", "whether a one-card last lead captures"),
     # [score]
-    FieldSpec("takeover", "score", "int", "defenders' points at which they take over", minimum=1),
-    FieldSpec("step", "score", "int", "points per level on both sides", minimum=1),
+    FieldSpec("takeover", "score", "int", "defenders' points at which they take over", minimum=5),
+    FieldSpec("step", "score", "int", "points per level on both sides", minimum=5),
     FieldSpec("takeover_bonus", "score", "int", "levels the defenders gain just by taking over", minimum=0),
     FieldSpec("declarer_cap", "score", "int", "most levels declarers gain in a hand (0: no cap)", minimum=0),
     FieldSpec("zero_bonus", "score", "int", "levels declarers gain when the defenders have 0 (0: no special band)", minimum=0),
@@ -137,23 +137,25 @@ SPECS: tuple[FieldSpec, ...] = (
 
 
 # --- field ranges --------------------------------------------------------------------------
-# Upper bounds from the game's physical limits. They keep every figure the engine computes
-# inside the int64 arrays and the results columns (schema.py), and every array it allocates
-# inside a machine's memory; docs/variants.md lists them.
-MAX_DECKS = 8  # 432 cards, 108 a hand: past any tournament, and each hand already takes long to play
+# Every documented value plays (tests/test_field_ranges.py walks them): the bounds are what the
+# compiled engine plays, and inside that the game's physical limits. They keep every figure the
+# engine computes inside the int64 arrays and the results columns (schema.py), and every array it
+# allocates inside a machine's memory; docs/variants.md lists them.
+MAX_DECKS = 4  # the engine's deal row (``engine.core``, ``hl``) holds 54 x 4 = 216 cards
+MAX_BOTTOM = 54 * MAX_DECKS - 4  # the deal gives each of the four players at least one card
 LEVELS_ON_THE_LADDER = 13  # 2 .. A: a bonus or cap larger than the whole ladder means nothing
 MINUTES_PER_DAY = 24 * 60  # a match, a warning or a hand lasts at most one day
 MAX_HANDS_AFTER_WARNING = 100
 MAX_PENALTY_POINTS = 1000  # per card or flat; penalties column Int32
-# per card, side per card, base: keeps a per-card capture (at most 100 + 100 x 108 cards, times a
-# bottom of at most 800 points) inside Int32; a power capture of a long unit can still pass it,
+# per card, side per card, base: keeps a per-card capture (at most 100 + 100 x 54 cards, times a
+# bottom of at most 400 points) inside Int32; a power capture of a long unit can still pass it,
 # and then schema.py names the column
 MAX_CAPTURE_FACTOR = 100
 MAX_ROUNDS = 1000
 MAX_TOURNAMENT_POINTS = 1000
 MAX_VERSION = 10**6
 RANGES: dict[str, float] = {
-    "version": MAX_VERSION, "decks": MAX_DECKS, "bottom_size": 54 * MAX_DECKS,
+    "version": MAX_VERSION, "decks": MAX_DECKS, "bottom_size": MAX_BOTTOM,
     "min_declare": MAX_DECKS, "min_override": MAX_DECKS, "max_unit": MAX_DECKS,
     "throw_penalty": MAX_PENALTY_POINTS, "capture_per_card": MAX_CAPTURE_FACTOR,
     "capture_side_per_card": MAX_CAPTURE_FACTOR, "capture_base": MAX_CAPTURE_FACTOR,
@@ -163,6 +165,17 @@ RANGES: dict[str, float] = {
     "no_new_hand_minutes": MINUTES_PER_DAY, "hand_overhead_minutes": MINUTES_PER_DAY,
     "seconds_per_trick": 60 * MINUTES_PER_DAY, "rounds": MAX_ROUNDS, "points_win": MAX_TOURNAMENT_POINTS,
     "points_draw": MAX_TOURNAMENT_POINTS, "points_loss": MAX_TOURNAMENT_POINTS, "no_rematch_rounds": MAX_ROUNDS,
+}
+# why a value past a range's end does not play, where the range alone does not say it
+_DEAL_LIMIT = f"the engine deals at most {MAX_DECKS} decks, {54 * MAX_DECKS} cards"
+RANGE_REASONS: dict[str, str] = {
+    "decks": _DEAL_LIMIT,
+    "bottom_size": f"{_DEAL_LIMIT}, and each player is dealt at least one",
+    "min_declare": f"{_DEAL_LIMIT}: no more than {MAX_DECKS} identical cards",
+    "min_override": f"{_DEAL_LIMIT}: no more than {MAX_DECKS} identical cards",
+    "max_unit": f"{_DEAL_LIMIT}: no more than {MAX_DECKS} identical cards",
+    "takeover": f"{_DEAL_LIMIT}: at most {100 * MAX_DECKS} points; points come in fives",
+    "step": f"{_DEAL_LIMIT}: at most {100 * MAX_DECKS} points; points come in fives",
 }
 SPECS = tuple(dataclasses.replace(s, maximum=RANGES[s.name]) if s.name in RANGES else s for s in SPECS)
 SPEC_BY_NAME = {s.name: s for s in SPECS}
@@ -623,7 +636,8 @@ def _in_range(spec: FieldSpec, value: int | float) -> int | float:
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
             f"at least {low:g}" if low is not None else f"at most {high:g}")
-        raise ValueError(f"out of range: must be {bounds}")
+        why = f" ({RANGE_REASONS[spec.name]})" if spec.name in RANGE_REASONS else ""
+        raise ValueError(f"out of range: must be {bounds}{why}")
     return value
 
 
@@ -638,16 +652,37 @@ def _rank(value: Any) -> int:
         raise ValueError(str(exc)) from None
 
 
+def even_bottoms(decks: int) -> list[int]:
+    """The bottom sizes that deal ``decks`` decks evenly to four players, each a card at least,
+    within ``bottom_size``'s range."""
+    high = min(int(SPEC_BY_NAME["bottom_size"].maximum), 54 * decks - 4)
+    return [b for b in range(0, high + 1) if (54 * decks - b) % 4 == 0]
+
+
+def even_bottoms_text(decks: int) -> str:
+    """``even_bottoms`` in words: ``2, 6, 10, 14, ... 158 (every fourth size)``, or all of them
+    when there are few."""
+    sizes = even_bottoms(decks)
+    if len(sizes) <= 4:
+        return ", ".join(map(str, sizes[:-1])) + (" and " if len(sizes) > 1 else "") + str(sizes[-1])
+    return f"{', '.join(map(str, sizes[:4]))}, ... {sizes[-1]} (every fourth size)"
+
+
 def _check_consistency(v: dict[str, Any]) -> list[str]:
     problems = []
     decks, bottom = v["decks"], v["bottom_size"]
     if (54 * decks - bottom) % 4:
         problems.append(
             f"[deal] bottom_size = {bottom} does not divide the deal evenly: "
-            f"54 x {decks} - {bottom} = {54 * decks - bottom} is not a multiple of 4 players"
+            f"54 x {decks} - {bottom} = {54 * decks - bottom} is not a multiple of 4 players; "
+            f"with {decks} deck(s) the bottom sizes that deal evenly are {even_bottoms_text(decks)}"
         )
-    if bottom >= 54 * decks:
-        problems.append(f"[deal] bottom_size = {bottom} leaves no cards to deal")
+    elif bottom >= 54 * decks:
+        problems.append(f"[deal] bottom_size = {bottom} leaves no cards to deal; with {decks} deck(s) the bottom sizes "
+                        f"that deal evenly are {even_bottoms_text(decks)}")
+    if len(v["permanent_trump_ranks"]) > 1:
+        problems.append(f"[deal] permanent_trump_ranks lists {len(v['permanent_trump_ranks'])} ranks; the engine plays "
+                        "at most one permanent trump rank")
     if v["max_unit"] > decks:
         problems.append(f"[units] max_unit = {v['max_unit']} is larger than {decks} deck(s) allow (at most {decks} identical cards)")
     if v["end_level"] < v["start_level"]:
@@ -675,6 +710,9 @@ def _check_consistency(v: dict[str, Any]) -> list[str]:
         problems.append("[units] wide_tractors needs max_unit of at least 3")
     if v["bombs"] and v["max_unit"] < 4:
         problems.append("[units] bombs need max_unit = 4")
+    if v["tournament_format"] == TournamentFormat.KNOCKOUT and v["tie_rule"] == TieRule.DRAW and v["match_minutes"]:
+        problems.append("[tournament] tournament_format = \"knockout\" needs tie_rule = \"on_stage\" in a timed match: "
+                        "a knock-out match must have a winner, and tie_rule = \"draw\" lets a match end level at time")
     if v["points_win"] < v["points_draw"] or v["points_draw"] < v["points_loss"]:
         problems.append("[tournament] points must satisfy win >= draw >= loss")
     for ranks in (v["permanent_trump_ranks"],):

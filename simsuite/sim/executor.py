@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from .match import play_match_batch
+from .match import play_command, play_match_batch
 from ..engine.names import pair_text, policy_codes
 from ..engine.policies import full_for
 from ..engine.warm import warm_up
@@ -37,7 +37,7 @@ from .cluster import WorkersLost, no_worker_wait, play_on_cluster
 from .manifest import identity_of, utc_now, prepare_store
 from .orphans import die_with_driver
 from .progress import Progress
-from .spec import ExecOptions, Plan, format_value, scheduler_host_port
+from .spec import ExecOptions, Plan, scheduler_host_port
 
 SCHEDULER_TIMEOUT_S = 3
 # the policy sets (engine.policies.full_for) this process has warmed up: one warm-up each a process
@@ -322,10 +322,7 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
         cell = cells[t["cell"]]
         m = bad if bad is not None else t["start"]
         pol = pol or pair_text(cell.policies)
-        repro = (f"simsuite play --variant {shlex.quote(cell.given)} --seed {plan.seed} --match --match-index {m} "
-                 f"--policies {pol}")
-        if cell.overrides:
-            repro += " (with the cell's overrides " + ", ".join(f"{k}={format_value(v)}" for k, v in cell.overrides.items()) + ")"
+        repro = play_command(cell.variant, plan.seed, m, pol, given=cell.given)
         raise SimsuiteError(f"chunk {cid} (cell {cell.id}, matches {t['start']}-{t['stop'] - 1}, seed {plan.seed}) failed: "
                             f"{message}; the {done} completed chunk(s) are kept in {out}; reproduce with: {repro}; "
                             f"then resume with: {resume_hint}")

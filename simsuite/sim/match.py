@@ -8,7 +8,11 @@ the duration model and the clock rules.
 from __future__ import annotations
 
 import math
+import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +26,7 @@ from ..engine.policies import full_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES
-from ..rules.variant import Variant
+from ..rules.variant import VARIANTS_DIR, Variant, known_ids, load_variant, override_keys
 
 DEFAULT_UNTIMED_CAP = 500  # [default] hands before an untimed match is stopped
 # The most hands one match may be sized for: every match of a chunk holds this many hand records
@@ -98,6 +102,64 @@ class MatchRecord:
         return tuple(RANK_NAMES[min(x, 12)] if x <= 12 else "past A" for x in self.final_levels)
 
 
+def play_command(variant: Variant, seed: int, match_index: int, policies: str, given: str | None = None,
+                 overrides: Mapping[str, Any] | None = None) -> str:
+    """The ``simsuite play`` command that replays match ``match_index`` of ``variant``: the variant
+    as ``given`` (an id or a path; default its registry id, or its file) with ``overrides``
+    (default: every rule field where ``variant`` differs from what ``given`` names)."""
+    if given is None:
+        given, base = _given_and_base(variant)
+    else:
+        base = _load_or_none(given)
+    if overrides is None:
+        overrides = {} if base is None else _differences(base, variant)
+    sets = "".join(f" --set {shlex.quote(f'{key}={set_text(value)}')}" for key, value in (overrides or {}).items())
+    return (f"simsuite play --variant {shlex.quote(given)}{sets} --seed {seed} --match --match-index {match_index} "
+            f"--policies {shlex.quote(policies)}")
+
+
+def set_text(value: Any) -> str:
+    """A rule value as ``--set KEY=VALUE`` takes it (``sim.spec.parse_override_value``): lists
+    comma-separated, booleans lower case."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(set_text(v) for v in value)
+    return str(value)
+
+
+def _given_and_base(variant: Variant) -> tuple[str, Variant | None]:
+    """How a command names ``variant``'s rules before any override: its file when it came from one
+    outside the registry, else its registry id (None for the base when neither loads). A variant
+    with overrides keeps its origin in its source as ``"<file or id> with --set"``."""
+    origin = variant.source.removesuffix(" with --set")
+    source = Path(origin) if origin else None
+    registered = (VARIANTS_DIR / f"{variant.id}.toml").resolve()
+    if source is not None and source.suffix == ".toml" and source.is_file() and source.resolve() != registered:
+        given = str(source)
+    elif variant.id in known_ids():
+        given = variant.id
+    else:
+        return variant.id, None
+    return given, _load_or_none(given)
+
+
+def _load_or_none(given: str) -> Variant | None:
+    try:
+        return load_variant(given)
+    except SimsuiteError:
+        return None
+
+
+def _differences(base: Variant, variant: Variant) -> dict[str, Any]:
+    """The rule fields where ``variant`` differs from ``base``, as plain values."""
+    def flat(v: Variant) -> dict[str, Any]:
+        return {key: value for section in v.to_toml_dict().values() for key, value in section.items()}
+
+    mine, theirs = flat(variant), flat(base)
+    return {key: value for key, value in mine.items() if key in override_keys() and theirs.get(key) != value}
+
+
 def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:
     from ..engine.names import policy_name
 
@@ -163,6 +225,9 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
                  hand_count, levels, full)
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
+        _, names = _policies4(policies)
+        # one name, a team pair or four seats, as play takes them
+        short = names[:1] if len(set(names)) == 1 else names[:2] if names[:2] == names[2:] else names
         raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "
-                            f"reproduce it with: simsuite play --variant {variant.id} --seed {seed} --match --match-index {bad}")
+                            f"reproduce it with: {play_command(variant, seed, bad, ','.join(short))}")
     return MatchBatch(start, recs, hands, hand_count, levels)
