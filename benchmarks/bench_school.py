@@ -1,8 +1,10 @@
 """Hands per second of school-2016 with basic and expert: play_batch of 3,000 hands (seed 1), three
 times per policy, the best rate printed. Used for the before/after pairing in docs/performance.md."""
 import time
+
 from simsuite.engine.api import play_batch
 from simsuite.rules.variant import load_variant
+
 v = load_variant("school-2016")
 for pol in ("basic", "expert"):
     play_batch(v, 1, 10, pol)

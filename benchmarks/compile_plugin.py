@@ -59,9 +59,9 @@ event.register("numba:compile", _Listener())
 def _probe_full() -> None:
     """Note the tests that reach code compiled for every policy."""
     import simsuite.analysis.bury as bury
-    import simsuite.sim.match as match
     import simsuite.engine.api as api
     import simsuite.engine.full as F
+    import simsuite.sim.match as match
     from simsuite.engine.policies import full_for
 
     def noting_full_for(codes):

@@ -87,8 +87,8 @@ def main() -> None:
     ap.add_argument("--sets", default="", help="lean, full or lean,full: compile policy sets, as make test does")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    from simsuite.sim.match import play_match_batch
     from simsuite.rules.variant import load_variant
+    from simsuite.sim.match import play_match_batch
 
     variant = load_variant(args.variant)
     sets = [k for k in args.sets.split(",") if k]

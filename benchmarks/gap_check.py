@@ -25,7 +25,6 @@ from collections import defaultdict
 import numpy as np
 
 from simsuite.analysis.stats import mean_ci, wilson
-from simsuite.sim.hands import play_hands
 from simsuite.engine import hand as H
 from simsuite.engine import phases as ph
 from simsuite.engine import search
@@ -35,6 +34,7 @@ from simsuite.engine.names import policy_codes
 from simsuite.engine.params import compile_variant
 from simsuite.rules.cards import format_cards
 from simsuite.rules.variant import load_variant
+from simsuite.sim.hands import play_hands
 
 KINDS = {search.D_BURY: "bury", search.D_LEAD: "lead", search.D_FOLLOW: "follow"}
 END_CARDS = 8  # the last 8 cards of a hand: the stage where the last trick's capture is planned

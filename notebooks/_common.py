@@ -30,29 +30,66 @@ From the shell (``make notebooks``)::
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import simsuite
 from simsuite.analysis import claims as _claims
 from simsuite.analysis import notebook_runs as _runs
 from simsuite.analysis import pairings as _pairings
-from simsuite.analysis.claims import CLAIM_FAMILIES, CLAIM_HASHED, CLAIM_KEYS, CLAIM_TESTS, Conclusion, claim_hash, \
-    read_claims, registry_problems
+from simsuite.analysis.claims import (
+    CLAIM_FAMILIES,
+    CLAIM_HASHED,
+    CLAIM_KEYS,
+    CLAIM_TESTS,
+    Conclusion,
+    claim_hash,
+    read_claims,
+    registry_problems,
+)
 from simsuite.analysis.notebook_runs import read_spec as _read_spec
 from simsuite.analysis.notebook_runs import to_toml
 from simsuite.analysis.pairings import PAIRINGS, search_policy
-from simsuite.analysis.replication import DIFFERS, NOT_SHOWN, NOT_TESTED, REPLICATES, replication_summary, \
-    replication_table, replication_test
+from simsuite.analysis.replication import (
+    DIFFERS,
+    NOT_SHOWN,
+    NOT_TESTED,
+    REPLICATES,
+    replication_summary,
+    replication_table,
+    replication_test,
+)
 from simsuite.analysis.robustness import DEPENDENT, ROBUST, UNDECIDED, classify, classify_all, interaction_tests
-from simsuite.analysis.summaries import DURATION_FRACTIONS, band_range, clock_band, differences, equal_pairs_once, \
-    est, frames, hand_shares, match_share, parse_cell, per_match, seconds_per_trick_at, summary, with_cell_keys
+from simsuite.analysis.summaries import (
+    DURATION_FRACTIONS,
+    band_range,
+    clock_band,
+    differences,
+    equal_pairs_once,
+    est,
+    frames,
+    hand_shares,
+    match_share,
+    parse_cell,
+    per_match,
+    seconds_per_trick_at,
+    summary,
+    with_cell_keys,
+)
 from simsuite.compete import champions as _champions
 from simsuite.report import findings as _findings
 from simsuite.report.findings import MARKS_HEAD, notebook_marks, write_marks
 from simsuite.report.notebook import claims_banner, conclude, show_claims, show_verdicts
-from simsuite.report.plots import PAIRING_COLORS, band, difference_plot, draw_band, errorbar, pairings_figure, \
-    plain_log_ticks
+from simsuite.report.plots import (
+    PAIRING_COLORS,
+    band,
+    difference_plot,
+    draw_band,
+    errorbar,
+    pairings_figure,
+    plain_log_ticks,
+)
 
 QUICK = os.environ.get("SIMSUITE_QUICK") == "1"
 REPLICATION = 1000  # the replication's seed: the notebook's root seed + 1000

@@ -5,7 +5,6 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-
 ID_CHARS = "letters, digits, '.', '_' and '-'"
 MAX_ID = 64
 

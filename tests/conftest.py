@@ -63,6 +63,15 @@ def local_dask_cluster(n_workers: int):
                                     scheduler_kwargs={"dashboard_address": ":0"})
 
 
+@pytest.fixture
+def bare_scheduler():
+    """A loopback Dask scheduler with no workers of its own: the test starts and kills them."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1",
+                                  scheduler_kwargs={"dashboard_address": ":0"}) as cluster:
+        yield cluster.scheduler_address
+
+
 @pytest.fixture(params=["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"])
 def variant_id(request):
     return request.param

@@ -15,7 +15,6 @@ import signal
 from pathlib import Path
 
 import pytest
-
 from cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

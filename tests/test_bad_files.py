@@ -14,10 +14,10 @@ import types
 from pathlib import Path
 
 import pytest
+from cli import one_line_error, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli import one_line_error, run_cli
 from simsuite.analysis.design_spec import read_design
 from simsuite.analysis.design_store import variant_toml
 from simsuite.errors import SimsuiteError, VariantError

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from simsuite.errors import CardError
 from simsuite.rules.cards import (
     BIG_JOKER,
     NOTATION_HELP,
@@ -22,7 +23,6 @@ from simsuite.rules.cards import (
     parse_counts,
     points_of,
 )
-from simsuite.errors import CardError
 
 S, H, D, C = range(4)
 JACK = 9

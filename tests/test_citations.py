@@ -11,8 +11,17 @@ import tomllib
 import pytest
 
 from simsuite.errors import VariantError
-from simsuite.rules.variant import (NOT_CITED, SPECS, VARIANTS_DIR, Citation, columns, describe, known_ids,
-                                    load_variant, variant_from_table)
+from simsuite.rules.variant import (
+    NOT_CITED,
+    SPECS,
+    VARIANTS_DIR,
+    Citation,
+    columns,
+    describe,
+    known_ids,
+    load_variant,
+    variant_from_table,
+)
 from tests.cli import one_line_error, run_cli
 
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]

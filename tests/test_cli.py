@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cli import one_line_error, run_cli
+
 from simsuite.engine.hand import RECORD_FIELDS
 from simsuite.rules.variant import known_ids
 

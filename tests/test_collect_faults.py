@@ -16,14 +16,18 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
+from test_faults import (
+    _kill_when_a_chunk_is_done,
+    _start_worker,
+    _wait_for_workers,
+    resume_argv,
+)
+
 from simsuite.learn import collect as C
 from simsuite.sim import results as R
 from simsuite.sim.cluster import NO_WORKER_ENV
-from test_faults import _kill_when_a_chunk_is_done, _start_worker, _wait_for_workers, resume_argv
-from test_faults import bare_scheduler  # noqa: F401 - a fixture, used by name
 
 # collection plays search (tests/conftest.py)
 pytestmark = pytest.mark.full_loop

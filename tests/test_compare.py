@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
-
 from cli import one_line_error, run_cli
+
 from simsuite.analysis import compare as C
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant

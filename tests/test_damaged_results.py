@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from cli import one_line_error, run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cli import one_line_error, run_cli
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 from simsuite.learn.collect import FORMAT, identity, load_manifest

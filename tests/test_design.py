@@ -12,9 +12,9 @@ from pathlib import Path
 from statistics import NormalDist
 
 import pytest
-
 from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
+
 from simsuite.analysis.design import ALPHA, confirm_seed, design, round_seed
 from simsuite.analysis.design_spec import read_design
 from simsuite.analysis.design_store import load_design

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from played import played
 
 from simsuite.analysis import distributions as D
 from simsuite.analysis.metrics import level_change
-from played import played
 
 
 def _played(vid, pairs, deals=10, seed=3):

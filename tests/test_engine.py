@@ -47,7 +47,7 @@ BID_KINDS = {1: "declare", 2: "override", 3: "reinforce"}
 CAPTURE_BY = {None: 0, "defenders": 1, "declarers": -1}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def variant(vid: str):
     return load_variant(vid)
 

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simsuite.engine import names, params, phases, search
-from simsuite.engine import core
+from simsuite.engine import core, names, params, phases, search
 from simsuite.rules import choices
 from simsuite.rules.choices import CHOICE_ENUMS, CHOICES, code
 from simsuite.rules.variant import load_all

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from positions import position
 
 from simsuite.analysis.bury import bury_rows
 from simsuite.engine.names import policy_code, policy_name
 from simsuite.play.advise import advise
 from simsuite.rules.cards import format_cards
 from simsuite.rules.variant import load_variant
-
-from positions import position
 
 # these tests run code compiled for every policy (search, expert-v1, engine.full.decide_*): tests/conftest.py
 pytestmark = pytest.mark.full_loop

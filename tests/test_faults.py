@@ -18,9 +18,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
+
 from simsuite.sim import executor
 from simsuite.sim import results as R
 from simsuite.sim.cluster import NO_WORKER_ENV
@@ -98,15 +98,6 @@ def _wait_for_workers(address: str, n: int, timeout: float = 60.0) -> None:
 
     with Client(address, timeout="10s", set_as_default=False) as c:
         c.wait_for_workers(n, timeout=timeout)
-
-
-@pytest.fixture
-def bare_scheduler():
-    """A loopback Dask scheduler with no workers of its own: the test starts and kills them."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1",
-                                  scheduler_kwargs={"dashboard_address": ":0"}) as cluster:
-        yield cluster.scheduler_address
 
 
 def _kill_when_a_chunk_is_done(out: Path, workers: list[subprocess.Popen], killed_at: list[float]) -> None:

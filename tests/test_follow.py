@@ -7,8 +7,8 @@ Ordering tests check that each step's pattern has a strictly better profile than
 from __future__ import annotations
 
 import pytest
-
 from conftest import cards, order_for
+
 from simsuite.rules.follow import best_profile, check_follow, lead_structure, legal_follows
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
+
 from simsuite.errors import SimsuiteError
 from simsuite.rules.scale import scale_decks
 from simsuite.rules.variant import load_variant
@@ -159,7 +159,7 @@ def test_running_a_complete_run_again_does_nothing(reference, capsys):
 def test_jobs_and_backend_may_change_on_resume_but_not_the_run(reference, tmp_path, capsys):
     code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "120", "--seed", "4",
                            "--chunk", "20", "--duplicate", "--out", str(reference), "--quiet")
-    line = one_line_error(code, err, f"{reference} holds a different run", "seed 3 there, 4 here",
+    one_line_error(code, err, f"{reference} holds a different run", "seed 3 there, 4 here",
                           "choose another --out or delete it")
     code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "100", "--seed", "3",
                            "--chunk", "20", "--duplicate", "--out", str(reference), "--quiet")

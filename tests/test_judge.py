@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from simsuite.cli import main
+from simsuite.errors import SimsuiteError
 from simsuite.rules.judge import judge
 from simsuite.rules.scenario import load_scenario
 from simsuite.rules.variant import load_variant
-from simsuite.errors import SimsuiteError
 from tests.cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,11 +3,11 @@ machine runs is refused in one line naming the limit, before any process starts.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simsuite.cli import main
-from pathlib import Path
-
 from simsuite.sim.limits import JOBS_PER_CORE, check_jobs, cores, max_jobs
 
 ROOT = Path(__file__).resolve().parent.parent

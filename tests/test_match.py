@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from simsuite.sim.match import hand_cap, play_match, play_match_batch
 from simsuite.engine.match import match_winner
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
+from simsuite.sim.match import hand_cap, play_match, play_match_batch
 
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 

@@ -9,14 +9,14 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from played import played
 
 from simsuite.analysis import metrics as MX
 from simsuite.analysis import stats
 from simsuite.analysis.stats import bootstrap_mean, wilson
 from simsuite.report.summary_text import format_cell, format_summary
-from played import played
-from simsuite.sim.match import play_match_batch
 from simsuite.rules.variant import load_variant
+from simsuite.sim.match import play_match_batch
 from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA, hand_frame, match_frame
 
 

@@ -9,17 +9,30 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite.analysis.claims import Claims, Conclusion, claim_hash, claims_files, read_claims, read_registry, \
-    registry_problems
+from simsuite.analysis.claims import (
+    Claims,
+    Conclusion,
+    claim_hash,
+    claims_files,
+    read_claims,
+    read_registry,
+    registry_problems,
+)
 from simsuite.analysis.pairings import Pairings, pairing_label
-from simsuite.analysis.replication import DIFFERS, NOT_SHOWN, REPLICATES, replication_summary, replication_table, \
-    replication_test
+from simsuite.analysis.replication import (
+    DIFFERS,
+    NOT_SHOWN,
+    REPLICATES,
+    replication_summary,
+    replication_table,
+    replication_test,
+)
 from simsuite.analysis.robustness import DEPENDENT, PAIRINGS, ROBUST, UNDECIDED, classify, classify_all
 from simsuite.analysis.summaries import hand_shares, match_share, per_match
-from simsuite.sim.match import play_match_batch
 from simsuite.errors import SimsuiteError
 from simsuite.report.findings import MARKS_HEAD, write_marks
 from simsuite.rules.variant import load_variant
+from simsuite.sim.match import play_match_batch
 from simsuite.sim.schema import hand_frame, match_frame
 
 CLAIMS_DIR = Path(__file__).resolve().parents[1] / "notebooks" / "claims"
@@ -344,8 +357,13 @@ def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
 
 
 def test_quick_mode_is_an_argument(tmp_path):
-    from simsuite.analysis.pairings import QUICK_SEARCH_POLICY, SEARCH_POLICY, pairing_matches, pairing_policies, \
-        search_policy
+    from simsuite.analysis.pairings import (
+        QUICK_SEARCH_POLICY,
+        SEARCH_POLICY,
+        pairing_matches,
+        pairing_policies,
+        search_policy,
+    )
     from simsuite.report.findings import marks_markdown
 
     assert search_policy(True) == QUICK_SEARCH_POLICY == "search-k1-c2" and search_policy() == SEARCH_POLICY

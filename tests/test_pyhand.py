@@ -21,14 +21,14 @@ import pytest
 
 from simsuite.engine.api import play_one
 from simsuite.errors import IllegalPlayError, SimsuiteError
-from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
-from simsuite.rules.follow import lead_structure, legal_follows
-from simsuite.rules.order import hand_order
 from simsuite.play.builtin import BuiltinPolicy
 from simsuite.play.loader import load_policy
 from simsuite.play.policy import BidView, BuryView, FollowView, LeadView
-from simsuite.rules.legal import legal_follow_dicts
 from simsuite.play.pyhand import play_hand_py
+from simsuite.rules.cards import CARD_POINTS, N_CARDS, format_cards
+from simsuite.rules.follow import lead_structure, legal_follows
+from simsuite.rules.legal import legal_follow_dicts
+from simsuite.rules.order import hand_order
 from simsuite.rules.variant import known_ids, load_variant, replace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ SEEDS = range(10)
 HISTORY_FIELDS = ("deal", "bottom", "bids", "bury", "plays")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def variant(vid: str):
     return load_variant(vid)
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli import one_line_error, run_cli
 from PIL import Image
 
-from cli import one_line_error, run_cli
 from simsuite.analysis.metrics import METRICS
 from simsuite.cli import main
 from simsuite.report.html import build_report

@@ -191,9 +191,8 @@ def test_a_parallel_duel_runs_in_the_watched_local_pool(monkeypatch):
     """``simsuite duel --jobs N`` and ``compare-policies`` use the same local pool as the runs
     (``executor.local_processes``): its workers die with their driver (the SIGKILL tests above), and a duel
     after a run in one process reuses that pool instead of starting another."""
-    from simsuite.sim import hands
     from simsuite.rules.variant import load_variant
-    from simsuite.sim import executor
+    from simsuite.sim import executor, hands
 
     entered = []
     real = executor.local_processes

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from positions import position
 
 from simsuite.cli import main
 from simsuite.engine import phases as ph
@@ -25,8 +26,6 @@ from simsuite.play.advise import advise
 from simsuite.play.pyhand import play_hand_py
 from simsuite.rules.cards import format_cards, parse_cards
 from simsuite.rules.variant import load_variant
-
-from positions import position
 
 # these tests run code compiled for every policy (search, expert-v1, engine.full.decide_*): tests/conftest.py
 pytestmark = pytest.mark.full_loop

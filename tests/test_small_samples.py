@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli import run_cli
+
 from simsuite.analysis.stats import Estimate, within
 
 FOLLOW = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "advise-follow.toml"

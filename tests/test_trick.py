@@ -4,6 +4,7 @@ Seats are 0..3 = N, E, S, W; N-S (team 0) declare unless said."""
 from __future__ import annotations
 
 from conftest import cards, order_for
+
 from simsuite.rules.trick import rule_lead, rule_trick
 
 N, E, S, W = range(4)

@@ -4,7 +4,6 @@ the rules hash, and clear one-place errors for bad files and bad overrides."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest

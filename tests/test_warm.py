@@ -112,9 +112,9 @@ def test_commands_without_the_engine_print_no_compile_notice(command, capsys):
 
 
 def test_a_parallel_duel_warms_the_hand_loop_in_the_driver(monkeypatch):
-    from simsuite.sim.hands import play_hands
     from simsuite.engine import warm
     from simsuite.rules.variant import load_variant
+    from simsuite.sim.hands import play_hands
 
     calls = []
     real = warm.warm_up

@@ -20,6 +20,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "notebooks"))
 import _common as C  # noqa: E402
+
 from simsuite.analysis.stats import Estimate  # noqa: E402
 
 FIGURE = re.compile(r"([-\d.]+|∞|\?)(%?) \[([-\d.]+|∞|\?), ([-\d.]+|∞|\?)\] n=([\d,]+)")

@@ -20,14 +20,15 @@ averages over.
 from __future__ import annotations
 
 import dataclasses
-from importlib import resources
 import math
 import shlex
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -435,8 +436,8 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
               jobs: int = 1, quiet: bool = True) -> dict:
     """Play ``ref``'s rules in self-play (``policy`` at all four seats, about ``hands`` hands) and
     set each of its figures beside ours. Deterministic for a seed whatever ``jobs``."""
-    from ..sim.results import load
     from ..sim.executor import execute
+    from ..sim.results import load
     from ..sim.spec import RunSpec, plan_simulate
 
     policy = check_policy(policy)

@@ -6,9 +6,10 @@ import hashlib
 import json
 import math
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd

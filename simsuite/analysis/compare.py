@@ -17,15 +17,16 @@ verdict of the agreement target is given for the take-over rate and the defender
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..sim.hands import DUEL_CHUNK, play_hands
 from ..engine.hand import RECORD_FIELDS
 from ..engine.names import parse_pair
 from ..rules.variant import Variant
+from ..sim.hands import DUEL_CHUNK, play_hands
 from .calibrate import clean, verdict
 from .stats import Estimate, mean_ci, wilson, within
 

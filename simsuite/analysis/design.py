@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from statistics import NormalDist
-from typing import Sequence
 
 import numpy as np
 import polars as pl

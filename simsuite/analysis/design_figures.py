@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Sequence
 
 import numpy as np
 import polars as pl

@@ -20,10 +20,10 @@ from typing import Any
 from ..engine.names import parse_policies
 from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.variant import load_variant
-from .exact import RESCORABLE
 from ..sim.limits import MAX_SEED, check_int
 from ..sim.spec import DEFAULT_CHUNK, Cell
 from ..sim.sweep import build_cells, cell_value, decks_scaling_problems, grid_combos, grid_problems
+from .exact import RESCORABLE
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-sampling budget: matches per cell and pairing in the first round, the factor by

@@ -17,8 +17,9 @@ the second table is an exact copy of the first: it is dropped (``count_once``) a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import polars as pl

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from simsuite.analysis.pairings import PAIRINGS, SEARCH_POLICY, Pairings, pairing_policies
 from simsuite.errors import toml_value

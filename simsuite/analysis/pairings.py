@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -15,7 +15,6 @@ from simsuite.analysis.robustness import PAIRINGS, classify_all, format_effect, 
 from simsuite.analysis.stats import Estimate, cluster_mean_ci
 from simsuite.analysis.summaries import est, frames, per_match, summary, with_cell_keys
 from simsuite.sim.results import Results
-
 
 # search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick
 # mode only checks that the notebooks run, with the cheapest search (1 deal x 2 candidates)

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import polars as pl
 
-from simsuite.analysis.metrics import METRIC_KEYS, bootstrap_match_sums, count_once, deal_ids, level_change, paired_test, summarise
+from simsuite.analysis.metrics import (
+    METRIC_KEYS,
+    bootstrap_match_sums,
+    count_once,
+    deal_ids,
+    level_change,
+    paired_test,
+    summarise,
+)
 from simsuite.sim.results import Results
 
 DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
@@ -133,7 +142,7 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
     (points in the bottom), ``bottom_any`` (the bottom held points), ``capture_abs`` (|capture points|)
     and, with the cells' ``variants``, ``cross`` (the capture moved the hand's band)."""
     if variants is not None:
-        from simsuite.analysis.metrics import crossings, VariantResolver
+        from simsuite.analysis.metrics import VariantResolver, crossings
 
         crossed, _ = crossings(h, VariantResolver(variants))
         if crossed is not None:

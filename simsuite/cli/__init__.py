@@ -8,10 +8,33 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import SimsuiteError, did_you_mean
-from .commands import (cmd_columns, cmd_learn_collect, cmd_learn_train, cmd_learn_evaluate, cmd_simulate, cmd_sweep, cmd_design, cmd_summary, cmd_calibrate, cmd_compare_policies, cmd_exact, cmd_report, cmd_variants, cmd_show, cmd_judge, cmd_bury, cmd_advise, cmd_play, cmd_bench, cmd_duel, cmd_tournament)
+from .commands import (
+    cmd_advise,
+    cmd_bench,
+    cmd_bury,
+    cmd_calibrate,
+    cmd_columns,
+    cmd_compare_policies,
+    cmd_design,
+    cmd_duel,
+    cmd_exact,
+    cmd_judge,
+    cmd_learn_collect,
+    cmd_learn_evaluate,
+    cmd_learn_train,
+    cmd_play,
+    cmd_report,
+    cmd_show,
+    cmd_simulate,
+    cmd_summary,
+    cmd_sweep,
+    cmd_tournament,
+    cmd_variants,
+)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()

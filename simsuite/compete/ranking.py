@@ -18,8 +18,8 @@ runs the formats and ranks through ``rank_standings``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 

@@ -18,7 +18,6 @@ from .params import compile_variant
 from .policies import full_for
 from .rng import hand_state, run_key
 
-
 # --- the compiled loops, from Python ----------------------------------------------------------------
 # ``full`` (``policies.full_for``) picks the policy set: None, random, basic and expert only
 # (``engine.lean.run``), else every built-in policy (``engine.full.run``). Each ``run`` takes every

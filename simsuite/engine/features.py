@@ -19,24 +19,60 @@ from collections import namedtuple
 
 from numba import njit
 
+from ..rules.cards import SMALL_JOKER
 from . import core
 from .core import (
-    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, CS_AT_FEATURES_CLAIM, CS_AT_LENGTH, CS_AT_UNSEEN_TOP, CS_COUNTERS, CS_LEFT,
-    LI_UNITS, NC, N_CLAIM, TRUMP, as_bool, as_int, w_cs,
+    CLAIM_KIND,
+    CLAIM_TOP,
+    CLAIM_TRUMP,
+    CS_AT_FEATURES_CLAIM,
+    CS_AT_LENGTH,
+    CS_AT_UNSEEN_TOP,
+    CS_COUNTERS,
+    CS_LEFT,
+    LI_UNITS,
+    N_CLAIM,
+    NC,
+    TRUMP,
+    as_bool,
+    as_int,
+    w_cs,
 )
 from .order import class_span
 from .params import (
-    BOTTOM, CAPTURE_BY, CAPTURE_SCHEME, CAPTURE_WITH, DECKS, DECLARER_CAP, FOLLOW0, HAND_SIZE, MAX_UNIT, STEP, TAKEOVER,
-    TAKEOVER_BONUS, THROW_FAILURE, THROW_PENALTY, THROW_TEST, THROWS,
+    BOTTOM,
+    CAPTURE_BY,
+    CAPTURE_SCHEME,
+    CAPTURE_WITH,
+    DECKS,
+    DECLARER_CAP,
+    FOLLOW0,
+    HAND_SIZE,
+    MAX_UNIT,
+    STEP,
+    TAKEOVER,
+    TAKEOVER_BONUS,
+    THROW_FAILURE,
+    THROW_PENALTY,
+    THROW_TEST,
+    THROWS,
 )
 from .phases import (
-    C_LEVEL, S_BOTTOM_POINTS, S_DEALER, S_DECLARERS, S_DEF_POINTS, S_K, S_N, S_PENALTIES, S_TRICK_POINTS, S_TURN,
+    C_LEVEL,
+    S_BOTTOM_POINTS,
+    S_DEALER,
+    S_DECLARERS,
+    S_DEF_POINTS,
+    S_K,
+    S_N,
+    S_PENALTIES,
+    S_TRICK_POINTS,
+    S_TURN,
     S_WINNER,
 )
 from .policies.common import next_can_beat, next_can_beat_single
 from .policies.expert import capture_multiplier
 from .trick import beats, contender
-from ..rules.cards import SMALL_JOKER
 
 Feature = namedtuple("Feature", ["name", "group", "doc"])
 

@@ -10,22 +10,68 @@ import numpy as np
 from numba import njit
 
 from ..columns import RECORD_FIELDS
-from . import phases as ph
 from . import learned, search
+from . import phases as ph
 from .core import (
-    CAP_MULT, CAP_POINTS, CAP_SIGN, HL_BURY, HL_CAPTURE, HL_DECK, HL_FORCED, HL_LEAD, HL_OUTCOME, HL_PLAY, NC, N_CAP,
-    N_OUT, OUT_LEVELS0, OUT_LEVELS1, OUT_NEXT_DEALER, OUT_NEXT_DECLARERS, OUT_TAKEOVER, TRUMP, as_bool, as_int, copy1,
-    copy2, w_hl,
+    CAP_MULT,
+    CAP_POINTS,
+    CAP_SIGN,
+    HL_BURY,
+    HL_CAPTURE,
+    HL_DECK,
+    HL_FORCED,
+    HL_LEAD,
+    HL_OUTCOME,
+    HL_PLAY,
+    N_CAP,
+    N_OUT,
+    NC,
+    OUT_LEVELS0,
+    OUT_LEVELS1,
+    OUT_NEXT_DEALER,
+    OUT_NEXT_DECLARERS,
+    OUT_TAKEOVER,
+    TRUMP,
+    as_bool,
+    as_int,
+    copy1,
+    copy2,
+    w_hl,
 )
 from .params import BIDDING, BIDDING_CONCEALED, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
-    LEAD_FORFEIT, LEAD_ILLEGAL, S_BOTTOM_POINTS, S_DEALER, S_DECLARED, S_DECLARER_SEAT, S_DECLARERS, S_FORFEIT,
-    S_LEVEL, S_PENALTIES, S_REDEALS, S_THROWS, S_THROWS_FAILED, S_TRICK_POINTS_DEF, S_TRICKS, S_TRUMP, S_TURN,
+    LEAD_FORFEIT,
+    LEAD_ILLEGAL,
+    S_BOTTOM_POINTS,
+    S_DEALER,
+    S_DECLARED,
+    S_DECLARER_SEAT,
+    S_DECLARERS,
+    S_FORFEIT,
+    S_LEVEL,
+    S_PENALTIES,
+    S_REDEALS,
+    S_THROWS,
+    S_THROWS_FAILED,
+    S_TRICK_POINTS_DEF,
+    S_TRICKS,
+    S_TRUMP,
+    S_TURN,
     S_WINNER,
+    bid_ok,  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 )
-from .phases import bid_ok  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 from .policies import (
-    BASIC, EXPERT, LEARNED, RANDOM, bid_wish, bury_three, choose_bury, choose_follow, choose_lead, follow_three, lead_three,
+    BASIC,
+    EXPERT,
+    LEARNED,
+    RANDOM,
+    bid_wish,
+    bury_three,
+    choose_bury,
+    choose_follow,
+    choose_lead,
+    follow_three,
+    lead_three,
     may_bid,
 )
 from .rng import hand_state

@@ -42,7 +42,23 @@ from numba import njit
 
 from . import phases as ph
 from . import search
-from .core import LOG_META, as_bool, as_int, LOG_ROWS, MODEL_WORDS, NC, XCOLS, w_lc, w_lk, w_log, w_log_n, w_lv, w_lw, w_lx, w_model
+from .core import (
+    LOG_META,
+    LOG_ROWS,
+    MODEL_WORDS,
+    NC,
+    XCOLS,
+    as_bool,
+    as_int,
+    w_lc,
+    w_lk,
+    w_log,
+    w_log_n,
+    w_lv,
+    w_lw,
+    w_lx,
+    w_model,
+)
 from .features import N_CONTEXT, N_FEATURES, N_RULES, X_DECKS, decision_features
 from .params import BOTTOM
 from .phases import S_DEALER, S_TRICKS

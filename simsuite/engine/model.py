@@ -18,8 +18,8 @@ import hashlib
 import json
 import os
 import zipfile
-from importlib import resources
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np

@@ -17,7 +17,14 @@ import numpy as np
 from ..errors import SimsuiteError, did_you_mean
 from .policies import POLICY_NAMES
 from .search import (
-    DEFAULT_CANDIDATES, DEFAULT_SAMPLES, MAX_CANDIDATES, MAX_SAMPLES, SEARCH, code_candidates, code_samples, is_search,
+    DEFAULT_CANDIDATES,
+    DEFAULT_SAMPLES,
+    MAX_CANDIDATES,
+    MAX_SAMPLES,
+    SEARCH,
+    code_candidates,
+    code_samples,
+    is_search,
     search_code,
 )
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..rules.cards import BIG_JOKER, SMALL_JOKER
 from .core import NC, TRUMP
 from .params import GAP_OVER_LEVEL, LINK_JOKERS, LINK_LEVEL_OFF, LINK_OFF_ACE, LINK_PERM, LINK_SJ_LEVEL, PERM_RANK
-from ..rules.cards import BIG_JOKER, SMALL_JOKER
 
 
 @njit(cache=True, inline="always")

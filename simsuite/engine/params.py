@@ -10,10 +10,23 @@ import numpy as np
 
 from ..errors import SimsuiteError
 from ..rules.choices import (
-    Bidding, CaptureBy, CaptureScheme, CaptureWith, DealerRotation, Fallback, FollowField, ForcedPlay, JokerBids,
-    SelfOverrideScope, ThrowFailure, ThrowTest, TieBreak, code,
+    CHOICES,
+    FOLLOW_FIELDS,
+    Bidding,
+    CaptureBy,
+    CaptureScheme,
+    CaptureWith,
+    DealerRotation,
+    Fallback,
+    FollowField,
+    ForcedPlay,
+    JokerBids,
+    SelfOverrideScope,
+    ThrowFailure,
+    ThrowTest,
+    TieBreak,
+    code,
 )
-from ..rules.choices import CHOICES, FOLLOW_FIELDS
 from ..rules.variant import Variant
 
 # --- indices ---------------------------------------------------------------------------------

@@ -19,24 +19,63 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..rules.cards import BIG_JOKER, SMALL_JOKER
 from . import core
 from .core import (
-    CAP_MULT, CAP_POINTS, CAP_SIGN, CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, LI_CARDS, LI_KEY_SIZE, LI_UNITS, NC, TRUMP,
-    as_bool, as_int, copy1, copy2,
+    CAP_MULT,
+    CAP_POINTS,
+    CAP_SIGN,
+    CLAIM_KIND,
+    CLAIM_TOP,
+    CLAIM_TRUMP,
+    LI_CARDS,
+    LI_KEY_SIZE,
+    LI_UNITS,
+    NC,
+    TRUMP,
+    as_bool,
+    as_int,
+    copy1,
+    copy2,
 )
 from .follow import lead_info, lead_info_single, lead_info_unit
 from .order import hand_tables_into
 from .params import (
-    BIDDING, BIDDING_OPEN, BOTTOM, DECKS, FALLBACK, FALLBACK_RANDOM_BOTTOM_CARD, FALLBACK_REDEAL,
-    FALLBACK_TURN_UP_BOTTOM, FIRST_DECLARER_DEALS, FIRST_NEEDS_SJ, HAND_SIZE, JOKER_BIDS, JOKER_BIDS_NONE,
-    JOKER_BIDS_PAIR_NO_TRUMP, MIN_DECLARE, MIN_OVERRIDE, NO_TRUMP_OK, OVERRIDE_TAKES_DEAL, REINFORCE, SELF_OVERRIDE,
-    SELF_OVERRIDE_SIDE, SELF_OVERRIDE_SIDE_SIDE, STEP, SUIT_RANK0, SUIT_RANK_BJ, SUIT_RANK_SJ, TAKEOVER, THROW_FAILURE,
-    THROW_FAILURE_FORFEIT, TIE_BREAK, TIE_BREAK_FIRST_STANDS,
+    BIDDING,
+    BIDDING_OPEN,
+    BOTTOM,
+    DECKS,
+    FALLBACK,
+    FALLBACK_RANDOM_BOTTOM_CARD,
+    FALLBACK_REDEAL,
+    FALLBACK_TURN_UP_BOTTOM,
+    FIRST_DECLARER_DEALS,
+    FIRST_NEEDS_SJ,
+    HAND_SIZE,
+    JOKER_BIDS,
+    JOKER_BIDS_NONE,
+    JOKER_BIDS_PAIR_NO_TRUMP,
+    MIN_DECLARE,
+    MIN_OVERRIDE,
+    NO_TRUMP_OK,
+    OVERRIDE_TAKES_DEAL,
+    REINFORCE,
+    SELF_OVERRIDE,
+    SELF_OVERRIDE_SIDE,
+    SELF_OVERRIDE_SIDE_SIDE,
+    STEP,
+    SUIT_RANK0,
+    SUIT_RANK_BJ,
+    SUIT_RANK_SJ,
+    TAKEOVER,
+    THROW_FAILURE,
+    THROW_FAILURE_FORFEIT,
+    TIE_BREAK,
+    TIE_BREAK_FIRST_STANDS,
 )
 from .rng import randint
 from .scoring import capture_points, score_hand
 from .trick import beats, contender, contender_unit, throw_check, throw_penalty
-from ..rules.cards import BIG_JOKER, SMALL_JOKER
 
 # --- the state ------------------------------------------------------------------------------------
 #

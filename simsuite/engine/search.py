@@ -29,18 +29,63 @@ from numba import njit
 from . import core
 from . import phases as ph
 from .core import (
-    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, CS_AT_CLAIM, CS_AT_SUMS, CS_BUILD, CS_COUNTERS, CS_INCLASS, CS_LEFT, CS_OTHERS,
-    CS_RUFF, FS_BEST, INT_NREC, MAX_CANDIDATES, NC, N_CAP, N_CLAIM, N_OUT, OUT_LEVELS0, OUT_LEVELS1, OUT_NEXT_DECLARERS,
-    TRUMP, as_int, copy1, w_cs, w_fs, w_ints, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    CLAIM_KIND,
+    CLAIM_TOP,
+    CLAIM_TRUMP,
+    CS_AT_CLAIM,
+    CS_AT_SUMS,
+    CS_BUILD,
+    CS_COUNTERS,
+    CS_INCLASS,
+    CS_LEFT,
+    CS_OTHERS,
+    CS_RUFF,
+    FS_BEST,
+    INT_NREC,
+    MAX_CANDIDATES,
+    N_CAP,
+    N_CLAIM,
+    N_OUT,
+    NC,
+    OUT_LEVELS0,
+    OUT_LEVELS1,
+    OUT_NEXT_DECLARERS,
+    TRUMP,
+    as_int,
+    copy1,
+    w_cs,
+    w_fs,
+    w_ints,
+    w_rec,
+    w_rec_n,
+    w_u_card,
+    w_u_len,
+    w_u_size,
+    w_u_top,
+    w_u_w,
 )
 from .follow import best_sets
 from .order import class_span
 from .params import BOTTOM
 from .phases import (
-    S_DEALER, S_DECLARERS, S_K, S_N, S_TURN, S_WINNER,
+    S_DEALER,
+    S_DECLARERS,
+    S_K,
+    S_N,
+    S_TURN,
+    S_WINNER,
 )
 from .policies import (
-    EXPERT, bury_by_key, bury_three, fill, follow_once, lead_once, put_unit, split_by_class, strength, try_trump,
+    EXPERT,
+    bury_by_key,
+    bury_three,
+    fill,
+    follow_once,
+    lead_once,
+    put_unit,
+    split_by_class,
+    strength,
+    try_trump,
 )
 from .rng import randint
 from .trick import beats

@@ -6,16 +6,52 @@ from __future__ import annotations
 from numba import njit
 
 from .core import (
-    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, HL_THROW, LI_CARDS, LI_CLASS, LI_CODES, LI_KEY_CODE, LI_KEY_TOP, LI_NSEL,
-    LI_SINGLES, LI_UNITS, LS_LEFT, LS_NEXT, LS_SEL, LS_THROW_CODES, MAXD, NC, REC_FIRST, TRUMP, as_int, insert_sorted,
-    w_hl, w_ls, w_rec, w_rec_n, w_u_card, w_u_len, w_u_size, w_u_top, w_u_w,
+    CLAIM_KIND,
+    CLAIM_TOP,
+    CLAIM_TRUMP,
+    HL_THROW,
+    LI_CARDS,
+    LI_CLASS,
+    LI_CODES,
+    LI_KEY_CODE,
+    LI_KEY_TOP,
+    LI_NSEL,
+    LI_SINGLES,
+    LI_UNITS,
+    LS_LEFT,
+    LS_NEXT,
+    LS_SEL,
+    LS_THROW_CODES,
+    MAXD,
+    NC,
+    REC_FIRST,
+    TRUMP,
+    as_int,
+    insert_sorted,
+    w_hl,
+    w_ls,
+    w_rec,
+    w_rec_n,
+    w_u_card,
+    w_u_len,
+    w_u_size,
+    w_u_top,
+    w_u_w,
 )
-from .follow import move_unit, next_unit, lead_info
+from .follow import lead_info, move_unit, next_unit
 from .order import class_span, play_class
 from .params import (
-    BOMBS, FORCED_PLAY, FORCED_PLAY_SMALLEST_CARD, THROW_FAILURE, THROW_FAILURE_PENALTY_FLAT,
-    THROW_FAILURE_PENALTY_PER_CARD_BEATEN, THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK, THROW_PENALTY, THROW_TEST,
-    THROW_TEST_ABSOLUTE_MAX, WIDE_BEATS,
+    BOMBS,
+    FORCED_PLAY,
+    FORCED_PLAY_SMALLEST_CARD,
+    THROW_FAILURE,
+    THROW_FAILURE_PENALTY_FLAT,
+    THROW_FAILURE_PENALTY_PER_CARD_BEATEN,
+    THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK,
+    THROW_PENALTY,
+    THROW_TEST,
+    THROW_TEST_ABSOLUTE_MAX,
+    WIDE_BEATS,
 )
 from .units import build_units, shape_code, single_unit_shape, unit_uniform
 

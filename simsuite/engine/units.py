@@ -11,8 +11,22 @@ from __future__ import annotations
 from numba import njit
 
 from .core import (
-    BU_AT, BU_CARDS, BU_IDX, BU_NCAND, BU_ORDER, BU_WIDTHS, MAXS, MAXU, as_int, w_bu, w_cb, w_u_card, w_u_len,
-    w_u_size, w_u_top, w_u_w,
+    BU_AT,
+    BU_CARDS,
+    BU_IDX,
+    BU_NCAND,
+    BU_ORDER,
+    BU_WIDTHS,
+    MAXS,
+    MAXU,
+    as_int,
+    w_bu,
+    w_cb,
+    w_u_card,
+    w_u_len,
+    w_u_size,
+    w_u_top,
+    w_u_w,
 )
 from .order import class_cards, class_span
 from .params import MAX_UNIT, TRIPLE_PAIR_UNIT, WIDE_TRACTORS

@@ -70,7 +70,7 @@ class CompileNotice(event.Listener):
         except (OSError, ValueError):  # a closed or broken stream never stops a run
             pass
 
-    def __enter__(self) -> "CompileNotice":
+    def __enter__(self) -> CompileNotice:
         event.register("numba:compile", self)
         return self
 

@@ -41,7 +41,14 @@ import numpy as np
 
 from ..engine.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
 from ..engine.learned import (
-    DECK_GROUPS, HEADER, KIND_BILINEAR, MODEL_KIND, MODEL_NCTX, MODEL_NF, N_CANDIDATE, N_GROUPS,
+    DECK_GROUPS,
+    HEADER,
+    KIND_BILINEAR,
+    MODEL_KIND,
+    MODEL_NCTX,
+    MODEL_NF,
+    N_CANDIDATE,
+    N_GROUPS,
 )
 from ..engine.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
 from ..errors import SimsuiteError
@@ -88,7 +95,7 @@ class Decisions:
         """A row mask from a decision mask."""
         return np.repeat(mask, self.counts())
 
-    def subset(self, mask: np.ndarray) -> "Decisions":
+    def subset(self, mask: np.ndarray) -> Decisions:
         rows = self.rows_of(mask)
         counts = self.counts()[mask]
         return Decisions(self.X[rows], self.value[rows], self.chosen[rows],

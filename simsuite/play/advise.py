@@ -23,10 +23,10 @@ from ..engine.api import hand_states
 from ..engine.core import NC
 from ..engine.learned import LEARNED_CANDIDATES
 from ..engine.model import work_for
-from ..engine.policies import LEARNED, POLICY_NAMES
 from ..engine.names import policy_code, policy_name
 from ..engine.order import hand_tables
 from ..engine.params import compile_variant
+from ..engine.policies import LEARNED, POLICY_NAMES
 from ..errors import ScenarioError, did_you_mean
 from ..rules.cards import RANK_NAMES, SEATS, format_card, format_cards
 from ..rules.order import format_trump

@@ -37,8 +37,9 @@ seats a compiled built-in (``random``, ``basic``, ``expert``) at the same table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -61,13 +62,13 @@ POLICY_METHODS = ("bid", "bury", "lead", "follow")
 class Policy(Protocol):
     """What ``play_hand_py`` asks of each seat (see the module docstring)."""
 
-    def bid(self, view: "BidView") -> list[int] | None: ...
+    def bid(self, view: BidView) -> list[int] | None: ...
 
-    def bury(self, view: "BuryView") -> list[int]: ...
+    def bury(self, view: BuryView) -> list[int]: ...
 
-    def lead(self, view: "LeadView") -> list[int]: ...
+    def lead(self, view: LeadView) -> list[int]: ...
 
-    def follow(self, view: "FollowView") -> list[int]: ...
+    def follow(self, view: FollowView) -> list[int]: ...
 
 
 class Bid(NamedTuple):

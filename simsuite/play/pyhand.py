@@ -13,7 +13,8 @@ made; a bury, lead or follow that breaks a rule raises ``IllegalPlayError`` and 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

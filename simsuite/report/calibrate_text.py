@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..analysis.calibrate import BOOTSTRAP_REPS, CAPPED_MATCHES
 from .text import table

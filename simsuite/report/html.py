@@ -15,8 +15,8 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import polars as pl
@@ -280,7 +280,7 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
     done = sum(1 for c in chunks if c.get("status") == "done")
     policies = m.get("policies") or []
     pol_text = ", ".join(str(p) for p in policies) if isinstance(policies, list) else str(policies)
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    now = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
     kv = [
         ("run folder", f"<code>{esc(run_path)}</code>"),
         ("kind", esc(m.get("kind"))),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..rules.cards import RANK_NAMES
 from ..rules.judge import FOLLOW_TERMS, SHAPE_TERMS
 from ..rules.order import format_trump
-from ..rules.variant import columns as _columns, wrap_columns
+from ..rules.variant import columns as _columns
+from ..rules.variant import wrap_columns
 
 LEGEND_WIDTH = 100
 

@@ -13,8 +13,8 @@ from the rules core (``simsuite.rules.trick.rule_throw``) on the hands rebuilt f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 

@@ -18,7 +18,7 @@ spades is written ``S-J`` (a ``-`` between suit and rank is accepted on any card
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

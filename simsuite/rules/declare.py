@@ -15,11 +15,12 @@ Pure: no I/O; the only randomness (huizhou's random bottom card) comes from the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
+from ..errors import SimsuiteError
 from .cards import (
     BIG_JOKER,
     N_CARDS,
@@ -31,7 +32,6 @@ from .cards import (
     format_card,
     format_cards,
 )
-from ..errors import SimsuiteError
 from .choices import Fallback, JokerBids, SelfOverrideScope, TieBreak
 from .order import NO_TRUMP
 from .variant import Variant

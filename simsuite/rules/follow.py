@@ -27,9 +27,9 @@ broken because ``long`` comes first.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterator, Sequence
 
 from .order import HandOrder
 from .units import Unit, canonical_units, class_cards, units_from

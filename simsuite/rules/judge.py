@@ -12,13 +12,13 @@ import dataclasses
 from typing import Any
 
 from ..errors import SimsuiteError
-from .cards import RANK_NAMES, SEATS, format_cards, points_of, cards_to_counts
+from .cards import RANK_NAMES, SEATS, cards_to_counts, format_cards, points_of
 from .choices import CHOICES, CaptureBy, CaptureScheme, CaptureWith
 from .declare import rule_bids
+from .follow import lead_structure
 from .order import TRUMP, format_trump, hand_order
 from .scenario import Scenario, check_against
 from .scoring import capture, outcome
-from .follow import lead_structure
 from .trick import TrickRuling, rule_trick
 from .units import counts_of
 from .variant import SPEC_BY_NAME, Variant

@@ -8,7 +8,8 @@ its proportions: the bottom, the take-over threshold and the step scale with the
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .variant import Variant
 

@@ -6,8 +6,8 @@ Seats are 0..3 (N, E, S, W) and play in that order from the leader. Partnerships
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..errors import IllegalPlayError
 from .cards import CARD_POINTS, SEATS
@@ -142,7 +142,7 @@ class Contender:
     top: int
     unit: Unit | None
 
-    def beats(self, other: "Contender") -> bool:
+    def beats(self, other: Contender) -> bool:
         if self.kind < other.kind:
             return False
         if self.trump != other.trump:

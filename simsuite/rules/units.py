@@ -13,8 +13,8 @@ rulings; the simulator's hot path has its own compiled follow generator.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 import numpy as np
 

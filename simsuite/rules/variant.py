@@ -19,12 +19,23 @@ import dataclasses
 import hashlib
 import json
 import math
-from importlib import resources
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from ..errors import ID_CHARS, MAX_ID, CardError, SimsuiteError, VariantError, as_id, did_you_mean, id_problem, read_toml
+from ..errors import (
+    ID_CHARS,
+    MAX_ID,
+    CardError,
+    SimsuiteError,
+    VariantError,
+    as_id,
+    did_you_mean,
+    id_problem,
+    read_toml,
+)
 from .cards import RANK_NAMES, parse_rank
 from .choices import CHOICES, TieBreak, TieRule, TournamentFormat
 
@@ -265,9 +276,9 @@ class Variant:
     tiebreaks: tuple[str, ...]
     source: str = field(default="", compare=False)
     # field name -> where its value comes from; never compared, hashed or part of the rules
-    citations: Mapping[str, "Citation"] = field(default_factory=dict, compare=False, repr=False)
+    citations: Mapping[str, Citation] = field(default_factory=dict, compare=False, repr=False)
 
-    def cite(self, name: str) -> "Citation | None":
+    def cite(self, name: str) -> Citation | None:
         """Where field ``name``'s value comes from, or None when it is not cited."""
         if name not in SPEC_BY_NAME:
             raise VariantError(self.source or self.id, [f"cite: no field {name!r}; fields: {', '.join(SPEC_BY_NAME)}"])
@@ -317,7 +328,7 @@ class Variant:
             out.setdefault(spec.section, {})[spec.name] = _to_plain(spec, getattr(self, spec.name))
         return out
 
-    def with_overrides(self, overrides: Mapping[str, Any], source: str = "overrides") -> "Variant":
+    def with_overrides(self, overrides: Mapping[str, Any], source: str = "overrides") -> Variant:
         """A new variant with some fields changed, validated like a file (``--set key=value``)."""
         data = self.to_toml_dict()
         flat = {"id": self.id}

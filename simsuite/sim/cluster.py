@@ -16,7 +16,7 @@ import math
 import os
 import time
 import uuid
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import SimsuiteError
 

@@ -23,10 +23,9 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from .match import play_command, play_match_batch
 from ..engine.names import pair_text, policy_codes
 from ..engine.policies import full_for
 from ..engine.warm import warm_up
@@ -34,7 +33,8 @@ from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import results as R
 from .cluster import WorkersLost, no_worker_wait, play_on_cluster
-from .manifest import identity_of, utc_now, prepare_store
+from .manifest import identity_of, prepare_store, utc_now
+from .match import play_command, play_match_batch
 from .orphans import die_with_driver
 from .progress import Progress
 from .spec import ExecOptions, Plan, scheduler_host_port
@@ -58,8 +58,9 @@ def play_chunk(task: dict) -> tuple:
     """Play one chunk (in a worker): ``("ok", id, hands, matches, seconds)`` or
     ``("error", id, message, bad_match, policies)``. Never raises for an ordinary error, so
     the driver can name the chunk; KeyboardInterrupt passes through."""
-    from .schema import hand_frame, match_frame
     import polars as pl
+
+    from .schema import hand_frame, match_frame
 
     t0 = time.perf_counter()
     v: Variant = task["variant"]

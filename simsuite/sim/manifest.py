@@ -72,7 +72,7 @@ def chunk_list(plan: Plan) -> list[dict]:
 
 
 def utc_now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def package_version() -> str:

@@ -36,8 +36,15 @@ MAX_HANDS_PER_MATCH = 10_000
 
 def clock_array(variant: Variant) -> np.ndarray:
     """A variant's match clock as the engine reads it (``engine.match``'s ``CLOCK_*`` slots)."""
-    from ..engine.match import (CLOCK_HANDS_AFTER_WARNING, CLOCK_MATCH_MINUTES, CLOCK_MUST_DEFEND,
-                                CLOCK_NO_NEW_HAND_MINUTES, CLOCK_TIE_RULE, CLOCK_WARNING_MINUTE, N_CLOCK)
+    from ..engine.match import (
+        CLOCK_HANDS_AFTER_WARNING,
+        CLOCK_MATCH_MINUTES,
+        CLOCK_MUST_DEFEND,
+        CLOCK_NO_NEW_HAND_MINUTES,
+        CLOCK_TIE_RULE,
+        CLOCK_WARNING_MINUTE,
+        N_CLOCK,
+    )
     from ..rules.choices import TieRule, code
 
     clock = np.zeros(N_CLOCK, dtype=np.int64)

@@ -7,6 +7,7 @@ import math
 import sys
 import time
 
+
 class Progress:
     """A one-line progress bar on stderr: matches done, hands per second, ETA."""
 

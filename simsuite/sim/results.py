@@ -282,9 +282,9 @@ class RunLock:
         self.path = Path(run) / LOCK
         self.break_lock = break_lock
         self.info = {"pid": os.getpid(), "host": socket.gethostname(), "token": uuid.uuid4().hex,
-                     "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+                     "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
 
-    def __enter__(self) -> "RunLock":
+    def __enter__(self) -> RunLock:
         tmp = self.path.with_name(f"{TMP_PREFIX}lock.{self.info['token']}")
         try:
             tmp.write_text(json.dumps(self.info) + "\n", encoding="utf-8")

@@ -9,13 +9,15 @@ command again resumes: only the chunks the manifest marks missing are played. Se
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import SimsuiteError
 from .executor import execute
 from .spec import RunSpec, plan_simulate
 from .sweep import plan_sweep
+
 
 def simulate(spec: RunSpec | Mapping[str, Any]) -> Path:
     """Validate ``spec``, play every missing chunk and return the run's folder."""

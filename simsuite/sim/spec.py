@@ -12,17 +12,18 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from .match import hand_cap, play_match_batch
 from ..engine.hand import N_RECORD
 from ..engine.names import pair_text, parse_policies
 from ..errors import SimsuiteError
 from ..rules.variant import SPEC_BY_NAME, Variant, load_variant, override_keys, unknown_key_problem
 from . import results as R
 from .limits import check_int, check_jobs, check_memory, check_seed
+from .match import hand_cap, play_match_batch
 from .results import json_hash
 
 DEFAULT_CHUNK = 50

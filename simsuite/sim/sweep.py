@@ -11,8 +11,9 @@ is reported at once, before any play; a spec is data and never makes simsuite im
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..engine.names import parse_policies, split_names
 from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
@@ -20,8 +21,17 @@ from ..rules.scale import scale_decks
 from ..rules.variant import MAX_DECKS, load_variant, override_keys
 from .limits import MAX_SEED, check_int
 from .spec import (
-    DEFAULT_CHUNK, Cell, ExecOptions, Plan, check_exec, check_hands_bound, check_playable, format_value,
-    set_matches, check_out, check_run_size,
+    DEFAULT_CHUNK,
+    Cell,
+    ExecOptions,
+    Plan,
+    check_exec,
+    check_hands_bound,
+    check_out,
+    check_playable,
+    check_run_size,
+    format_value,
+    set_matches,
 )
 
 SWEEP_KEYS = ("base", "variants", "matches", "hands", "seed", "policies", "duplicate", "chunk", "grid", "cells",

@@ -23,8 +23,22 @@ from ..core import FS_BURY_LEFT, FS_BURY_LENGTH, LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
 from .common import (
-    BASIC, EXPERT, EXPERT_V1, FULL, LEARNED, POLICY_NAMES, RANDOM, bid_wish, bury_by_key, fill, full_for, may_bid, put_unit,
-    split_by_class, strength, try_trump,
+    BASIC,
+    EXPERT,
+    EXPERT_V1,
+    FULL,
+    LEARNED,
+    POLICY_NAMES,
+    RANDOM,
+    bid_wish,
+    bury_by_key,
+    fill,
+    full_for,
+    may_bid,
+    put_unit,
+    split_by_class,
+    strength,
+    try_trump,
 )
 from .expert import bury_expert, follow_expert, lead_expert
 from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1

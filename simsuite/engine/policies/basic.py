@@ -15,6 +15,7 @@ from .. import core
 from ..params import DECKS
 from .common import bury_by_key, follow_scored, lead_lowest
 
+
 @njit(cache=True)
 def bury_basic(left, cls, pos, n, length, out):
     """Shortest side suits first (to make voids), lowest cards, no points, never a pair or better.

@@ -9,11 +9,35 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...rules.cards import BIG_JOKER, SMALL_JOKER
 from .. import core
 from ..core import (
-    CLAIM_KIND, CLAIM_TOP, CLAIM_TRUMP, FS_BEST, FS_CAND, FS_CLAIM, FS_INCLASS, FS_JUDGE_AT, FS_OTHERS, FS_TRY_LEFT,
-    FS_TRY_TRUMPS, FS_UNSEEN, INT_NREC, LI_CARDS, LI_CLASS, LI_CODES, LI_NSEL, LI_SINGLES, LI_UNITS, NC, TRUMP, as_bool,
-    as_int, copy1, w_fs, w_units,
+    CLAIM_KIND,
+    CLAIM_TOP,
+    CLAIM_TRUMP,
+    FS_BEST,
+    FS_CAND,
+    FS_CLAIM,
+    FS_INCLASS,
+    FS_JUDGE_AT,
+    FS_OTHERS,
+    FS_TRY_LEFT,
+    FS_TRY_TRUMPS,
+    FS_UNSEEN,
+    INT_NREC,
+    LI_CARDS,
+    LI_CLASS,
+    LI_CODES,
+    LI_NSEL,
+    LI_SINGLES,
+    LI_UNITS,
+    NC,
+    TRUMP,
+    as_bool,
+    as_int,
+    copy1,
+    w_fs,
+    w_units,
 )
 from ..follow import best_sets
 from ..order import class_count, class_span
@@ -22,7 +46,6 @@ from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
 from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
-from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
 # the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert before its rebuild,

@@ -14,23 +14,47 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...rules.cards import BIG_JOKER, SMALL_JOKER
 from .. import core
 from ..core import (
-    FS_LENGTH, FS_REST, FS_THROW_LEFT, FS_THROW_ORDER, FS_THROW_TMP, FS_UNSEEN, FS_UNSEEN_BEST, NC, TRUMP, as_int,
-    copy1, insert_sorted, w_fs, w_units,
+    FS_LENGTH,
+    FS_REST,
+    FS_THROW_LEFT,
+    FS_THROW_ORDER,
+    FS_THROW_TMP,
+    FS_UNSEEN,
+    FS_UNSEEN_BEST,
+    NC,
+    TRUMP,
+    as_int,
+    copy1,
+    insert_sorted,
+    w_fs,
+    w_units,
 )
 from ..order import class_count, class_span
 from ..params import (
-    CAPTURE_BASE, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_SCHEME_PER_CARD, CAPTURE_SCHEME_POWER, DECKS,
-    SINGLE_CAPTURES, THROWS, THROW_TEST, THROW_TEST_ABSOLUTE_MAX,
+    CAPTURE_BASE,
+    CAPTURE_PER_CARD,
+    CAPTURE_SCHEME,
+    CAPTURE_SCHEME_PER_CARD,
+    CAPTURE_SCHEME_POWER,
+    DECKS,
+    SINGLE_CAPTURES,
+    THROW_TEST,
+    THROW_TEST_ABSOLUTE_MAX,
+    THROWS,
 )
 from ..phases import C_DECL, C_LEFT
 from ..trick import best_at
 from ..units import build_units
 from .common import (
-    follow_scored, lead_lowest, put_unit, unit_is_sure, unseen_into,
+    follow_scored,
+    lead_lowest,
+    put_unit,
+    unit_is_sure,
+    unseen_into,
 )
-from ...rules.cards import BIG_JOKER, SMALL_JOKER
 
 # --- burying -----------------------------------------------------------------------------------------
 #

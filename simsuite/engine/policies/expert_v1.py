@@ -18,14 +18,27 @@ from .. import core
 from ..core import FS_V1_UNSEEN, FS_V1_UNSEEN_BEST, NC, TRUMP, as_int, w_fs, w_units
 from ..order import class_count
 from ..params import (
-    CAPTURE_BASE, CAPTURE_BY, CAPTURE_BY_EITHER, CAPTURE_PER_CARD, CAPTURE_SCHEME, CAPTURE_SCHEME_LAST_TRICK_POINTS,
-    CAPTURE_SCHEME_PER_CARD, CAPTURE_SCHEME_POWER, THROWS,
+    CAPTURE_BASE,
+    CAPTURE_BY,
+    CAPTURE_BY_EITHER,
+    CAPTURE_PER_CARD,
+    CAPTURE_SCHEME,
+    CAPTURE_SCHEME_LAST_TRICK_POINTS,
+    CAPTURE_SCHEME_PER_CARD,
+    CAPTURE_SCHEME_POWER,
+    THROWS,
 )
 from ..phases import C_DECL, C_LEFT
 from ..trick import best_at
 from ..units import build_units
 from .common import (
-    bury_by_key, follow_scored, lead_lowest, put_unit, strength, unit_is_sure, unseen_into,
+    bury_by_key,
+    follow_scored,
+    lead_lowest,
+    put_unit,
+    strength,
+    unit_is_sure,
+    unseen_into,
 )
 from .expert import safe_throw
 
