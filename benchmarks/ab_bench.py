@@ -23,17 +23,40 @@ import sys
 
 def bench(path: str, variant: str, policy: str, hands: int) -> float:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(path))
-    done = subprocess.run([sys.executable, "-m", "simsuite.cli", "bench", "--variant", variant, "--policy", policy,
-                           "--hands", str(hands), "--seed", "1", "--json"],
-                          cwd=path, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simsuite.cli",
+            "bench",
+            "--variant",
+            variant,
+            "--policy",
+            policy,
+            "--hands",
+            str(hands),
+            "--seed",
+            "1",
+            "--json",
+        ],
+        cwd=path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     row = json.loads(done.stdout)
     return float((row[0] if isinstance(row, list) else row)["hands_per_s"])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", action="append", required=True,
-                    help="NAME=PATH[@POLICY] of a checkout (repeat; first = reference; POLICY overrides --policy)")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        required=True,
+        help="NAME=PATH[@POLICY] of a checkout (repeat; first = reference; POLICY overrides --policy)",
+    )
     ap.add_argument("--variant", default="school-2016")
     ap.add_argument("--policy", default="basic")
     ap.add_argument("--hands", type=int, default=20000)

@@ -72,6 +72,7 @@ def _probe_full() -> None:
 
     for module in (api, match, bury):
         module.full_for = noting_full_for
+
     def noting(*args, _decide=F.decide):
         _full_users.add(_test[0])
         return _decide(*args)
@@ -89,9 +90,14 @@ def pytest_runtest_setup(item):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    report = {"total_own_s": sum(_own.values()), "own_s": dict(_own.most_common()), "copies": dict(_count),
-              "args_of_repeated": {k: v for k, v in _args.items() if len(v) > 1},
-              "per_test": _per_test, "full_users": sorted(_full_users)}
+    report = {
+        "total_own_s": sum(_own.values()),
+        "own_s": dict(_own.most_common()),
+        "copies": dict(_count),
+        "args_of_repeated": {k: v for k, v in _args.items() if len(v) > 1},
+        "per_test": _per_test,
+        "full_users": sorted(_full_users),
+    }
     path = os.environ.get("COMPILE_REPORT", "compile_report.json")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:

@@ -109,8 +109,10 @@ def main() -> None:
         play_match_batch(variant, 1, 0, 1, args.policies)
         what = "first match"
     first, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(f"{what}: {first:.1f} s ({cpu:.1f} CPU-s); compiling: {sum(prof.own.values()):.1f} s in "
-          f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(prof.llvm.values()):.1f} s")
+    print(
+        f"{what}: {first:.1f} s ({cpu:.1f} CPU-s); compiling: {sum(prof.own.values()):.1f} s in "
+        f"{sum(prof.count.values())} compiles of {len(prof.count)} functions; LLVM {sum(prof.llvm.values()):.1f} s"
+    )
     print(f"{'own s':>7} {'llvm s':>7} {'total s':>8} {'copies':>6}  function")
     for name, secs in prof.own.most_common(args.top):
         print(f"{secs:7.1f} {prof.llvm[name]:7.1f} {prof.total[name]:8.1f} {prof.count[name]:6d}  {name}")

@@ -26,7 +26,7 @@ from simsuite.rules.variant import load_variant
 @njit
 def shuffles(P, key, n, st, W):
     state = np.zeros(4, np.int64)
-    deck = w_hl(W)[0][:54 * P[DECKS]]
+    deck = w_hl(W)[0][: 54 * P[DECKS]]
     total = 0
     for i in range(n):
         hand_state(key, i, state)
@@ -74,8 +74,10 @@ def main() -> None:
     t = time.perf_counter()
     deals(concealed, key, n, st, W, pols, v.start_level)
     concealed_us = (time.perf_counter() - t) / n * 1e6
-    print(f"{a.variant}, {a.policy}, {n:,} hands: shuffle {shuffle_us:.2f} us, deal and declare {own_us:.2f} us "
-          f"(bidding as the variant says), {concealed_us:.2f} us with concealed bidding")
+    print(
+        f"{a.variant}, {a.policy}, {n:,} hands: shuffle {shuffle_us:.2f} us, deal and declare {own_us:.2f} us "
+        f"(bidding as the variant says), {concealed_us:.2f} us with concealed bidding"
+    )
 
 
 if __name__ == "__main__":

@@ -30,9 +30,16 @@ from simsuite.sim.run import sweep
 
 
 def brute_spec(spec, pair, matches: int) -> str:
-    lines = [f"base = {toml_value(spec.base)}", f"seed = {spec.seed}", f"matches = {matches}",
-             f"policies = {toml_value(','.join(pair))}", f"duplicate = {toml_value(pair[0] != pair[1])}",
-             f"chunk = {spec.chunk}", "", "[grid]"]
+    lines = [
+        f"base = {toml_value(spec.base)}",
+        f"seed = {spec.seed}",
+        f"matches = {matches}",
+        f"policies = {toml_value(','.join(pair))}",
+        f"duplicate = {toml_value(pair[0] != pair[1])}",
+        f"chunk = {spec.chunk}",
+        "",
+        "[grid]",
+    ]
     lines += [f"{k} = {toml_value(v)}" for k, v in spec.grid.items()]
     if spec.raw.get("decks_scaling"):
         lines += ["", "[decks_scaling]"] + [f"{k} = {toml_value(v)}" for k, v in spec.raw["decks_scaling"].items()]
@@ -50,8 +57,14 @@ def boundary_widths(res: dict, rows: dict, n: int) -> dict[str, list[float]]:
             fd = s["figures"][pair].get(metric)
             dm = METRIC_BY_KEY[metric]
             fb = rows.get((s["id"], pair), {}).get(dm.fallback or dm.source_key)
-            if fd and fd["n"] == n and fd["value"] and fb and fb.get("low") is not None \
-                    and defined(metric, tuple(pair.split(","))):
+            if (
+                fd
+                and fd["n"] == n
+                and fd["value"]
+                and fb
+                and fb.get("low") is not None
+                and defined(metric, tuple(pair.split(",")))
+            ):
                 widths["design"].append((fd["high"] - fd["low"]) / abs(fd["value"]))
                 widths["brute force"].append((fb["high"] - fb["low"]) / abs(fb["value"]))
     return widths
@@ -93,26 +106,41 @@ def main(spec_path: str, out: str, jobs: int = 1, repeat: int = 1) -> None:
         (out_dir / f"brute-{i}").mkdir(parents=True)
         brute_hands, t_play, t_fig, rows = brute_force(spec, out_dir / f"brute-{i}", n, jobs)
         t_brutes.append(t_play + t_fig)
-        print(f"pair {i + 1}: design {t_designs[-1]:.1f} s, brute force {t_play:.1f} s play + {t_fig:.1f} s figures "
-              f"= {t_brutes[-1]:.1f} s: {t_brutes[-1] / t_designs[-1]:.2f}x", flush=True)
+        print(
+            f"pair {i + 1}: design {t_designs[-1]:.1f} s, brute force {t_play:.1f} s play + {t_fig:.1f} s figures "
+            f"= {t_brutes[-1]:.1f} s: {t_brutes[-1] / t_designs[-1]:.2f}x",
+            flush=True,
+        )
     t_design, t_brute = statistics.median(t_designs), statistics.median(t_brutes)
     widths = boundary_widths(res, rows, n)
     d_hands = res["cost"]["design_hands"]
-    print(f"spec: {spec_path}; {len(spec.sets)} parameter sets x {len(spec.pairings)} pairings; "
-          f"boundary n = {n:,} matches per cell; --jobs {jobs}; median of {repeat} alternating pair(s)")
-    print(f"design:      {d_hands:>10,} hands  {t_design:8.1f} s (play, exact models and the confirmation on fresh "
-          f"deals; {len(res['rounds'])} rounds)")
+    print(
+        f"spec: {spec_path}; {len(spec.sets)} parameter sets x {len(spec.pairings)} pairings; "
+        f"boundary n = {n:,} matches per cell; --jobs {jobs}; median of {repeat} alternating pair(s)"
+    )
+    print(
+        f"design:      {d_hands:>10,} hands  {t_design:8.1f} s (play, exact models and the confirmation on fresh "
+        f"deals; {len(res['rounds'])} rounds)"
+    )
     print(f"brute force: {brute_hands:>10,} hands  {t_brute:8.1f} s (play and figures)")
-    print(f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {t_brute / t_design:.2f}x "
-          f"(design's own estimate of the hands: {res['cost']['brute_force_hands']:,})")
+    print(
+        f"ratio brute force / design: hands {brute_hands / d_hands:.2f}x; time {t_brute / t_design:.2f}x "
+        f"(design's own estimate of the hands: {res['cost']['brute_force_hands']:,})"
+    )
     if widths["design"]:
-        print("relative 95% interval width at the boundary (median over the goals' figures of the sets the design "
-              "played to the boundary's n): "
-              f"design {statistics.median(widths['design']):.3f}, brute force {statistics.median(widths['brute force']):.3f} "
-              f"({len(widths['design'])} figures)")
+        print(
+            "relative 95% interval width at the boundary (median over the goals' figures of the sets the design "
+            "played to the boundary's n): "
+            f"design {statistics.median(widths['design']):.3f}, brute force {statistics.median(widths['brute force']):.3f} "
+            f"({len(widths['design'])} figures)"
+        )
     print(f"answer: {res['sentence']}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1,
-         int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+    main(
+        sys.argv[1],
+        sys.argv[2],
+        int(sys.argv[3]) if len(sys.argv) > 3 else 1,
+        int(sys.argv[4]) if len(sys.argv) > 4 else 1,
+    )

@@ -37,9 +37,11 @@ def self_play(v, policy: str, hands: int, seed: int) -> str:
     pts = mean_ci(r[:, H.R_FINAL_POINTS].astype(float))
     rich = int((r[:, H.R_BOTTOM_POINTS] > 0).sum())
     cap = mean_ci(np.abs(r[:, H.R_CAPTURE_POINTS]).astype(float))
-    return (f"take-over {_share(take, hands)}, defender points {pts.value:.1f} [{pts.low:.1f}, {pts.high:.1f}], "
-            f"bottoms with points {_share(rich, hands)}, |capture points| {cap.value:.2f} [{cap.low:.2f}, {cap.high:.2f}]"
-            f" (n = {hands})")
+    return (
+        f"take-over {_share(take, hands)}, defender points {pts.value:.1f} [{pts.low:.1f}, {pts.high:.1f}], "
+        f"bottoms with points {_share(rich, hands)}, |capture points| {cap.value:.2f} [{cap.low:.2f}, {cap.high:.2f}]"
+        f" (n = {hands})"
+    )
 
 
 def main() -> None:
@@ -54,8 +56,11 @@ def main() -> None:
         t = time.time()
         for other in ("expert-v1", "basic"):
             d = duel(v, "expert", other, a.pairs, a.seed)
-            print(f"{vid}: expert vs {other}: net levels {_est(d.net_levels)}, pairs won {_share(round(d.pair_win.value * d.pairs), d.pairs)}, "
-                  f"lost {_share(round(d.pair_loss.value * d.pairs), d.pairs)} (n = {d.pairs})", flush=True)
+            print(
+                f"{vid}: expert vs {other}: net levels {_est(d.net_levels)}, pairs won {_share(round(d.pair_win.value * d.pairs), d.pairs)}, "
+                f"lost {_share(round(d.pair_loss.value * d.pairs), d.pairs)} (n = {d.pairs})",
+                flush=True,
+            )
         for pol in ("expert", "expert-v1"):
             print(f"{vid}: {pol} self-play: {self_play(v, pol, a.hands, a.seed)}", flush=True)
         print(f"{vid}: {time.time() - t:.0f} s", flush=True)

@@ -107,9 +107,14 @@ def which_decision(v, hands: int, seed: int, samples: int, show: int) -> None:
                 if pstats[0, 1] > 0 and pstats[1, 1] > 0:
                     loss = (pstats[0, 0] / pstats[0, 1] - pstats[1, 0] / pstats[1, 1]) / search.LEVEL_VALUE
                     pts = int((POINTS * mine).sum()), int((POINTS * out).sum())
-                    worst.append((loss, f"hand {i}, {key}, {st.sc[ph.S_CARDS_LEFT]} cards left: expert "
-                                        f"{format_cards(np.repeat(np.arange(NC), mine), sort=False)} ({pts[0]} pts), search "
-                                        f"{format_cards(np.repeat(np.arange(NC), out), sort=False)} ({pts[1]} pts)"))
+                    worst.append(
+                        (
+                            loss,
+                            f"hand {i}, {key}, {st.sc[ph.S_CARDS_LEFT]} cards left: expert "
+                            f"{format_cards(np.repeat(np.arange(NC), mine), sort=False)} ({pts[0]} pts), search "
+                            f"{format_cards(np.repeat(np.arange(NC), out), sort=False)} ({pts[1]} pts)",
+                        )
+                    )
             cost[key].append(loss)
             return mine
 
@@ -127,17 +132,23 @@ def which_decision(v, hands: int, seed: int, samples: int, show: int) -> None:
                 ph.apply_follow(P, st, W, play)
                 if st.sc[ph.S_TURN] == 4:
                     ph.finish_trick(st)
-    print(f"\n{v.id}: expert's decisions in {hands} self-play hands, judged by search-k{samples} "
-          f"(re-checked on {4 * samples} fresh deals); cost in levels for the mover's team")
-    print(f"  {'side':<9} {'decision':<7} {'stage':<7} {'decisions':>9} {'differ':>7} "
-          f"{'cost per hand':<28} cost per decision")
+    print(
+        f"\n{v.id}: expert's decisions in {hands} self-play hands, judged by search-k{samples} "
+        f"(re-checked on {4 * samples} fresh deals); cost in levels for the mover's team"
+    )
+    print(
+        f"  {'side':<9} {'decision':<7} {'stage':<7} {'decisions':>9} {'differ':>7} "
+        f"{'cost per hand':<28} cost per decision"
+    )
     rows = sorted(cost.items(), key=lambda kv: -sum(kv[1]))
     for (role, kind, stage), xs in rows:
         x = np.array(xs)
         e = mean_ci(x)
         lo, hi = e.low * x.size / hands, e.high * x.size / hands
-        print(f"  {role:<9} {kind:<7} {stage:<7} {x.size:>9} {int((x != 0).sum()):>7} "
-              f"{x.sum() / hands:+.4f} [{lo:+.4f}, {hi:+.4f}]   {e.value:+.5f}")
+        print(
+            f"  {role:<9} {kind:<7} {stage:<7} {x.size:>9} {int((x != 0).sum()):>7} "
+            f"{x.sum() / hands:+.4f} [{lo:+.4f}, {hi:+.4f}]   {e.value:+.5f}"
+        )
     worst.sort(key=lambda t: -t[0])
     print(f"\n  the {show} decisions search judges costliest:")
     for loss, text in worst[:show]:

@@ -67,8 +67,24 @@ def play(P, key, hands, W, steps, reps):
                 lead_once(EXPERT, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
                 ph.apply_lead(P, st, W, lead, forced)
             else:
-                follow_once(EXPERT, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                            st.lead, st.win_c, sc[ph.S_WINNER], move)
+                follow_once(
+                    EXPERT,
+                    seat,
+                    st.hands,
+                    st.played,
+                    st.voids,
+                    st.cls,
+                    st.pos,
+                    P,
+                    st.ctx,
+                    W,
+                    s,
+                    st.LI,
+                    st.lead,
+                    st.win_c,
+                    sc[ph.S_WINNER],
+                    move,
+                )
                 ph.apply_follow(P, st, W, move)
                 if sc[ph.S_TURN] == 4:
                     ph.finish_trick(st)
@@ -96,10 +112,12 @@ def main(ids: list[str]) -> None:
         score1, _ = best_of_three(P, W, 3, 1)
         score11, _ = best_of_three(P, W, 3, 11)
         per_hand = 1e6 / HANDS
-        print(f"{vid}: expert's play {base * per_hand:.0f} us a hand; the candidate lists add "
-              f"{(lists - base) * per_hand:.0f} us; {scored / HANDS:.0f} decisions a hand have more than one "
-              f"candidate; their features cost {1e6 * (feats11 - feats) / (10 * scored):.2f} us a decision and the "
-              f"scores {1e6 * (score11 - score1) / (10 * scored):.2f} us")
+        print(
+            f"{vid}: expert's play {base * per_hand:.0f} us a hand; the candidate lists add "
+            f"{(lists - base) * per_hand:.0f} us; {scored / HANDS:.0f} decisions a hand have more than one "
+            f"candidate; their features cost {1e6 * (feats11 - feats) / (10 * scored):.2f} us a decision and the "
+            f"scores {1e6 * (score11 - score1) / (10 * scored):.2f} us"
+        )
 
 
 if __name__ == "__main__":

@@ -23,15 +23,19 @@ from simsuite.learn import train as T
 def show(name: str, ev: dict) -> None:
     a = ev["all"]
     agree, lost = a["agreement"], a["value_lost"]
-    print(f"{name:34s} agrees {100 * agree['mean']:.1f}% [{100 * agree['lo']:.1f}, {100 * agree['hi']:.1f}]  "
-          f"levels lost {lost['mean']:.4f} [{lost['lo']:.4f}, {lost['hi']:.4f}]  (n = {lost['n']:,} decisions, "
-          f"{lost['hands']:,} hands)", flush=True)
+    print(
+        f"{name:34s} agrees {100 * agree['mean']:.1f}% [{100 * agree['lo']:.1f}, {100 * agree['hi']:.1f}]  "
+        f"levels lost {lost['mean']:.4f} [{lost['lo']:.4f}, {lost['hi']:.4f}]  (n = {lost['n']:,} decisions, "
+        f"{lost['hands']:,} hands)",
+        flush=True,
+    )
 
 
 def evaluate_rows(row_scores: np.ndarray, d: T.Decisions) -> dict:
     pick = T.picks(row_scores, d)
-    best = np.array([d.start[i] + int(np.argmax(d.chosen[d.start[i]:d.start[i + 1]])) for i in range(d.n)],
-                    dtype=np.int64)
+    best = np.array(
+        [d.start[i] + int(np.argmax(d.chosen[d.start[i] : d.start[i + 1]])) for i in range(d.n)], dtype=np.int64
+    )
     agree = (pick == best).astype(float)
     lost = d.value[best] - d.value[pick]
     return {"all": {"agreement": T._hand_interval(agree, d.hand), "value_lost": T._hand_interval(lost, d.hand)}}
@@ -82,9 +86,18 @@ def main(folder: str) -> None:
     X = rows(tr)
     for leaves, trees in ((31, 200), (63, 500)):
         t0 = time.perf_counter()
-        m = lgb.LGBMRegressor(n_estimators=trees, num_leaves=leaves, learning_rate=0.05, subsample=0.5,
-                              subsample_freq=1, colsample_bytree=0.8, min_child_samples=100, verbose=-1, n_jobs=2,
-                              random_state=1)
+        m = lgb.LGBMRegressor(
+            n_estimators=trees,
+            num_leaves=leaves,
+            learning_rate=0.05,
+            subsample=0.5,
+            subsample_freq=1,
+            colsample_bytree=0.8,
+            min_child_samples=100,
+            verbose=-1,
+            n_jobs=2,
+            random_state=1,
+        )
         m.fit(X, y)
         print(f"trees {leaves} leaves x {trees}: fitted in {time.perf_counter() - t0:.0f} s")
         for name, sub in held.items():
@@ -92,8 +105,10 @@ def main(folder: str) -> None:
         sample = rows(held["test_deals"])[:100_000]
         t0 = time.perf_counter()
         m.predict(sample, num_threads=1)
-        print(f"trees {leaves}x{trees}: {1e6 * (time.perf_counter() - t0) / sample.shape[0]:.2f} us per candidate row "
-              f"(LightGBM's predictor, one thread)")
+        print(
+            f"trees {leaves}x{trees}: {1e6 * (time.perf_counter() - t0) / sample.shape[0]:.2f} us per candidate row "
+            f"(LightGBM's predictor, one thread)"
+        )
 
 
 if __name__ == "__main__":

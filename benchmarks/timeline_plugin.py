@@ -62,27 +62,39 @@ if "pytest" in sys.modules:
         global _out
         if _out is None:
             _out = open(_DIR / f"timeline-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log", "a")
-        before, n, start, cpu, kids = _compiles.total, len(_compiles.top), time.time(), time.process_time(), _children_cpu()
+        before, n, start, cpu, kids = (
+            _compiles.total,
+            len(_compiles.top),
+            time.time(),
+            time.process_time(),
+            _children_cpu(),
+        )
         yield
         top = [f"{d:.1f}:{name}" for d, name in _compiles.top[n:] if d > 0.3]
-        _out.write(f"{start:.2f} {time.time() - start:.2f} {time.process_time() - cpu:.2f} {_children_cpu() - kids:.2f} "
-                   f"{_compiles.total - before:.2f} {item.nodeid} {top}\n")
+        _out.write(
+            f"{start:.2f} {time.time() - start:.2f} {time.process_time() - cpu:.2f} {_children_cpu() - kids:.2f} "
+            f"{_compiles.total - before:.2f} {item.nodeid} {top}\n"
+        )
         _out.flush()
 
 
 def _logs(folder: Path) -> dict[str, list[list[str]]]:
     """Each worker's log (by its file's stem), as rows of fields: start, wall, CPU, subprocesses'
     CPU, compiling, test id, and the compiled functions if any."""
-    return {log.stem: [line.split(None, 6) for line in log.read_text().splitlines()]
-            for log in sorted(folder.glob("timeline-*.log"))}
+    return {
+        log.stem: [line.split(None, 6) for line in log.read_text().splitlines()]
+        for log in sorted(folder.glob("timeline-*.log"))
+    }
 
 
 def summary(folder: Path = _DIR, longest: int = 4) -> None:
     for stem, rows in _logs(folder).items():
         start = min(float(r[0]) for r in rows)
         end = max(float(r[0]) + float(r[1]) for r in rows)
-        print(f"{stem}: {len(rows)} tests, span {end - start:.1f} s, CPU {sum(float(r[2]) for r in rows):.1f} s, "
-              f"subprocesses {sum(float(r[3]) for r in rows):.1f} s, compiling {sum(float(r[4]) for r in rows):.1f} s")
+        print(
+            f"{stem}: {len(rows)} tests, span {end - start:.1f} s, CPU {sum(float(r[2]) for r in rows):.1f} s, "
+            f"subprocesses {sum(float(r[3]) for r in rows):.1f} s, compiling {sum(float(r[4]) for r in rows):.1f} s"
+        )
         for r in sorted(rows, key=lambda r: -float(r[1]))[:longest]:
             print(f"  {float(r[1]):7.2f} s  {r[5]}  {r[6].strip() if len(r) > 6 else ''}")
 
@@ -97,7 +109,9 @@ def by_file(folder: Path = _DIR, most: int = 12) -> None:
     own, kids = sum(f[0] for f in files.values()), sum(f[1] for f in files.values())
     print(f"tests: CPU {own:.1f} s, subprocesses {kids:.1f} s, in {sum(f[3] for f in files.values())} tests")
     for name, (cpu, sub, comp, n) in sorted(files.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:most]:
-        print(f"  {cpu + sub:7.1f} s  {name} ({n} tests; own {cpu:.1f} s, subprocesses {sub:.1f} s, compiling {comp:.1f} s)")
+        print(
+            f"  {cpu + sub:7.1f} s  {name} ({n} tests; own {cpu:.1f} s, subprocesses {sub:.1f} s, compiling {comp:.1f} s)"
+        )
 
 
 if __name__ == "__main__":

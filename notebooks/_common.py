@@ -173,12 +173,18 @@ class Pairings(_pairings.Pairings):
         super().__init__(runs, search)
 
     @classmethod
-    def from_frames(cls, data: Mapping[str, Any], variants: Mapping[str, Mapping] | None = None,
-                    search: str = SEARCH_POLICY) -> Pairings:
+    def from_frames(
+        cls, data: Mapping[str, Any], variants: Mapping[str, Mapping] | None = None, search: str = SEARCH_POLICY
+    ) -> Pairings:
         return super().from_frames(data, variants, search)
 
-    def figure(self, cells: Mapping[str, str], keys: Iterable[tuple[str, str, float]],
-               conclusions: Iterable[Conclusion] = (), title: str = ""):
+    def figure(
+        self,
+        cells: Mapping[str, str],
+        keys: Iterable[tuple[str, str, float]],
+        conclusions: Iterable[Conclusion] = (),
+        title: str = "",
+    ):
         return pairings_figure(self, cells, keys, conclusions, title)
 
     def show_verdicts(self, conclusions: Iterable[Conclusion]):
@@ -189,8 +195,9 @@ def read_spec(path: str | Path) -> dict:
     return _read_spec(path, ROOT)
 
 
-def run_sweep(spec: str | Path | Mapping[str, Any], name: str, *, part: str | None = None, jobs: int | None = None,
-              **changes: Any):
+def run_sweep(
+    spec: str | Path | Mapping[str, Any], name: str, *, part: str | None = None, jobs: int | None = None, **changes: Any
+):
     return _runs.run_sweep(RUNS, spec, name, part=part, jobs=jobs, **changes)
 
 
@@ -200,8 +207,9 @@ def run_design(spec: str | Path, name: str, **changes: Any) -> dict:
     return _runs.run_design(RUNS, spec, name, wording=design_text, **changes)
 
 
-def run_pairings(spec: str | Path | Mapping[str, Any], name: str, matches: Mapping[str, int], tag: str = "",
-                 **changes: Any) -> Pairings:
+def run_pairings(
+    spec: str | Path | Mapping[str, Any], name: str, matches: Mapping[str, int], tag: str = "", **changes: Any
+) -> Pairings:
     return _runs.run_pairings(RUNS, spec, name, matches, tag, kind=Pairings, **changes)
 
 
@@ -233,18 +241,83 @@ def marks_markdown(verdicts) -> str:
 # not a copy); its second seed, for the replication, is the root seed + REPLICATION.
 SEEDS = {f.number: f.root_seed for f in claims_files()}
 
-__all__ = ["SEARCH_POLICY", "PAIRINGS", "PAIRING_COLORS", "ROBUST", "DEPENDENT", "UNDECIDED", "classify_all",
-           "interaction_tests", "ClaimsFile", "read_claims", "load_claims", "claim_hash", "claims_files", "read_registry",
-           "registry_problems", "CLAIMS_DIR", "CLAIM_TESTS", "CLAIM_FAMILIES", "CLAIM_HASHED", "CLAIM_KEYS",
-           "replication_test", "replication_summary", "NOT_SHOWN", "REPLICATES",
-           "DIFFERS", "NOT_TESTED", "pairing_policies", "pairing_label", "MARKS_HEAD",
-           "pairing_matches", "run_pairings", "merge_pairings", "SEARCH_MATCHES", "Conclusion", "classify", "Pairings",
-           "marks_markdown", "notebook_marks", "write_marks", "differences", "difference_plot", "SEEDS", "REPLICATION",
-           "DURATION_FRACTIONS", "per_match", "Claims", "replication_table", "RUNS", "conclude",
-           "seconds_per_trick_at", "clock_band", "band_range", "draw_band", "QUICK", "JOBS", "ROOT", "RESULTS",
-           "VARIANT_IDS", "COLORS", "run_sweep", "run_design", "read_spec", "to_toml", "frames",
-           "equal_pairs_once", "summary", "match_share", "hand_shares", "champion_shares", "parse_cell", "with_cell_keys",
-           "est", "errorbar", "band", "plain_log_ticks"]
+__all__ = [
+    "SEARCH_POLICY",
+    "PAIRINGS",
+    "PAIRING_COLORS",
+    "ROBUST",
+    "DEPENDENT",
+    "UNDECIDED",
+    "classify_all",
+    "interaction_tests",
+    "ClaimsFile",
+    "read_claims",
+    "load_claims",
+    "claim_hash",
+    "claims_files",
+    "read_registry",
+    "registry_problems",
+    "CLAIMS_DIR",
+    "CLAIM_TESTS",
+    "CLAIM_FAMILIES",
+    "CLAIM_HASHED",
+    "CLAIM_KEYS",
+    "replication_test",
+    "replication_summary",
+    "NOT_SHOWN",
+    "REPLICATES",
+    "DIFFERS",
+    "NOT_TESTED",
+    "pairing_policies",
+    "pairing_label",
+    "MARKS_HEAD",
+    "pairing_matches",
+    "run_pairings",
+    "merge_pairings",
+    "SEARCH_MATCHES",
+    "Conclusion",
+    "classify",
+    "Pairings",
+    "marks_markdown",
+    "notebook_marks",
+    "write_marks",
+    "differences",
+    "difference_plot",
+    "SEEDS",
+    "REPLICATION",
+    "DURATION_FRACTIONS",
+    "per_match",
+    "Claims",
+    "replication_table",
+    "RUNS",
+    "conclude",
+    "seconds_per_trick_at",
+    "clock_band",
+    "band_range",
+    "draw_band",
+    "QUICK",
+    "JOBS",
+    "ROOT",
+    "RESULTS",
+    "VARIANT_IDS",
+    "COLORS",
+    "run_sweep",
+    "run_design",
+    "read_spec",
+    "to_toml",
+    "frames",
+    "equal_pairs_once",
+    "summary",
+    "match_share",
+    "hand_shares",
+    "champion_shares",
+    "parse_cell",
+    "with_cell_keys",
+    "est",
+    "errorbar",
+    "band",
+    "plain_log_ticks",
+]
 
 
 def main(argv: list[str]) -> int | str:
@@ -253,19 +326,25 @@ def main(argv: list[str]) -> int | str:
     if argv[:1] == ["check-claims"]:
         bad = registry_problems(claims_files(), read_registry())
         if bad:
-            return ("the claims files and notebooks/claims/registry.toml disagree (notebooks/claims/README.md):\n"
-                    + "\n".join(f"  {b}" for b in bad))
-        print(f"claims: {sum(len(f.claims) for f in claims_files())} claims in {len(claims_files())} files, all registered; "
-              "root seeds " + ", ".join(f"{n} {s}" for n, s in SEEDS.items()))
+            return (
+                "the claims files and notebooks/claims/registry.toml disagree (notebooks/claims/README.md):\n"
+                + "\n".join(f"  {b}" for b in bad)
+            )
+        print(
+            f"claims: {sum(len(f.claims) for f in claims_files())} claims in {len(claims_files())} files, all registered; "
+            "root seeds " + ", ".join(f"{n} {s}" for n, s in SEEDS.items())
+        )
         return 0
     if len(argv) < 3 or argv[0] != "marks":
-        return ("usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
-                "       python notebooks/_common.py check-claims")
+        return (
+            "usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
+            "       python notebooks/_common.py check-claims"
+        )
     args = argv[1:]
     note = ""
     if "--note" in args:
         i = args.index("--note")
-        note, args = args[i + 1], args[:i] + args[i + 2:]
+        note, args = args[i + 1], args[:i] + args[i + 2 :]
     print("marks written for notebooks", ", ".join(write_marks(args[0], args[1:], note)) or "none")
     return 0
 

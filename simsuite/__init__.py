@@ -34,11 +34,23 @@ def load_variant(id_or_path: str | Path):
     return load(id_or_path)
 
 
-def simulate(variants: str | Sequence[str] = "school-2016", *, policies: str = "expert,basic",
-             matches: int | None = None, hands: int | None = None, seed: int = 1, jobs: int = 1,
-             out: str | Path | None = None, overrides: Sequence[str] | Mapping[str, Any] = (),
-             duplicate: bool = False, chunk: int | None = None, backend: str = "loky",
-             scheduler: str | None = None, quiet: bool = False, break_lock: bool = False):
+def simulate(
+    variants: str | Sequence[str] = "school-2016",
+    *,
+    policies: str = "expert,basic",
+    matches: int | None = None,
+    hands: int | None = None,
+    seed: int = 1,
+    jobs: int = 1,
+    out: str | Path | None = None,
+    overrides: Sequence[str] | Mapping[str, Any] = (),
+    duplicate: bool = False,
+    chunk: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    break_lock: bool = False,
+):
     """Play matches of each variant into a results folder and return the loaded results.
 
     What ``simsuite simulate`` does (docs/harness.md), with its flags as keyword arguments:
@@ -54,10 +66,22 @@ def simulate(variants: str | Sequence[str] = "school-2016", *, policies: str = "
     from .sim.run import simulate as run
     from .sim.spec import DEFAULT_CHUNK, RunSpec
 
-    spec = RunSpec(variants=[variants] if isinstance(variants, (str, Path)) else list(variants), overrides=overrides,
-                   policies=policies, matches=matches, hands=hands, seed=seed, jobs=jobs, backend=backend,
-                   scheduler=scheduler, duplicate=duplicate, out=out,
-                   chunk=chunk if chunk is not None else DEFAULT_CHUNK, quiet=quiet, break_lock=break_lock)
+    spec = RunSpec(
+        variants=[variants] if isinstance(variants, (str, Path)) else list(variants),
+        overrides=overrides,
+        policies=policies,
+        matches=matches,
+        hands=hands,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        duplicate=duplicate,
+        out=out,
+        chunk=chunk if chunk is not None else DEFAULT_CHUNK,
+        quiet=quiet,
+        break_lock=break_lock,
+    )
     return load(run(spec))
 
 
@@ -89,8 +113,10 @@ def judge(scenario, variant=None):
     s = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     choice = variant if variant is not None else s.variant
     if choice is None:
-        raise SimsuiteError(f"{s.source}: no variant: give --variant ID or all (variant= in Python), or "
-                            f"variant = \"ID\" in the file; known ids: {', '.join(known_ids())}")
+        raise SimsuiteError(
+            f"{s.source}: no variant: give --variant ID or all (variant= in Python), or "
+            f'variant = "ID" in the file; known ids: {", ".join(known_ids())}'
+        )
     if isinstance(choice, str) and choice == "all":
         return [rule(s, v) for v in load_all()]
     return rule(s, choice if isinstance(choice, Variant) else load(choice))
@@ -112,7 +138,9 @@ def advise(scenario, variant=None, *, policy: str = "search", seed: int = 1):
     s = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     choice = variant if variant is not None else s.variant
     if choice is None or (isinstance(choice, str) and choice == "all"):
-        raise SimsuiteError(f"{s.source}: name one variant: --variant ID (variant= in Python), or variant = \"ID\" "
-                            f"in the file; known ids: {', '.join(known_ids())}")
+        raise SimsuiteError(
+            f'{s.source}: name one variant: --variant ID (variant= in Python), or variant = "ID" '
+            f"in the file; known ids: {', '.join(known_ids())}"
+        )
     check_seed("--seed", seed)
     return run(s, choice if isinstance(choice, Variant) else load(choice), policy, seed)

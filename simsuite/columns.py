@@ -38,10 +38,16 @@ class Column:
 _TAGS = (
     Column("run", "str", "the run's folder name"),
     Column("variant", "str", "the variant id (a cell with overrides keeps its base id; see `cell`)"),
-    Column("cell", "str", "the cell: the variant id for `simulate`, `key=value,…` for a sweep "
-                          "(`bottom_size=6,capture_per_card=2`)"),
-    Column("match", "i64", "the match index within the cell; the same index is the same deals in every cell with "
-                           "the same deck count"),
+    Column(
+        "cell",
+        "str",
+        "the cell: the variant id for `simulate`, `key=value,…` for a sweep (`bottom_size=6,capture_per_card=2`)",
+    ),
+    Column(
+        "match",
+        "i64",
+        "the match index within the cell; the same index is the same deals in every cell with the same deck count",
+    ),
     Column("hand", "i32", "the hand's index within its match, from 0"),
     Column("seed", "i64", "the run's root seed"),
     Column("policy_ns", "str", "the built-in policy of team N-S and of team E-W at this table"),
@@ -52,21 +58,38 @@ _TAGS = (
 HAND_COLUMNS: tuple[Column, ...] = _TAGS + (
     Column("dealer", "i8", "the dealer's seat (who takes the bottom)", 0),
     Column("declarers", "i8", "the declaring team (0 N-S, 1 E-W)", 1),
-    Column("declarer_seat", "i8", "the seat whose declaration stood; -1 when nobody declared (the fallback named "
-                                  "trump)", 23),
+    Column(
+        "declarer_seat",
+        "i8",
+        "the seat whose declaration stood; -1 when nobody declared (the fallback named trump)",
+        23,
+    ),
     Column("level", "i8", "the rank being played (the declarers' level)", 2),
     Column("trump", "i8", "the trump suit: 0 S, 1 H, 2 D, 3 C; -1 no-trump", 3),
     Column("level_before_ns", "i8", "each team's level before this hand"),
     Column("level_before_ew", "i8", "each team's level before this hand"),
     Column("trick_points", "i32", "points the defenders won in tricks", 4),
     Column("capture_multiplier", "i32", "the last-trick capture's multiplier (0: no capture)", 5),
-    Column("capture_points", "i32", "points the capture moved: positive when the defenders capture, negative when "
-                                    "the declarers do (where `capture_by = \"either\"`)", 6),
+    Column(
+        "capture_points",
+        "i32",
+        "points the capture moved: positive when the defenders capture, negative when "
+        'the declarers do (where `capture_by = "either"`)',
+        6,
+    ),
     Column("capture_by", "i8", "1 the defenders captured, -1 the declarers, 0 nobody", 22),
-    Column("penalties", "i32", "failed-throw penalty points: positive when a declarer's throw failed, negative when "
-                               "a defender's did", 7),
-    Column("final_points", "i32", "the defenders' score: `trick_points + capture_points + penalties` (forced to the "
-                                  "band's edge on a forfeit)", 8),
+    Column(
+        "penalties",
+        "i32",
+        "failed-throw penalty points: positive when a declarer's throw failed, negative when a defender's did",
+        7,
+    ),
+    Column(
+        "final_points",
+        "i32",
+        "the defenders' score: `trick_points + capture_points + penalties` (forced to the band's edge on a forfeit)",
+        8,
+    ),
     Column("bottom_points", "i32", "points in the buried cards", 20),
     Column("takeover", "bool", "the defenders reached `takeover` and declare next", 9),
     Column("levels_ns", "i8", "levels each team gained in this hand (at most one is non-zero)", 12),
@@ -76,11 +99,17 @@ HAND_COLUMNS: tuple[Column, ...] = _TAGS + (
     Column("tricks", "i16", "tricks played", 14),
     Column("throws", "i16", "throws (several units led at once) attempted", 15),
     Column("throws_failed", "i16", "throws that failed the throw test", 16),
-    Column("minutes", "f32", "modelled duration of the hand: `hand_overhead_minutes + tricks × seconds_per_trick / "
-                             "60` ([clock.md](clock.md))", 17, "minutes_x100"),
+    Column(
+        "minutes",
+        "f32",
+        "modelled duration of the hand: `hand_overhead_minutes + tricks × seconds_per_trick / "
+        "60` ([clock.md](clock.md))",
+        17,
+        "minutes_x100",
+    ),
     Column("declared", "bool", "someone declared trump (false: the variant's fallback decided)", 18),
     Column("redeals", "i16", "redeals before this deal stood (fallback `redeal`)", 19),
-    Column("forfeit", "bool", "the hand ended on a failed throw under `throw_failure = \"forfeit\"`", 21),
+    Column("forfeit", "bool", 'the hand ended on a failed throw under `throw_failure = "forfeit"`', 21),
 )
 # slots of the hand record that are no column: the engine's error code (the match loop checks it)
 HAND_RECORD_ONLY = {24: "error"}
@@ -93,8 +122,13 @@ MATCH_COLUMNS: tuple[Column, ...] = tuple(Column(c.name, c.type, AS_IN_HANDS) fo
     Column("final_level_ns", "i8", "each team's level at the end", 2),
     Column("final_level_ew", "i8", "each team's level at the end", 3),
     Column("winner", "i8", "0 N-S, 1 E-W, -1 a draw", 4),
-    Column("ended_by", "str", "`level` (a team passed the end level), `clock` (the match clock), `hand cap` (an "
-                              "untimed match stopped at 500 hands)", 5),
+    Column(
+        "ended_by",
+        "str",
+        "`level` (a team passed the end level), `clock` (the match clock), `hand cap` (an "
+        "untimed match stopped at 500 hands)",
+        5,
+    ),
     Column("lead_changes", "i16", "how often the team strictly ahead changed", 7),
     Column("max_deficit_ns", "i8", "the largest number of levels each team was behind", 8),
     Column("max_deficit_ew", "i8", "the largest number of levels each team was behind", 9),
@@ -130,6 +164,7 @@ def markdown_table(columns: tuple[Column, ...]) -> str:
         else:
             rows.append(([c.name], kind, c.doc))
     lines = ["| column | type | meaning |", "|---|---|---|"]
-    lines += [f"| {', '.join(f'`{n}`' for n in names)} |{' ' + kind if kind else ''} | {doc} |" for names, kind, doc in rows]
+    lines += [
+        f"| {', '.join(f'`{n}`' for n in names)} |{' ' + kind if kind else ''} | {doc} |" for names, kind, doc in rows
+    ]
     return "\n".join(lines)
-

@@ -36,8 +36,9 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def one_line_error(code: int, err: str, *needles: str, command: str | None = None, usage_ok: bool = False,
-                   listed: bool = False) -> str:
+def one_line_error(
+    code: int, err: str, *needles: str, command: str | None = None, usage_ok: bool = False, listed: bool = False
+) -> str:
     """Exit 2 and one stderr line ``simsuite COMMAND: error: ...`` holding every needle; the line.
 
     ``usage_ok`` allows argparse's usage block (``usage: simsuite ...`` and its indented continuation

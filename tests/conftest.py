@@ -59,16 +59,26 @@ def local_dask_cluster(n_workers: int):
     free port here, so that a test beside another Dask process does not warn "Port 8787 is already
     in use"."""
     distributed = pytest.importorskip("distributed")
-    return distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                                    scheduler_kwargs={"dashboard_address": ":0"})
+    return distributed.LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
+    )
 
 
 @pytest.fixture
 def bare_scheduler():
     """A loopback Dask scheduler with no workers of its own: the test starts and kills them."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1",
-                                  scheduler_kwargs={"dashboard_address": ":0"}) as cluster:
+    with distributed.LocalCluster(
+        n_workers=0,
+        processes=True,
+        dashboard_address=None,
+        host="127.0.0.1",
+        scheduler_kwargs={"dashboard_address": ":0"},
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -190,8 +200,11 @@ def _compile_once_across_workers() -> None:
 
     def compile(self, sig):
         args = tuple(sigutils.normalize_signature(sig)[0])
-        if (isinstance(self._cache, NullCache) or args in self.overloads
-                or not self.py_func.__module__.startswith("simsuite.")):
+        if (
+            isinstance(self._cache, NullCache)
+            or args in self.overloads
+            or not self.py_func.__module__.startswith("simsuite.")
+        ):
             return compile_(self, sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}{args}"
         key = "fn-" + hashlib.sha1(name.encode()).hexdigest()[:20]

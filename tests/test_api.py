@@ -29,10 +29,18 @@ def command_json(capsys, *argv: str):
 
 def test_importing_simsuite_loads_neither_numba_nor_polars():
     """The front door imports its heavy modules when a function is called, never at ``import simsuite``."""
-    code = ("import sys, simsuite; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'polars', 'pyarrow', 'simsuite')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
+    code = (
+        "import sys, simsuite; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'polars', 'pyarrow', 'simsuite')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ).stdout
     assert eval(out) == ["simsuite"], out
 
 
@@ -53,17 +61,39 @@ def test_load_variant_by_id_and_by_path():
 def test_simulate_and_summarise_give_what_the_commands_give(tmp_path, capsys):
     """Six matches of two variants: the same hands as ``simsuite simulate`` with the same flags, and the
     summary rows ``simsuite summary --json`` prints, with n = deals and each estimate inside its interval."""
-    run = simsuite.simulate(["school-2016", "two-deck-2011"], policies="expert,basic", matches=6, seed=3,
-                            out=tmp_path / "api", quiet=True)
+    run = simsuite.simulate(
+        ["school-2016", "two-deck-2011"], policies="expert,basic", matches=6, seed=3, out=tmp_path / "api", quiet=True
+    )
     assert run.path == tmp_path / "api"
-    assert main(["simulate", "--variant", "school-2016", "--variant", "two-deck-2011", "--policies", "expert,basic",
-                 "--matches", "6", "--seed", "3", "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--variant",
+                "school-2016",
+                "--variant",
+                "two-deck-2011",
+                "--policies",
+                "expert,basic",
+                "--matches",
+                "6",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path / "cli"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     from simsuite.sim.results import load
 
     cli = load(tmp_path / "cli")
     for frame, keys in (("hands", ["variant", "match", "hand"]), ("matches", ["variant", "match"])):
-        ours, theirs = (getattr(r, frame).collect().drop("run").sort(keys) for r in (run, cli))  # run: the folder's name
+        ours, theirs = (
+            getattr(r, frame).collect().drop("run").sort(keys) for r in (run, cli)
+        )  # run: the folder's name
         assert ours.height > 0 and ours.equals(theirs), frame
 
     rows = simsuite.summarise(run)
@@ -78,8 +108,9 @@ def test_simulate_and_summarise_give_what_the_commands_give(tmp_path, capsys):
 
 
 def test_simulate_takes_overrides_and_hands(tmp_path):
-    run = simsuite.simulate("school-2016", policies="basic", hands=30, seed=2, overrides={"bottom_size": 6},
-                            out=tmp_path / "r", quiet=True)
+    run = simsuite.simulate(
+        "school-2016", policies="basic", hands=30, seed=2, overrides={"bottom_size": 6}, out=tmp_path / "r", quiet=True
+    )
     cell = run.manifest["cells"][0]
     assert cell["overrides"] == {"bottom_size": 6}
     assert run.hands.collect().height >= 30
@@ -102,8 +133,13 @@ def test_judge_uses_the_scenarios_own_variant_or_asks_for_one(tmp_path):
     own = SCENARIOS / "advise-lead.toml"  # variant = "two-deck-2011" in the file
     assert simsuite.judge(own)["variant"] == "two-deck-2011"
     bare = tmp_path / "bare.toml"
-    bare.write_text("\n".join(line for line in (SCENARIOS / "follow-3plus3.toml").read_text().splitlines()
-                              if not line.startswith("variant")))
+    bare.write_text(
+        "\n".join(
+            line
+            for line in (SCENARIOS / "follow-3plus3.toml").read_text().splitlines()
+            if not line.startswith("variant")
+        )
+    )
     with pytest.raises(SimsuiteError, match="no variant"):
         simsuite.judge(bare)
 

@@ -14,7 +14,7 @@ from simsuite.engine.policies import POLICY_NAMES
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
 
-GOOD = '''
+GOOD = """
 id = "tiny"
 title = "a reference for tests"
 
@@ -43,7 +43,7 @@ measure = "defender_points_mean"
 value = 80.0
 tolerance = 5.0
 reason = "because"
-'''
+"""
 
 
 # a hand cap for GOOD: [population] max_hands = {} (format it), counted as the cap leaves it
@@ -52,7 +52,9 @@ CAP = '\n[population]\nmax_hands = {}\ncapped_matches = "counted"\n'
 
 def untimed(text):
     """A reference's rules played untimed, as ejfn's are: the harness plays them to 500 hands."""
-    return text.replace("[rules.capture]", "[rules.match]\nmatch_minutes = 0\nno_new_hand_minutes = 0\n\n[rules.capture]")
+    return text.replace(
+        "[rules.capture]", "[rules.match]\nmatch_minutes = 0\nno_new_hand_minutes = 0\n\n[rules.capture]"
+    )
 
 
 def write(tmp_path, text, name="ref.toml"):
@@ -91,11 +93,22 @@ def test_ejfn_reference_figures_and_rules():
     # the rules: two-deck-2011 with only the fields where ejfn/Tractor differs
     base, v = load_variant("two-deck-2011"), ref.variant
     changed = {k for k, x in v.rules_dict().items() if base.rules_dict()[k] != x}
-    assert changed == {"must_defend_end_level", "link_off_level_trump_ace", "capture_side_per_card",
-                       "match_minutes", "no_new_hand_minutes"}
+    assert changed == {
+        "must_defend_end_level",
+        "link_off_level_trump_ace",
+        "capture_side_per_card",
+        "match_minutes",
+        "no_new_hand_minutes",
+    }
     assert (v.decks, v.bottom_size, v.takeover, v.step, v.takeover_bonus, v.zero_bonus) == (2, 8, 80, 40, 0, 3)
-    assert (v.capture_by, v.capture_with, v.capture_scheme, v.capture_per_card, v.capture_side_per_card,
-            v.capture_base) == ("defenders", "any", "per_card", 2, 2, 0)
+    assert (
+        v.capture_by,
+        v.capture_with,
+        v.capture_scheme,
+        v.capture_per_card,
+        v.capture_side_per_card,
+        v.capture_base,
+    ) == ("defenders", "any", "per_card", 2, 2, 0)
 
 
 def test_a_reference_by_path(tmp_path):
@@ -104,47 +117,83 @@ def test_a_reference_by_path(tmp_path):
     assert [(f.low, f.high) for f in ref.figures] == [(0.4, 0.6), (75.0, 85.0)]
 
 
-@pytest.mark.parametrize("change, needle", [
-    (lambda t: t.replace('measure = "takeover_rate"', 'measure = "takeover"'), "measure must be one of"),
-    (lambda t: t.replace('band = [0.4, 0.6]\n', ''), "give a tolerance as band"),
-    (lambda t: t.replace('band = [0.4, 0.6]', 'band = [0.4, 0.6]\ntolerance = 0.1'), "exactly one"),
-    (lambda t: t.replace('band = [0.4, 0.6]', 'band = [0.6, 0.4]'), "low < high"),
-    (lambda t: t.replace('value = 0.5', 'value = 0.7'), "outside its own band"),
-    (lambda t: t.replace('value = 0.5', 'value = 54.4').replace('[0.4, 0.6]', '[45, 60]'), "a share is a fraction"),
-    (lambda t: t.replace('tolerance = 5.0', 'tolerance = -5.0'), "tolerance must be a positive number"),
-    (lambda t: t.replace('reason = "because"', 'reason = ""', 1), "reason must say why"),
-    (lambda t: t.replace('extends = "two-deck-2011"', 'extends = "nowhere"'), "unknown variant id"),
-    (lambda t: t.replace('extends = "two-deck-2011"\n', ''), "extends must name"),
-    (lambda t: t.replace('capture_side_per_card = 2', 'capture_side_per_cards = 2'), "[rules] unknown key [capture]"),
-    (lambda t: t.replace('capture_side_per_card = 2', 'bottom_size = 7'), "[rules] key 'bottom_size' belongs in [deal]"),
-    (lambda t: t.replace('[rules.capture]', '[rules.deal]').replace('capture_side_per_card = 2', 'bottom_size = 7'),
-     "does not divide the deal evenly"),
-    (lambda t: t.replace('repository = "someone/somewhere"\n', ''), "[source] repository must be a non-empty string"),
-    (lambda t: t + '\ncolour = "red"\n', "unknown key 'colour'"),
-    (lambda t: t.split("[[figures]]")[0], "[[figures]] is missing"),
-    (lambda t: t.replace('measure = "defender_points_mean"', 'measure = "takeover_rate"'), "appears twice"),
-    (lambda t: t + '\n[population]\nskip_final_hold = "yes"\n', "skip_final_hold must be true or false"),
-    (lambda t: t.replace('title = "a reference for tests"', 'title = 3'), "title must be a non-empty string"),
-    (lambda t: t + CAP.format(26), "[population] max_hands must be a whole number of hands from 1 to 25 (the harness "
-                                    "plays these rules to 25); got 26"),  # two-deck-2011's 90-minute clock
-    (lambda t: untimed(t) + CAP.format(0), "[population] max_hands must be a whole number of hands from 1 to 500 "
-                                   "(the harness plays these rules to 500); got 0"),
-    (lambda t: untimed(t) + CAP.format(-3), "[population] max_hands must be a whole number of hands from 1 to 500"),
-    (lambda t: untimed(t) + CAP.format(501), "max_hands must be a whole number of hands from 1 to 500 (the harness plays "
-                                     "these rules to 500); got 501"),
-    (lambda t: untimed(t) + CAP.format(2.5), "[population] max_hands must be a whole number of hands from 1 to 500 "
-                                     "(the harness plays these rules to 500); got 2.5"),
-    (lambda t: untimed(t) + CAP.format("true"), "[population] max_hands must be a whole number of hands from 1 to 500 "
-                                        "(the harness plays these rules to 500); got True"),
-    (lambda t: untimed(t) + CAP.format('"60"'), "max_hands must be a whole number of hands from 1 to 500 (the harness plays "
-                                        "these rules to 500); got '60'"),
-    (lambda t: t + CAP.format(60).replace('capped_matches = "counted"', 'capped_matches = "dropped"'),
-     "[population] capped_matches must be one of left_out, counted; got 'dropped'"),
-    (lambda t: t + CAP.format(60).replace('capped_matches = "counted"\n', ''),
-     "[population] capped_matches must say how the reference counts a match cut at max_hands: left_out or counted"),
-    (lambda t: t + '\n[population]\nmax_hand = 60\n', "[population] unknown key 'max_hand'"),
-    (lambda t: t.replace('[[figures]]', '[[figures', 1), "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        (lambda t: t.replace('measure = "takeover_rate"', 'measure = "takeover"'), "measure must be one of"),
+        (lambda t: t.replace("band = [0.4, 0.6]\n", ""), "give a tolerance as band"),
+        (lambda t: t.replace("band = [0.4, 0.6]", "band = [0.4, 0.6]\ntolerance = 0.1"), "exactly one"),
+        (lambda t: t.replace("band = [0.4, 0.6]", "band = [0.6, 0.4]"), "low < high"),
+        (lambda t: t.replace("value = 0.5", "value = 0.7"), "outside its own band"),
+        (lambda t: t.replace("value = 0.5", "value = 54.4").replace("[0.4, 0.6]", "[45, 60]"), "a share is a fraction"),
+        (lambda t: t.replace("tolerance = 5.0", "tolerance = -5.0"), "tolerance must be a positive number"),
+        (lambda t: t.replace('reason = "because"', 'reason = ""', 1), "reason must say why"),
+        (lambda t: t.replace('extends = "two-deck-2011"', 'extends = "nowhere"'), "unknown variant id"),
+        (lambda t: t.replace('extends = "two-deck-2011"\n', ""), "extends must name"),
+        (
+            lambda t: t.replace("capture_side_per_card = 2", "capture_side_per_cards = 2"),
+            "[rules] unknown key [capture]",
+        ),
+        (
+            lambda t: t.replace("capture_side_per_card = 2", "bottom_size = 7"),
+            "[rules] key 'bottom_size' belongs in [deal]",
+        ),
+        (
+            lambda t: t.replace("[rules.capture]", "[rules.deal]").replace(
+                "capture_side_per_card = 2", "bottom_size = 7"
+            ),
+            "does not divide the deal evenly",
+        ),
+        (
+            lambda t: t.replace('repository = "someone/somewhere"\n', ""),
+            "[source] repository must be a non-empty string",
+        ),
+        (lambda t: t + '\ncolour = "red"\n', "unknown key 'colour'"),
+        (lambda t: t.split("[[figures]]")[0], "[[figures]] is missing"),
+        (lambda t: t.replace('measure = "defender_points_mean"', 'measure = "takeover_rate"'), "appears twice"),
+        (lambda t: t + '\n[population]\nskip_final_hold = "yes"\n', "skip_final_hold must be true or false"),
+        (lambda t: t.replace('title = "a reference for tests"', "title = 3"), "title must be a non-empty string"),
+        (
+            lambda t: t + CAP.format(26),
+            "[population] max_hands must be a whole number of hands from 1 to 25 (the harness "
+            "plays these rules to 25); got 26",
+        ),  # two-deck-2011's 90-minute clock
+        (
+            lambda t: untimed(t) + CAP.format(0),
+            "[population] max_hands must be a whole number of hands from 1 to 500 "
+            "(the harness plays these rules to 500); got 0",
+        ),
+        (lambda t: untimed(t) + CAP.format(-3), "[population] max_hands must be a whole number of hands from 1 to 500"),
+        (
+            lambda t: untimed(t) + CAP.format(501),
+            "max_hands must be a whole number of hands from 1 to 500 (the harness plays these rules to 500); got 501",
+        ),
+        (
+            lambda t: untimed(t) + CAP.format(2.5),
+            "[population] max_hands must be a whole number of hands from 1 to 500 "
+            "(the harness plays these rules to 500); got 2.5",
+        ),
+        (
+            lambda t: untimed(t) + CAP.format("true"),
+            "[population] max_hands must be a whole number of hands from 1 to 500 "
+            "(the harness plays these rules to 500); got True",
+        ),
+        (
+            lambda t: untimed(t) + CAP.format('"60"'),
+            "max_hands must be a whole number of hands from 1 to 500 (the harness plays these rules to 500); got '60'",
+        ),
+        (
+            lambda t: t + CAP.format(60).replace('capped_matches = "counted"', 'capped_matches = "dropped"'),
+            "[population] capped_matches must be one of left_out, counted; got 'dropped'",
+        ),
+        (
+            lambda t: t + CAP.format(60).replace('capped_matches = "counted"\n', ""),
+            "[population] capped_matches must say how the reference counts a match cut at max_hands: left_out or counted",
+        ),
+        (lambda t: t + "\n[population]\nmax_hand = 60\n", "[population] unknown key 'max_hand'"),
+        (lambda t: t.replace("[[figures]]", "[[figures", 1), "not valid TOML"),
+    ],
+)
 def test_a_bad_reference_file_names_its_problem(tmp_path, change, needle):
     p = write(tmp_path, change(GOOD))
     with pytest.raises(SimsuiteError) as exc:
@@ -155,7 +204,7 @@ def test_a_bad_reference_file_names_its_problem(tmp_path, change, needle):
 
 
 def test_every_problem_is_listed(tmp_path):
-    text = GOOD.replace('value = 0.5', 'value = "half"').replace('tolerance = 5.0', 'tolerance = 0')
+    text = GOOD.replace("value = 0.5", 'value = "half"').replace("tolerance = 5.0", "tolerance = 0")
     with pytest.raises(SimsuiteError, match="2 problems: .*value must be a number.*tolerance must be a positive"):
         C.load_reference(write(tmp_path, text))
 
@@ -168,16 +217,19 @@ def test_unknown_reference_lists_the_known_ones():
 # --- the verdict ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("low, high, expected", [
-    (0.50, 0.55, "inside"),
-    (0.45, 0.60, "inside"),          # the edges belong to the band
-    (0.61, 0.70, "outside"),         # wholly above
-    (0.30, 0.44, "outside"),         # wholly below
-    (0.58, 0.62, "undecided"),       # crosses the upper edge
-    (0.40, 0.50, "undecided"),       # crosses the lower edge
-    (0.40, 0.65, "undecided"),       # wider than the band
-    (math.nan, math.nan, "undecided"),
-])
+@pytest.mark.parametrize(
+    "low, high, expected",
+    [
+        (0.50, 0.55, "inside"),
+        (0.45, 0.60, "inside"),  # the edges belong to the band
+        (0.61, 0.70, "outside"),  # wholly above
+        (0.30, 0.44, "outside"),  # wholly below
+        (0.58, 0.62, "undecided"),  # crosses the upper edge
+        (0.40, 0.50, "undecided"),  # crosses the lower edge
+        (0.40, 0.65, "undecided"),  # wider than the band
+        (math.nan, math.nan, "undecided"),
+    ],
+)
 def test_verdict_follows_the_interval(low, high, expected):
     assert C.verdict(low, high, 0.45, 0.60) == expected
 
@@ -187,11 +239,14 @@ def test_verdict_follows_the_interval(low, high, expected):
 
 def _frames():
     # match 0: 3 hands, ended at the end level by a hold (its last hand); match 1: 2 hands, hand cap
-    hands = pl.DataFrame({
-        "match": [0, 0, 0, 1, 1], "hand": [0, 1, 2, 0, 1],
-        "final_points": [100, 40, 20, 120, 60],
-        "takeover": [True, False, False, True, False],
-    })
+    hands = pl.DataFrame(
+        {
+            "match": [0, 0, 0, 1, 1],
+            "hand": [0, 1, 2, 0, 1],
+            "final_points": [100, 40, 20, 120, 60],
+            "takeover": [True, False, False, True, False],
+        }
+    )
     matches = pl.DataFrame({"match": [0, 1], "hands": [3, 2], "ended_by": ["level", "hand cap"]})
     return hands, matches
 
@@ -271,16 +326,19 @@ def test_every_built_in_policy_is_accepted():
         assert C.check_policy(name) == name
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["--reference", "nope"], "unknown reference 'nope'"),
-    (["--policy", "strong"], "unknown policy 'strong'"),
-    (["--policy", "expert,basic"], "--policy takes one policy name"),
-    (["--hands", "0"], "--hands must be at least 1; got 0"),
-    (["--hands", "lots"], "--hands must be an integer; got 'lots'"),
-    (["--seed", "-1"], "--seed must be at least 0; got -1"),
-    (["--jobs", "0"], "--jobs must be a positive number of workers or -1"),
-    (["--jobs", "2.5"], "--jobs must be an integer; got '2.5'"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--reference", "nope"], "unknown reference 'nope'"),
+        (["--policy", "strong"], "unknown policy 'strong'"),
+        (["--policy", "expert,basic"], "--policy takes one policy name"),
+        (["--hands", "0"], "--hands must be at least 1; got 0"),
+        (["--hands", "lots"], "--hands must be an integer; got 'lots'"),
+        (["--seed", "-1"], "--seed must be at least 0; got -1"),
+        (["--jobs", "0"], "--jobs must be a positive number of workers or -1"),
+        (["--jobs", "2.5"], "--jobs must be an integer; got '2.5'"),
+    ],
+)
 def test_bad_calibrate_input_is_one_line(capsys, argv, needle):
     assert main(["calibrate", *argv]) == 2
     err = capsys.readouterr().err
@@ -296,8 +354,9 @@ def test_a_bad_reference_file_through_the_command(capsys, tmp_path):
 
 def test_calibrate_json_on_a_small_sample(capsys, tmp_path):
     p = write(tmp_path, GOOD)
-    assert main(["calibrate", "--reference", str(p), "--policy", "random", "--hands", "150", "--seed", "3",
-                 "--json"]) == 0
+    assert (
+        main(["calibrate", "--reference", str(p), "--policy", "random", "--hands", "150", "--seed", "3", "--json"]) == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["reference"] == "tiny" and data["policy"] == "random" and data["hands_played"] >= 100
     assert [f["measure"] for f in data["figures"]] == ["takeover_rate", "defender_points_mean"]
@@ -330,10 +389,14 @@ def test_calibrate_text_names_the_reference_and_the_verdicts(capsys, tmp_path):
 def test_calibrate_plays_the_reference_cap(capsys, tmp_path):
     """A reference with a 3-hand cap: every match is stopped at 3 hands (no match of these rules ends
     sooner), so no match in the figures is longer than 3 hands; the harness's 500 would give ~30."""
-    p = write(tmp_path, untimed(GOOD) + CAP.format(3) + '\n[[figures]]\nmeasure = "hands_per_match"\nvalue = 3.0\n'
-              'tolerance = 1.0\nreason = "because"\n')
-    assert main(["calibrate", "--reference", str(p), "--policy", "basic", "--hands", "120", "--seed", "2",
-                 "--json"]) == 0
+    p = write(
+        tmp_path,
+        untimed(GOOD) + CAP.format(3) + '\n[[figures]]\nmeasure = "hands_per_match"\nvalue = 3.0\n'
+        'tolerance = 1.0\nreason = "because"\n',
+    )
+    assert (
+        main(["calibrate", "--reference", str(p), "--policy", "basic", "--hands", "120", "--seed", "2", "--json"]) == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert (data["max_hands"], data["max_hands_from"], data["capped_matches"]) == (3, "reference", "counted")
     assert data["matches_capped"] == data["matches"] == data["matches_counted"] >= 2
@@ -342,9 +405,11 @@ def test_calibrate_plays_the_reference_cap(capsys, tmp_path):
     assert length["value"] == pytest.approx(3.0) and length["high"] <= 3.0 + 1e-9
     assert main(["calibrate", "--reference", str(p), "--policy", "basic", "--hands", "120", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    cap_line = (f"cap: 3 hands a match (the reference's [population] max_hands); {data['matches']} of "
-                f"{data['matches']} matches reached it, counted with the hands it played up to the cap, "
-                "as the reference counts them")
+    cap_line = (
+        f"cap: 3 hands a match (the reference's [population] max_hands); {data['matches']} of "
+        f"{data['matches']} matches reached it, counted with the hands it played up to the cap, "
+        "as the reference counts them"
+    )
     assert cap_line in out
 
 
@@ -352,8 +417,11 @@ def test_a_capped_match_left_out_is_in_no_figure(capsys, tmp_path):
     """capped_matches = "left_out": with a cap no match can meet, every match would be left out; that
     is refused, naming the cap, instead of a table of empty figures with exit 0."""
     p = write(tmp_path, untimed(GOOD) + CAP.format(3).replace('"counted"', '"left_out"'))
-    with pytest.raises(SimsuiteError, match=r"max_hands = 3: all \d+ matches played reached the cap and the reference "
-                                            r"leaves such matches out"):
+    with pytest.raises(
+        SimsuiteError,
+        match=r"max_hands = 3: all \d+ matches played reached the cap and the reference "
+        r"leaves such matches out",
+    ):
         C.run(str(p), policy="basic", hands=60, seed=2)
 
 

@@ -31,8 +31,14 @@ ALL_BUT_SPADE_JACK = [c for c in range(54) if c != SPADE_JACK]
 
 
 def test_parse_basic_cards():
-    assert parse_cards("H5 S10 DA C2 SJ BJ") == [make_card(H, 3), make_card(S, 8), make_card(D, 12), make_card(C, 0),
-                                                 SMALL_JOKER, BIG_JOKER]
+    assert parse_cards("H5 S10 DA C2 SJ BJ") == [
+        make_card(H, 3),
+        make_card(S, 8),
+        make_card(D, 12),
+        make_card(C, 0),
+        SMALL_JOKER,
+        BIG_JOKER,
+    ]
 
 
 def test_parse_empty_text_is_no_cards():

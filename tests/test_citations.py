@@ -100,7 +100,10 @@ def test_a_registry_file_without_a_citation_is_refused_naming_the_file_and_field
     monkeypatch.setattr(variant, "VARIANTS_DIR", tmp_path)
     with pytest.raises(VariantError) as info:
         variant.load_variant("huizhou")
-    assert str(info.value) == f"{tmp_path / 'huizhou.toml'}: [cite.units] bombs: {NOT_CITED} (a built-in variant cites every rule field)"
+    assert (
+        str(info.value)
+        == f"{tmp_path / 'huizhou.toml'}: [cite.units] bombs: {NOT_CITED} (a built-in variant cites every rule field)"
+    )
 
 
 def test_a_user_file_may_omit_citations(tmp_path):
@@ -108,17 +111,35 @@ def test_a_user_file_may_omit_citations(tmp_path):
     assert v.cite("end_level") is None
 
 
-@pytest.mark.parametrize("cite, needle", [
-    ('[cite.deal]\ndecks = { clause = "1", page = "2" }', "[cite.deal] decks: unknown citation key(s) 'page'; a citation has clause, note, quote, default"),
-    ('[cite.deal]\ncolour = { clause = "1" }', "[cite.deal] colour: cites a field that does not exist; fields of [deal]: decks"),
-    ('[cite.deal]\ndecks = { note = "three decks" }', "[cite.deal] decks: give clause (where the original says it) or default"),
-    ('[cite.deal]\nthrows = { clause = "1" }', "[cite.deal] throws: the field belongs in [throw]; cite it in [cite.throw]"),
-    ('[cite.deal]\ndecks = "第四、1"', "[cite.deal] decks: a citation is a table"),
-    ('[cite.deal]\ndecks = { default = "" }', "[cite.deal] decks: default must be non-empty text"),
-    ('[cite.deal]\ndecks = { default = "ours", quote = "三副" }', "[cite.deal] decks: a quote needs the clause it comes from"),
-    ('[cite.colour]\ndecks = { clause = "1" }', "unknown section [cite.colour]; sections are about, deal"),
-    ('cite = 3', "[cite] must hold one table per section"),
-])
+@pytest.mark.parametrize(
+    "cite, needle",
+    [
+        (
+            '[cite.deal]\ndecks = { clause = "1", page = "2" }',
+            "[cite.deal] decks: unknown citation key(s) 'page'; a citation has clause, note, quote, default",
+        ),
+        (
+            '[cite.deal]\ncolour = { clause = "1" }',
+            "[cite.deal] colour: cites a field that does not exist; fields of [deal]: decks",
+        ),
+        (
+            '[cite.deal]\ndecks = { note = "three decks" }',
+            "[cite.deal] decks: give clause (where the original says it) or default",
+        ),
+        (
+            '[cite.deal]\nthrows = { clause = "1" }',
+            "[cite.deal] throws: the field belongs in [throw]; cite it in [cite.throw]",
+        ),
+        ('[cite.deal]\ndecks = "第四、1"', "[cite.deal] decks: a citation is a table"),
+        ('[cite.deal]\ndecks = { default = "" }', "[cite.deal] decks: default must be non-empty text"),
+        (
+            '[cite.deal]\ndecks = { default = "ours", quote = "三副" }',
+            "[cite.deal] decks: a quote needs the clause it comes from",
+        ),
+        ('[cite.colour]\ndecks = { clause = "1" }', "unknown section [cite.colour]; sections are about, deal"),
+        ("cite = 3", "[cite] must hold one table per section"),
+    ],
+)
 def test_a_malformed_citation_is_refused_naming_the_file_and_field(tmp_path, cite, needle):
     path = write(tmp_path, 'extends = "huizhou"\n' + cite + "\n")
     with pytest.raises(VariantError) as info:
@@ -127,8 +148,11 @@ def test_a_malformed_citation_is_refused_naming_the_file_and_field(tmp_path, cit
 
 
 def test_malformed_citations_are_reported_with_every_other_problem(tmp_path):
-    path = write(tmp_path, 'extends = "huizhou"\n[deal]\ndecks = "three"\n[cite.deal]\ndecks = { page = "1" }\n'
-                           'colour = { clause = "1" }\n')
+    path = write(
+        tmp_path,
+        'extends = "huizhou"\n[deal]\ndecks = "three"\n[cite.deal]\ndecks = { page = "1" }\n'
+        'colour = { clause = "1" }\n',
+    )
     with pytest.raises(VariantError) as info:
         load_variant(path)
     assert len(info.value.problems) == 4  # the unknown key, neither clause nor default, the unknown field, the value
@@ -146,8 +170,13 @@ def test_extends_inherits_the_citations_of_the_fields_it_keeps(tmp_path):
 
 
 def test_extends_a_changed_field_cited_by_the_file(tmp_path):
-    v = load_variant(write(tmp_path, 'extends = "huizhou"\n[deal]\nend_level = "A"\n'
-                                     '[cite.deal]\nend_level = { default = "our club plays to A" }\n'))
+    v = load_variant(
+        write(
+            tmp_path,
+            'extends = "huizhou"\n[deal]\nend_level = "A"\n'
+            '[cite.deal]\nend_level = { default = "our club plays to A" }\n',
+        )
+    )
     assert v.cite("end_level") == Citation(default="our club plays to A")
 
 
@@ -212,8 +241,9 @@ def test_design_recommendation_keeps_the_base_citations_and_marks_its_choices(tm
 
     base = load_variant("school-2016")
     chosen = types.SimpleNamespace(params={"step": 40, "decks": 3}, variant=base.with_overrides({"step": 40}))
-    spec = types.SimpleNamespace(path="club.toml", base="school-2016",
-                                 goals=[Goal("draw_rate", "<=", 0.1), Goal("declarer_edge", ">=", 0.0)])
+    spec = types.SimpleNamespace(
+        path="club.toml", base="school-2016", goals=[Goal("draw_rate", "<=", 0.1), Goal("declarer_edge", ">=", 0.0)]
+    )
     path = write(tmp_path, variant_toml(chosen, spec), "recommended.toml")
     v = load_variant(path)
     expected = "chosen by simsuite design from school-2016, for the goals draw_rate <= 0.1; declarer_edge >= 0"

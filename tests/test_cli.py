@@ -40,12 +40,24 @@ def test_variants_json(capsys):
     for d in data:
         for key in ("decks", "bottom_size", "step", "takeover", "capture_with", "throws"):
             assert key in d, (d["id"], key)
-    assert (by_id["school-2016"]["decks"], by_id["school-2016"]["bottom_size"], by_id["school-2016"]["step"],
-            by_id["school-2016"]["takeover"]) == (3, 6, 30, 120)
-    assert (by_id["two-deck-2011"]["decks"], by_id["two-deck-2011"]["bottom_size"],
-            by_id["two-deck-2011"]["step"], by_id["two-deck-2011"]["takeover"]) == (2, 8, 40, 80)
-    assert (by_id["guangxi-2012"]["decks"], by_id["guangxi-2012"]["bottom_size"],
-            by_id["guangxi-2012"]["step"], by_id["guangxi-2012"]["takeover"]) == (4, 0, 80, 160)
+    assert (
+        by_id["school-2016"]["decks"],
+        by_id["school-2016"]["bottom_size"],
+        by_id["school-2016"]["step"],
+        by_id["school-2016"]["takeover"],
+    ) == (3, 6, 30, 120)
+    assert (
+        by_id["two-deck-2011"]["decks"],
+        by_id["two-deck-2011"]["bottom_size"],
+        by_id["two-deck-2011"]["step"],
+        by_id["two-deck-2011"]["takeover"],
+    ) == (2, 8, 40, 80)
+    assert (
+        by_id["guangxi-2012"]["decks"],
+        by_id["guangxi-2012"]["bottom_size"],
+        by_id["guangxi-2012"]["step"],
+        by_id["guangxi-2012"]["takeover"],
+    ) == (4, 0, 80, 160)
     assert by_id["huizhou"]["capture_with"] == "trump"
     assert by_id["school-2016"]["capture_with"] == "any"
     assert by_id["guangxi-2012"]["throws"] is False
@@ -81,8 +93,14 @@ def test_show_unknown_id(capsys):
 def test_subprocess_show_unknown_id_prints_no_traceback():
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-m", "simsuite.cli", "show", "nope"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "simsuite.cli", "show", "nope"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
@@ -94,8 +112,12 @@ def test_subprocess_show_unknown_id_prints_no_traceback():
 
 
 def test_there_are_example_scenarios():
-    assert {p.name for p in EXAMPLES} >= {"declare-bids.toml", "follow-3plus3.toml", "last-trick-capture.toml",
-                                          "throw-fails.toml"}
+    assert {p.name for p in EXAMPLES} >= {
+        "declare-bids.toml",
+        "follow-3plus3.toml",
+        "last-trick-capture.toml",
+        "throw-fails.toml",
+    }
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -120,8 +142,9 @@ def test_judge_example_table(capsys, path):
 
 
 def test_judge_single_variant_json_is_one_object(capsys):
-    code, out, _ = run_cli(capsys, "judge", str(ROOT / "examples/scenarios/throw-fails.toml"), "--variant", "baiyun-2016",
-                           "--json")
+    code, out, _ = run_cli(
+        capsys, "judge", str(ROOT / "examples/scenarios/throw-fails.toml"), "--variant", "baiyun-2016", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     assert isinstance(data, dict) and data["variant"] == "baiyun-2016"
@@ -139,8 +162,9 @@ def test_judge_uses_the_files_variant(capsys, tmp_path):
 def test_judge_variant_path(capsys, tmp_path):
     vpath = tmp_path / "mine.toml"
     vpath.write_text('extends = "school-2016"\n[capture]\ncapture_per_card = 5\ncapture_side_per_card = 5\n')
-    code, out, _ = run_cli(capsys, "judge", str(ROOT / "examples/scenarios/last-trick-capture.toml"), "--variant",
-                           str(vpath), "--json")
+    code, out, _ = run_cli(
+        capsys, "judge", str(ROOT / "examples/scenarios/last-trick-capture.toml"), "--variant", str(vpath), "--json"
+    )
     assert code == 0
     data = json.loads(out)
     assert data["variant"] == "mine"

@@ -47,15 +47,24 @@ def test_version_falls_back_to_the_source_version_where_not_installed(monkeypatc
 
 
 def test_every_option_of_every_command_has_help():
-    missing = [f"{' '.join(path)} {'/'.join(a.option_strings) or a.dest}"
-               for path, parser in _parsers(_parser()) for a in parser._actions
-               if not a.help and not isinstance(a, argparse._SubParsersAction)]
+    missing = [
+        f"{' '.join(path)} {'/'.join(a.option_strings) or a.dest}"
+        for path, parser in _parsers(_parser())
+        for a in parser._actions
+        if not a.help and not isinstance(a, argparse._SubParsersAction)
+    ]
     assert not missing, f"options without help: {missing}"
 
 
 def test_every_command_has_help():
-    missing = [f"{' '.join(path)} {c.dest}" for path, parser in _parsers(_parser()) for a in parser._actions
-               if isinstance(a, argparse._SubParsersAction) for c in a._get_subactions() if not c.help]
+    missing = [
+        f"{' '.join(path)} {c.dest}"
+        for path, parser in _parsers(_parser())
+        for a in parser._actions
+        if isinstance(a, argparse._SubParsersAction)
+        for c in a._get_subactions()
+        if not c.help
+    ]
     assert not missing, f"commands without help: {missing}"
 
 
@@ -74,10 +83,15 @@ def test_help_lists_the_commands_under_their_groups(capsys, monkeypatch):
     lines = out.splitlines()
     for title, names in COMMAND_GROUPS:
         at = lines.index(f"  {title}:")
-        listed = [line.split()[0] for line in lines[at + 1:at + 1 + len(names)]]
+        listed = [line.split()[0] for line in lines[at + 1 : at + 1 + len(names)]]
         assert listed == list(names), (title, listed)
-    assert lines.index("  rules and rulings:") < lines.index("  play:") < lines.index("  runs:") \
-        < lines.index("  analysis:") < lines.index("  development:")
+    assert (
+        lines.index("  rules and rulings:")
+        < lines.index("  play:")
+        < lines.index("  runs:")
+        < lines.index("  analysis:")
+        < lines.index("  development:")
+    )
     assert "  --version" in out
 
 
@@ -103,15 +117,26 @@ def test_did_you_mean_names_the_near_choices_or_nothing():
 
 def test_set_key_typo_names_the_near_key_not_every_key(capsys):
     code, _, err = run_cli(capsys, "bury", "--variant", "school-2016", "--set", "bottom_sise=4", "--hands", "10")
-    line = one_line_error(code, err, "--set: unknown key 'bottom_sise' (did you mean 'bottom_size'?)",
-                          "simsuite show VARIANT", command="bury")
+    line = one_line_error(
+        code,
+        err,
+        "--set: unknown key 'bottom_sise' (did you mean 'bottom_size'?)",
+        "simsuite show VARIANT",
+        command="bury",
+    )
     assert "capture_per_card" not in line and len(line) < 200
 
 
 def test_set_key_far_from_every_key_points_to_show(capsys):
     code, _, err = run_cli(capsys, "bury", "--variant", "school-2016", "--set", "qqqq=4", "--hands", "10")
-    line = one_line_error(code, err, "unknown key 'qqqq';", f"the {len(override_keys())} rule keys",
-                          "simsuite show VARIANT", command="bury")
+    line = one_line_error(
+        code,
+        err,
+        "unknown key 'qqqq';",
+        f"the {len(override_keys())} rule keys",
+        "simsuite show VARIANT",
+        command="bury",
+    )
     assert "did you mean" not in line and "bottom_size" not in line
 
 
@@ -126,8 +151,19 @@ def test_policy_typo_names_the_near_policy(capsys):
 
 
 def test_policy_typo_in_a_pair_names_the_near_policy(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--policies", "expert,basc",
-                           "--matches", "2", "--out", str(tmp_path / "run"), "--quiet")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--policies",
+        "expert,basc",
+        "--matches",
+        "2",
+        "--out",
+        str(tmp_path / "run"),
+        "--quiet",
+    )
     one_line_error(code, err, "unknown policy 'basc' (did you mean 'basic'?)", command="simulate")
     assert not (tmp_path / "run").exists()
 
@@ -142,8 +178,9 @@ def test_loaded_policy_typo_names_the_near_built_in():
 def test_help_lists_a_command_without_a_group_under_other(capsys, monkeypatch):
     import simsuite.cli as cli
 
-    monkeypatch.setattr(cli, "COMMAND_GROUPS", tuple((t, tuple(n for n in names if n != "columns"))
-                                                     for t, names in cli.COMMAND_GROUPS))
+    monkeypatch.setattr(
+        cli, "COMMAND_GROUPS", tuple((t, tuple(n for n in names if n != "columns")) for t, names in cli.COMMAND_GROUPS)
+    )
     monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run_cli(capsys, "--help")
     lines = out.splitlines()
@@ -156,14 +193,20 @@ def test_help_lists_a_command_without_a_group_under_other(capsys, monkeypatch):
 def test_command_typo_names_the_near_command(capsys):
     code, out, err = run_cli(capsys, "dule", "--hands", "2")
     assert code == 2 and out == ""
-    assert err == ("simsuite: error: unknown command 'dule' (did you mean 'duel'?); simsuite --help lists the "
-                   "commands\n")
+    assert err == (
+        "simsuite: error: unknown command 'dule' (did you mean 'duel'?); simsuite --help lists the commands\n"
+    )
 
 
 def test_option_typo_names_the_near_option(capsys):
     code, _, err = run_cli(capsys, "duel", "--polices", "expert,basic")
-    one_line_error(code, err, "unrecognized arguments: --polices expert,basic (did you mean '--policies'?)",
-                   "simsuite duel --help gives the options", command="duel")
+    one_line_error(
+        code,
+        err,
+        "unrecognized arguments: --polices expert,basic (did you mean '--policies'?)",
+        "simsuite duel --help gives the options",
+        command="duel",
+    )
 
 
 def test_learn_step_option_typo_names_the_step(capsys):
@@ -171,13 +214,16 @@ def test_learn_step_option_typo_names_the_step(capsys):
     one_line_error(code, err, "unrecognized arguments: --jsn (did you mean '--json'?)", command="learn train")
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["duel", "--hands", "abc"], "argument --hands: invalid int value: 'abc'"),
-    (["show"], "the following arguments are required: variant"),
-    (["summary", "results", "--by", "row"], "argument --by: invalid choice: 'row'"),
-    (["duel", "--hands", "2", "--matches", "2"], "argument --matches: not allowed with argument --hands"),
-    (["duel", "--variant", "huizhou", "--variant", "school-2016"], "--variant given twice"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["duel", "--hands", "abc"], "argument --hands: invalid int value: 'abc'"),
+        (["show"], "the following arguments are required: variant"),
+        (["summary", "results", "--by", "row"], "argument --by: invalid choice: 'row'"),
+        (["duel", "--hands", "2", "--matches", "2"], "argument --matches: not allowed with argument --hands"),
+        (["duel", "--variant", "huizhou", "--variant", "school-2016"], "--variant given twice"),
+    ],
+)
 def test_argparse_errors_are_one_line_without_the_usage_block(capsys, argv, needle):
     code, _, err = run_cli(capsys, *argv)
     line = one_line_error(code, err, needle, f"simsuite {argv[0]} --help gives the options", command=argv[0])

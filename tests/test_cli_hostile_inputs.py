@@ -45,8 +45,12 @@ def test_jobs_zero_or_below_minus_one_is_refused(capsys, tmp_path, which, jobs):
     out = tmp_path / "out"
     argv = [a.replace("{tmp}", str(out)) for a in JOBS_COMMANDS[which]]
     code, stdout, err = run_cli(capsys, *argv, "--jobs", jobs)
-    one_line_error(code, err, f"--jobs must be a positive number of workers or -1 (all cores); got {jobs}",
-                   command=which.split(" --")[0])
+    one_line_error(
+        code,
+        err,
+        f"--jobs must be a positive number of workers or -1 (all cores); got {jobs}",
+        command=which.split(" --")[0],
+    )
     assert stdout == "" and not out.exists()
 
 
@@ -58,17 +62,25 @@ def _design_with_step(tmp_path: Path, step: str) -> Path:
     return spec
 
 
-@pytest.mark.parametrize("step, needles", [
-    ("{ from = 0.0, to = 1e308, by = 1e-308 }", ["{ from = 0.0, to = 1e+308, by = 1e-308 } has more than 1e+15 values"]),
-    ("{ from = 1e300, to = 1.7e308, by = 5e-324 }", ["has more than 1e+15 values"]),
-    ("{ from = -9223372036854775808, to = 9223372036854775807, by = 1 }",
-     ["{ from = -9.22e+18, to = 9.22e+18, by = 1 } has more than 1e+15 values"]),
-    ("{ from = 0, to = 1" + "0" * 400 + ", by = 1 }", ["to = <401-digit integer>", "has more than 1e+15 values"]),
-    ("{ from = 0, to = 1" + "0" * 400 + ", by = 0.5 }", ["to = <401-digit integer>", "has more than 1e+15 values"]),
-    ("{ from = 0, to = 1000000, by = 1 }", ["has 1,000,001 values; an axis has at most 1,000"]),
-    ("{ from = 1e16, to = 1.0000000000000008e16, by = 1.0 }", ["steps by less than its values can tell apart"]),
-    ("{ from = 0, to = 1e-8, by = 1e-10 }", ["steps by less than its values can tell apart"]),
-])
+@pytest.mark.parametrize(
+    "step, needles",
+    [
+        (
+            "{ from = 0.0, to = 1e308, by = 1e-308 }",
+            ["{ from = 0.0, to = 1e+308, by = 1e-308 } has more than 1e+15 values"],
+        ),
+        ("{ from = 1e300, to = 1.7e308, by = 5e-324 }", ["has more than 1e+15 values"]),
+        (
+            "{ from = -9223372036854775808, to = 9223372036854775807, by = 1 }",
+            ["{ from = -9.22e+18, to = 9.22e+18, by = 1 } has more than 1e+15 values"],
+        ),
+        ("{ from = 0, to = 1" + "0" * 400 + ", by = 1 }", ["to = <401-digit integer>", "has more than 1e+15 values"]),
+        ("{ from = 0, to = 1" + "0" * 400 + ", by = 0.5 }", ["to = <401-digit integer>", "has more than 1e+15 values"]),
+        ("{ from = 0, to = 1000000, by = 1 }", ["has 1,000,001 values; an axis has at most 1,000"]),
+        ("{ from = 1e16, to = 1.0000000000000008e16, by = 1.0 }", ["steps by less than its values can tell apart"]),
+        ("{ from = 0, to = 1e-8, by = 1e-10 }", ["steps by less than its values can tell apart"]),
+    ],
+)
 def test_design_range_too_long_or_too_fine_is_one_line(capsys, tmp_path, step, needles):
     spec = _design_with_step(tmp_path, step)
     out = tmp_path / "out"

@@ -41,21 +41,26 @@ def test_tournament_json_and_determinism(capsys):
 
 
 def test_tournament_repeat_reports_intervals(capsys):
-    code, out, _ = run_cli(capsys, "tournament", "--variant", "two-deck-2011", "--teams", "4", "--repeat", "3", "--json")
+    code, out, _ = run_cli(
+        capsys, "tournament", "--variant", "two-deck-2011", "--teams", "4", "--repeat", "3", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and data["repeats"] == 3
     assert abs(sum(e["value"] for e in data["first"].values()) - 1.0) < 1e-9
     assert all(e["low"] <= e["value"] <= e["high"] for e in data["first"].values())
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["tournament", "--variant", "school-2016", "--teams", "1"], "at least 2 teams"),
-    (["tournament", "--variant", "school-2016", "--policies", "genius"], "unknown policy"),
-    (["tournament", "--variant", "nope"], "known ids"),
-    (["tournament", "--variant", "guangxi-2012", "--teams", "4"], "two teams"),
-    (["duel", "--policies", "expert"], "two names"),
-    (["duel", "--matches", "1", "--variant", "school-2016"], "at least 2"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["tournament", "--variant", "school-2016", "--teams", "1"], "at least 2 teams"),
+        (["tournament", "--variant", "school-2016", "--policies", "genius"], "unknown policy"),
+        (["tournament", "--variant", "nope"], "known ids"),
+        (["tournament", "--variant", "guangxi-2012", "--teams", "4"], "two teams"),
+        (["duel", "--policies", "expert"], "two names"),
+        (["duel", "--matches", "1", "--variant", "school-2016"], "at least 2"),
+    ],
+)
 def test_bad_input_one_line_no_traceback(capsys, args, needle):
     code, _, err = run_cli(capsys, *args)
     one_line_error(code, err, needle)
@@ -68,11 +73,15 @@ def test_duel_matches_json(capsys):
 
 
 def test_duel_hands_json(capsys):
-    code, out, _ = run_cli(capsys, "duel", "--variant", "school-2016", "--hands", "200", "--policies", "basic,random", "--json")
+    code, out, _ = run_cli(
+        capsys, "duel", "--variant", "school-2016", "--hands", "200", "--policies", "basic,random", "--json"
+    )
     r = json.loads(out)[0]
     assert code == 0 and r["net_levels"]["low"] > 0  # basic beats random by a mile
 
 
 def test_play_with_an_import_path_policy_points_to_the_slow_path(capsys):
-    code, _, err = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "1", "--policies", "examples/policies/greedy.py:Greedy")
+    code, _, err = run_cli(
+        capsys, "play", "--variant", "school-2016", "--seed", "1", "--policies", "examples/policies/greedy.py:Greedy"
+    )
     one_line_error(code, err, "slow path")

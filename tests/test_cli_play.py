@@ -41,8 +41,19 @@ def test_play_same_seed_same_text(capsys):
 
 
 def test_play_four_policies_and_level(capsys):
-    code, out, err = run_cli(capsys, "play", "--variant", "two-deck-2011", "--seed", "9", "--policies",
-                             "random,basic,expert,basic", "--level", "10", "--ascii")
+    code, out, err = run_cli(
+        capsys,
+        "play",
+        "--variant",
+        "two-deck-2011",
+        "--seed",
+        "9",
+        "--policies",
+        "random,basic,expert,basic",
+        "--level",
+        "10",
+        "--ascii",
+    )
     assert code == 0 and err == ""
     assert "policies N random, E basic, S expert, W basic" in out
     assert "\nlevel 10; " in out
@@ -61,13 +72,16 @@ def test_play_json_has_the_record_and_the_history(capsys):
     assert max(p["trick"] for p in h["plays"]) == data["record"]["tricks"]
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (["--variant", "nope", "--seed", "1"], ["nope", "unknown variant id"]),
-    (["--variant", "huizhou", "--seed", "1", "--policies", "clever"], ["unknown policy", "clever"]),
-    (["--variant", "huizhou", "--seed", "1", "--policies", "basic,basic,basic"], ["policies", "four"]),
-    (["--variant", "huizhou", "--seed", "1", "--level", "11"], ["unknown rank", "'11'"]),
-    (["--variant", "huizhou", "--seed", "-1"], ["--seed"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--variant", "nope", "--seed", "1"], ["nope", "unknown variant id"]),
+        (["--variant", "huizhou", "--seed", "1", "--policies", "clever"], ["unknown policy", "clever"]),
+        (["--variant", "huizhou", "--seed", "1", "--policies", "basic,basic,basic"], ["policies", "four"]),
+        (["--variant", "huizhou", "--seed", "1", "--level", "11"], ["unknown rank", "'11'"]),
+        (["--variant", "huizhou", "--seed", "-1"], ["--seed"]),
+    ],
+)
 def test_play_bad_input_is_one_line_exit_2(capsys, argv, needles):
     code, out, err = run_cli(capsys, "play", *argv)
     assert code == 2 and out == ""
@@ -93,11 +107,14 @@ def test_bench_table(capsys):
     assert lines[2].split()[:3] == ["huizhou", "expert", "50"]
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (["--hands", "0"], ["--hands"]),
-    (["--policy", "clever", "--hands", "10"], ["unknown policy"]),
-    (["--variant", "nope", "--hands", "10"], ["unknown variant id"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--hands", "0"], ["--hands"]),
+        (["--policy", "clever", "--hands", "10"], ["unknown policy"]),
+        (["--variant", "nope", "--hands", "10"], ["unknown variant id"]),
+    ],
+)
 def test_bench_bad_input(capsys, argv, needles):
     code, out, err = run_cli(capsys, "bench", *argv)
     assert code == 2 and out == ""

@@ -57,8 +57,9 @@ collect.collect_hands = _slow
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> pl.DataFrame:
     """The decisions of one uninterrupted collection in the driver."""
-    out = C.collect(tmp_path_factory.mktemp("ref") / "c", hands=HANDS, seed=SEED, policy=TINY, jobs=1, chunk=CHUNK,
-                    quiet=True)
+    out = C.collect(
+        tmp_path_factory.mktemp("ref") / "c", hands=HANDS, seed=SEED, policy=TINY, jobs=1, chunk=CHUNK, quiet=True
+    )
     return C.load_decisions(out).collect()
 
 
@@ -67,8 +68,16 @@ def test_a_one_thread_cluster_collects_every_chunk_on_its_worker(reference, tmp_
     dask; each chunk is a task on the worker now, and the manifest records where it ran."""
     with local_dask_cluster(1) as cluster:
         worker = next(iter(cluster.scheduler_info["workers"]))
-        out = C.collect(tmp_path / "dask", hands=HANDS, seed=SEED, policy=TINY, chunk=CHUNK, backend="dask",
-                        scheduler=cluster.scheduler_address, quiet=True)
+        out = C.collect(
+            tmp_path / "dask",
+            hands=HANDS,
+            seed=SEED,
+            policy=TINY,
+            chunk=CHUNK,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            quiet=True,
+        )
     m = C.load_manifest(out)
     where = [c["ran_on"] for c in m["chunks"]]
     assert {w["worker"] for w in where} == {worker}
@@ -87,7 +96,8 @@ def test_a_local_collection_records_where_its_chunks_ran(tmp_path):
 
 
 def test_every_worker_lost_stops_the_collection_keeps_its_chunks_and_resumes_to_the_same_data(
-        reference, tmp_path, capsys, monkeypatch, bare_scheduler):
+    reference, tmp_path, capsys, monkeypatch, bare_scheduler
+):
     """All workers SIGKILLed mid-collection: it stops within the stated wait, names the cause in one
     line with the resume command, keeps every completed part whole, and the resume (on a new worker)
     completes with the data of an uninterrupted collection."""
@@ -102,17 +112,24 @@ def test_every_worker_lost_stops_the_collection_keeps_its_chunks_and_resumes_to_
         killed_at: list[float] = []
         killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, workers, killed_at))
         killer.start()
-        code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
-                               "--scheduler", bare_scheduler)
+        code, _, err = run_cli(
+            capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", bare_scheduler
+        )
         stopped_after = time.monotonic() - killed_at[0]
         killer.join()
     finally:
         for w in workers:
             w.kill()
             w.wait()
-    line = one_line_error(code, err, "every worker of the Dask cluster", f"none came back within {wait_s} s",
-                          "completed chunk(s) are kept in", "resume with: simsuite learn collect",
-                          command="learn collect")
+    line = one_line_error(
+        code,
+        err,
+        "every worker of the Dask cluster",
+        f"none came back within {wait_s} s",
+        "completed chunk(s) are kept in",
+        "resume with: simsuite learn collect",
+        command="learn collect",
+    )
     assert stopped_after < wait_s + 8, stopped_after  # the wait, a scheduler heartbeat and a poll
     m = C.load_manifest(out)
     done = [c for c in m["chunks"] if c["status"] == R.DONE]
@@ -142,9 +159,21 @@ def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeyp
     preload = tmp_path / "slow_worker.py"
     preload.write_text(SLOW_COLLECT_WORKER)
     sched_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen([str(Path(sys.executable).with_name("dask")), "scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("dask")),
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(sched_file),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     worker = None
     try:
         deadline = time.monotonic() + 60
@@ -157,8 +186,7 @@ def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeyp
         killed_at: list[float] = []
         killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
         killer.start()
-        code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
-                               "--scheduler", address)
+        code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", address)
         stopped_after = time.monotonic() - killed_at[0]
         killer.join()
     finally:
@@ -166,26 +194,35 @@ def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeyp
             if p is not None:
                 p.kill()
                 p.wait()
-    one_line_error(code, err, f"lost the connection to the Dask scheduler at {address}",
-                   "the collection stopped", "resume with: simsuite learn collect", command="learn collect")
+    one_line_error(
+        code,
+        err,
+        f"lost the connection to the Dask scheduler at {address}",
+        "the collection stopped",
+        "resume with: simsuite learn collect",
+        command="learn collect",
+    )
     assert stopped_after < 10, stopped_after
     m = C.load_manifest(out)
     assert any(c["status"] == R.DONE for c in m["chunks"]) and m["status"] == "failed"
 
 
-def test_a_collection_on_a_scheduler_without_workers_stops_after_the_wait(tmp_path, capsys, monkeypatch,
-                                                                          bare_scheduler):
+def test_a_collection_on_a_scheduler_without_workers_stops_after_the_wait(
+    tmp_path, capsys, monkeypatch, bare_scheduler
+):
     monkeypatch.setenv(NO_WORKER_ENV, "1")
     t0 = time.monotonic()
-    code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(tmp_path / "c"), "--backend", "dask",
-                           "--scheduler", bare_scheduler)
+    code, _, err = run_cli(
+        capsys, *ARGV, "--quiet", "--out", str(tmp_path / "c"), "--backend", "dask", "--scheduler", bare_scheduler
+    )
     one_line_error(code, err, "has had no worker for 1 s", "dask worker", "resume with:", command="learn collect")
     assert time.monotonic() - t0 < 15
 
 
 def test_a_bad_worker_wait_is_one_line_before_any_folder(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv(NO_WORKER_ENV, "soon")
-    code, _, err = run_cli(capsys, *ARGV, "--out", str(tmp_path / "c"), "--backend", "dask",
-                           "--scheduler", "tcp://127.0.0.1:1")
+    code, _, err = run_cli(
+        capsys, *ARGV, "--out", str(tmp_path / "c"), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"
+    )
     one_line_error(code, err, NO_WORKER_ENV, "above 0", command="learn collect")
     assert not (tmp_path / "c").exists()

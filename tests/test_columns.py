@@ -12,6 +12,7 @@ from simsuite.sim.schema import HAND_SCHEMA, MATCH_SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
 def _slots(module, prefix):
     """The engine module's record slot constants (``R_*`` / ``M_*``) and their values."""
     return {k: v for k, v in vars(module).items() if k.startswith(prefix) and isinstance(v, int)}

@@ -50,7 +50,9 @@ def test_differences_are_paired_hand_by_hand(monkeypatch):
     rel = f["relative_difference"]["value"]
     assert rel == pytest.approx(a[:, fp].mean() / b[:, fp].mean() - 1)
     to = RECORD_FIELDS.index("takeover")
-    assert r["figures"]["takeover_rate"]["difference"]["value"] == pytest.approx((a[:, to] != 0).mean() - (b[:, to] != 0).mean())
+    assert r["figures"]["takeover_rate"]["difference"]["value"] == pytest.approx(
+        (a[:, to] != 0).mean() - (b[:, to] != 0).mean()
+    )
     lv = [RECORD_FIELDS.index("levels_ns"), RECORD_FIELDS.index("levels_ew")]
     assert r["figures"]["level_change_mean"]["a"]["value"] == pytest.approx(np.abs(a[:, lv]).sum(axis=1).mean())
 
@@ -86,8 +88,18 @@ def test_bounds_state_the_target_they_come_from():
 
 
 def test_cli_jobs_1_and_2_give_identical_json(capsys):
-    argv = ["compare-policies", "--variant", "two-deck-2011", "--policies", "expert,basic", "--hands", "600",
-            "--seed", "4", "--json"]
+    argv = [
+        "compare-policies",
+        "--variant",
+        "two-deck-2011",
+        "--policies",
+        "expert,basic",
+        "--hands",
+        "600",
+        "--seed",
+        "4",
+        "--json",
+    ]
     code1, out1, _ = run_cli(capsys, *argv, "--jobs", "1")
     code2, out2, _ = run_cli(capsys, *argv, "--jobs", "2")  # 600 hands: three tasks of duel's 250
     assert code1 == code2 == 0
@@ -95,8 +107,19 @@ def test_cli_jobs_1_and_2_give_identical_json(capsys):
 
 
 def test_json_contract(capsys):
-    code, out, err = run_cli(capsys, "compare-policies", "--variant", "school-2016", "--variant", "guangxi-2012",
-                             "--policies", "basic,expert", "--hands", "20", "--json")
+    code, out, err = run_cli(
+        capsys,
+        "compare-policies",
+        "--variant",
+        "school-2016",
+        "--variant",
+        "guangxi-2012",
+        "--policies",
+        "basic,expert",
+        "--hands",
+        "20",
+        "--json",
+    )
     assert code == 0, err
     data = json.loads(out)
     assert isinstance(data, list) and [d["variant"] for d in data] == ["school-2016", "guangxi-2012"]
@@ -122,34 +145,44 @@ def test_json_contract(capsys):
 
 
 def test_text_output_says_the_sign_and_the_verdicts(capsys):
-    code, out, err = run_cli(capsys, "compare-policies", "--variant", "two-deck-2011", "--policies", "basic,expert",
-                             "--hands", "20")
+    code, out, err = run_cli(
+        capsys, "compare-policies", "--variant", "two-deck-2011", "--policies", "basic,expert", "--hands", "20"
+    )
     assert code == 0, err
     assert "basic minus expert" in out and "n = 20 hands each" in out
-    for label in ("take-over rate", "defender points per hand", "hands with points in the bottom",
-                  "capture points per hand", "|level change| per hand"):
+    for label in (
+        "take-over rate",
+        "defender points per hand",
+        "hands with points in the bottom",
+        "capture points per hand",
+        "|level change| per hand",
+    ):
         assert label in out
     assert "within ±5 pp" in out and "within ±5% of expert's" in out
     assert any(v in out for v in ("inside", "outside", "undecided"))
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (["--variant", "nope"], ["nope", "unknown variant id", "known ids"]),
-    (["--policies", "expert,nobody"], ["unknown policy 'nobody'", "built-in policies"]),
-    (["--policies", "expert,expert"], ["'expert' twice", "two different policies"]),
-    (["--policies", "search,search-k8-c6"], ["same policy", "two different policies"]),
-    (["--policies", "expert"], ["--policies needs two policies A,B"]),
-    (["--policies", "expert,basic,random"], ["--policies needs two policies A,B"]),
-    (["--policies", "expert,examples/policies/greedy.py:Greedy"], ["import path"]),
-    (["--policies", "search-k999,expert"], ["search takes -k<samples>"]),
-    (["--hands", "0"], ["--hands must be at least 2; got 0"]),
-    (["--hands", "-5"], ["--hands must be at least 2; got -5"]),
-    (["--seed", "-1"], ["--seed must be at least 0"]),
-    (["--jobs", "0"], ["--jobs must be a positive number of workers or -1"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--variant", "nope"], ["nope", "unknown variant id", "known ids"]),
+        (["--policies", "expert,nobody"], ["unknown policy 'nobody'", "built-in policies"]),
+        (["--policies", "expert,expert"], ["'expert' twice", "two different policies"]),
+        (["--policies", "search,search-k8-c6"], ["same policy", "two different policies"]),
+        (["--policies", "expert"], ["--policies needs two policies A,B"]),
+        (["--policies", "expert,basic,random"], ["--policies needs two policies A,B"]),
+        (["--policies", "expert,examples/policies/greedy.py:Greedy"], ["import path"]),
+        (["--policies", "search-k999,expert"], ["search takes -k<samples>"]),
+        (["--hands", "0"], ["--hands must be at least 2; got 0"]),
+        (["--hands", "-5"], ["--hands must be at least 2; got -5"]),
+        (["--seed", "-1"], ["--seed must be at least 0"]),
+        (["--jobs", "0"], ["--jobs must be a positive number of workers or -1"]),
+    ],
+)
 def test_bad_input_gives_one_clear_line(capsys, argv, needles):
-    code, out, err = run_cli(capsys, "compare-policies", *(["--policies", "expert,basic"] if "--policies" not in argv else []),
-                             *argv)
+    code, out, err = run_cli(
+        capsys, "compare-policies", *(["--policies", "expert,basic"] if "--policies" not in argv else []), *argv
+    )
     assert out == ""
     one_line_error(code, err, *needles, command="compare-policies")
 

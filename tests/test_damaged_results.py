@@ -33,8 +33,16 @@ from simsuite.sim.schema import HAND_SCHEMA, _check_fits
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory) -> Path:
     """Four matches of school-2016 in two chunks: the folder every damaged copy starts from."""
-    return simulate(dict(variants=["school-2016"], matches=4, chunk=2, seed=5, quiet=True,
-                         out=tmp_path_factory.mktemp("small") / "run"))
+    return simulate(
+        dict(
+            variants=["school-2016"],
+            matches=4,
+            chunk=2,
+            seed=5,
+            quiet=True,
+            out=tmp_path_factory.mktemp("small") / "run",
+        )
+    )
 
 
 def damaged_copy(small_run: Path, tmp: Path, damage) -> Path:
@@ -49,6 +57,7 @@ def _edit_manifest(edit):
         m = json.loads((run / R.MANIFEST).read_text())
         edit(m)
         (run / R.MANIFEST).write_text(json.dumps(m))
+
     return damage
 
 
@@ -66,36 +75,58 @@ def _corrupt(run: Path) -> None:
     p = _part(run)
     data = bytearray(p.read_bytes())
     mid = len(data) // 3
-    data[mid: mid + 200] = b"\xff" * 200
+    data[mid : mid + 200] = b"\xff" * 200
     p.write_bytes(bytes(data))
 
 
 DAMAGE = [
-    ("manifest chunk start 'ten'", _edit_manifest(lambda m: m["chunks"][0].update(start="ten")),
-     ["manifest.json", "start 'ten'"]),
-    ("manifest chunk of an unknown cell", _edit_manifest(lambda m: m["chunks"][0].update(cell="nowhere")),
-     ["manifest.json", "'nowhere'"]),
-    ("manifest chunk stop before start", _edit_manifest(lambda m: m["chunks"][0].update(start=5, stop=1)),
-     ["manifest.json", "start below stop"]),
+    (
+        "manifest chunk start 'ten'",
+        _edit_manifest(lambda m: m["chunks"][0].update(start="ten")),
+        ["manifest.json", "start 'ten'"],
+    ),
+    (
+        "manifest chunk of an unknown cell",
+        _edit_manifest(lambda m: m["chunks"][0].update(cell="nowhere")),
+        ["manifest.json", "'nowhere'"],
+    ),
+    (
+        "manifest chunk stop before start",
+        _edit_manifest(lambda m: m["chunks"][0].update(start=5, stop=1)),
+        ["manifest.json", "start below stop"],
+    ),
     ("manifest not JSON", lambda run: (run / R.MANIFEST).write_text("{nope"), ["manifest.json", "corrupt"]),
     ("manifest chunks not a list", _edit_manifest(lambda m: m.update(chunks={})), ["manifest.json", "'chunks'"]),
     ("truncated part", _truncate, ["part-0000-000000.parquet", "truncated"]),
     ("empty part", lambda run: _part(run).write_bytes(b""), ["part-0000-000000.parquet", "empty"]),
-    ("garbage part", lambda run: _part(run).write_bytes(b"not parquet at all" * 10),
-     ["part-0000-000000.parquet", "not a Parquet file"]),
+    (
+        "garbage part",
+        lambda run: _part(run).write_bytes(b"not parquet at all" * 10),
+        ["part-0000-000000.parquet", "not a Parquet file"],
+    ),
     ("corrupted part", _corrupt, ["part-0000-000000.parquet"]),
-    ("matches part in place of a hands part", lambda run: shutil.copy(_part(run, "matches"), _part(run)),
-     ["part-0000-000000.parquet", "holds matches rows"]),
-    ("foreign Parquet part", lambda run: pl.DataFrame({"x": [1]}).write_parquet(_part(run)),
-     ["part-0000-000000.parquet", "hands columns"]),
-    ("another chunk's part", lambda run: shutil.copy(_part(run, chunk="0000-000001"), _part(run)),
-     ["part-0000-000000.parquet", "holds chunk '0000-000001'"]),
-    ("a part of another run (manifest disagrees)", _edit_manifest(lambda m: m.update(identity_hash="0" * 16)),
-     ["part-0000-000000.parquet", "another run"]),
+    (
+        "matches part in place of a hands part",
+        lambda run: shutil.copy(_part(run, "matches"), _part(run)),
+        ["part-0000-000000.parquet", "holds matches rows"],
+    ),
+    (
+        "foreign Parquet part",
+        lambda run: pl.DataFrame({"x": [1]}).write_parquet(_part(run)),
+        ["part-0000-000000.parquet", "hands columns"],
+    ),
+    (
+        "another chunk's part",
+        lambda run: shutil.copy(_part(run, chunk="0000-000001"), _part(run)),
+        ["part-0000-000000.parquet", "holds chunk '0000-000001'"],
+    ),
+    (
+        "a part of another run (manifest disagrees)",
+        _edit_manifest(lambda m: m.update(identity_hash="0" * 16)),
+        ["part-0000-000000.parquet", "another run"],
+    ),
     ("a part lost", lambda run: _part(run).unlink(), ["part-0000-000000.parquet", "missing"]),
 ]
-
-
 
 
 @pytest.mark.parametrize("case, damage, needles", DAMAGE, ids=[d[0] for d in DAMAGE])
@@ -124,10 +155,15 @@ def load_rows(run: Path) -> pl.DataFrame:
     return R.load(run).hands.drop("run").sort(["match", "hand"]).collect()
 
 
-
-JSON_WILD = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-                      st.floats(allow_nan=False), st.text(max_size=8), st.lists(st.integers(), max_size=2),
-                      st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+JSON_WILD = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @pytest.fixture(scope="module")
@@ -139,9 +175,29 @@ def fuzzed_copy(small_run, tmp_path_factory) -> Path:
 
 @settings(max_examples=80, deadline=None)
 @example(where="chunk", key="id", value="\r")  # a line break in a chunk id must not reach the message via its path
-@given(where=st.sampled_from(["chunk", "cell", "top"]), key=st.sampled_from(
-    ["id", "cell", "start", "stop", "status", "hands", "seed", "identity_hash", "duplicate", "chunks", "cells",
-     "format", "identity", "given", "overrides"]), value=JSON_WILD)
+@given(
+    where=st.sampled_from(["chunk", "cell", "top"]),
+    key=st.sampled_from(
+        [
+            "id",
+            "cell",
+            "start",
+            "stop",
+            "status",
+            "hands",
+            "seed",
+            "identity_hash",
+            "duplicate",
+            "chunks",
+            "cells",
+            "format",
+            "identity",
+            "given",
+            "overrides",
+        ]
+    ),
+    value=JSON_WILD,
+)
 def test_any_value_in_a_manifest_field_gives_a_summary_or_one_line(fuzzed_copy, small_run, where, key, value):
     """Rule: whatever a manifest field holds, summary prints figures or one line; never a traceback."""
     m = json.loads((small_run / R.MANIFEST).read_text())
@@ -162,8 +218,10 @@ def test_a_folder_left_without_a_manifest_does_not_block_the_next_run(tmp_path, 
     out = tmp_path / "run"
     for kind in R.KINDS:
         (out / kind).mkdir(parents=True)
-    code, _, err = run_cli(capsys, *["simulate", "--variant", "school-2016", "--matches", "2", "--chunk", "1",
-                                "--out", str(out), "--quiet"])
+    code, _, err = run_cli(
+        capsys,
+        *["simulate", "--variant", "school-2016", "--matches", "2", "--chunk", "1", "--out", str(out), "--quiet"],
+    )
     assert code == 0, err
     assert R.read_manifest(out)["status"] == "complete"
 
@@ -182,11 +240,20 @@ def test_an_edited_collection_manifest_is_refused(tmp_path):
     """A collection's manifest whose identity was edited (hands = "x") is refused, so that learn train
     never copies it into the model's card."""
     ident = identity(1, 40, 20, "search")
-    (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
-                                                        "identity_hash": json_hash(ident)}))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"format": FORMAT, "chunks": [], "identity": ident, "identity_hash": json_hash(ident)})
+    )
     assert load_manifest(tmp_path)["identity"]["hands"] == 40
     ident["hands"] = "x"
-    (tmp_path / "manifest.json").write_text(json.dumps({"format": FORMAT, "chunks": [], "identity": ident,
-                                                        "identity_hash": json_hash(identity(1, 40, 20, "search"))}))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "format": FORMAT,
+                "chunks": [],
+                "identity": ident,
+                "identity_hash": json_hash(identity(1, 40, 20, "search")),
+            }
+        )
+    )
     with pytest.raises(SimsuiteError, match="its identity does not match its identity_hash"):
         load_manifest(tmp_path)

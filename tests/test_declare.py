@@ -40,7 +40,10 @@ def test_school_2016_single_card_cannot_override():
     # 三、(一)1(1): "必须要两张或以上级牌才可改变主的花色".
     r = rule_bids(load_variant("school-2016"), TWO, bids((N, "H2"), (E, "S2")))
     assert kinds(r) == ["declare", "rejected"]
-    assert r.bids[1].reason == "a single card cannot override: 2 or more identical level cards are needed (min_override = 2)"
+    assert (
+        r.bids[1].reason
+        == "a single card cannot override: 2 or more identical level cards are needed (min_override = 2)"
+    )
     assert (r.trump, r.declarer) == (H, N)
 
 
@@ -62,7 +65,11 @@ def test_school_2016_two_cards_cannot_beat_three():
 def test_school_2016_pair_suit_order_bigger_over_smaller():
     # 三、(一)1(2)(3): BJ > SJ > S > H > D > C at equal counts.
     # (each override comes from the other side: 三、(一)3 bars the standing declarer's partner)
-    r = rule_bids(load_variant("school-2016"), TWO, bids((N, "D2 D2"), (E, "H2 H2"), (SOUTH, "C2 C2"), (SOUTH, "SJ SJ"), (E, "BJ BJ")))
+    r = rule_bids(
+        load_variant("school-2016"),
+        TWO,
+        bids((N, "D2 D2"), (E, "H2 H2"), (SOUTH, "C2 C2"), (SOUTH, "SJ SJ"), (E, "BJ BJ")),
+    )
     assert kinds(r) == ["declare", "override", "rejected", "override", "override"]
     assert "C does not rank above H" in r.bids[2].reason and "tie_break = suit_order" in r.bids[2].reason
     assert (r.trump, r.declarer, r.count) == (NO_TRUMP, E, 2)
@@ -156,7 +163,9 @@ def test_school_2016_later_hand_override_keeps_dealer():
 
 def test_school_2016_first_hand_last_declarer_deals():
     # 三、(一): in the first hand the last successful declarer is dealer.
-    r = rule_bids(load_variant("school-2016"), TWO, bids((E, "H2"), (SOUTH, "S2 S2"), (E, "H2 H2 H2")), first_hand=True, dealer=N)
+    r = rule_bids(
+        load_variant("school-2016"), TWO, bids((E, "H2"), (SOUTH, "S2 S2"), (E, "H2 H2 H2")), first_hand=True, dealer=N
+    )
     assert (r.trump, r.declarer, r.dealer) == (H, E, E)
 
 
@@ -165,7 +174,9 @@ def test_school_2016_first_hand_last_declarer_deals():
 
 def test_huizhou_count_alone_equal_count_first_stands():
     # 第二、1: 2 beat 1, 3 beat 2; with equal counts the earlier stands, whatever the suit.
-    r = rule_bids(load_variant("huizhou"), TWO, bids((N, "C2"), (E, "D2 D2"), (SOUTH, "S2 S2"), (W, "H2 H2 H2")), first_hand=True)
+    r = rule_bids(
+        load_variant("huizhou"), TWO, bids((N, "C2"), (E, "D2 D2"), (SOUTH, "S2 S2"), (W, "H2 H2 H2")), first_hand=True
+    )
     assert kinds(r) == ["declare", "override", "rejected", "override"]
     assert r.bids[2].reason == "equal count (2 against 2): the first declaration stands (tie_break = first_stands)"
     assert (r.trump, r.declarer, r.dealer, r.count) == (H, W, W, 3)
@@ -173,7 +184,9 @@ def test_huizhou_count_alone_equal_count_first_stands():
 
 def test_huizhou_first_hand_reinforce_then_override():
     # 第二、1: "可以反庄和连续加固": the declarer reinforces, a larger count still overrides.
-    r = rule_bids(load_variant("huizhou"), TWO, bids((N, "S2"), (N, "S2 S2"), (E, "H2 H2"), (E, "H2 H2 H2")), first_hand=True)
+    r = rule_bids(
+        load_variant("huizhou"), TWO, bids((N, "S2"), (N, "S2 S2"), (E, "H2 H2"), (E, "H2 H2 H2")), first_hand=True
+    )
     assert kinds(r) == ["declare", "reinforce", "rejected", "override"]
     assert (r.declarer, r.dealer, r.count) == (E, E, 3)
 
@@ -200,7 +213,13 @@ def test_huizhou_fallback_random_without_rng_draws_nothing():
 
 
 def test_huizhou_no_joker_bids():
-    r = rule_bids(load_variant("huizhou"), TWO, bids((N, "BJ BJ")), bottom=parse_cards("C9 S5 D4 C3 C4 C5"), rng=np.random.default_rng(1))
+    r = rule_bids(
+        load_variant("huizhou"),
+        TWO,
+        bids((N, "BJ BJ")),
+        bottom=parse_cards("C9 S5 D4 C3 C4 C5"),
+        rng=np.random.default_rng(1),
+    )
     assert kinds(r) == ["rejected"] and "joker_bids = none" in r.bids[0].reason
 
 
@@ -276,7 +295,9 @@ def test_two_deck_2011_joker_pairs_override():
 
 
 def test_two_deck_2011_no_more_copies_than_decks():
-    r = rule_bids(load_variant("two-deck-2011"), TWO, bids((N, "H2 H2 H2")), bottom=parse_cards("C9 S5 D4 C3 C4 C5 D6 D7"))
+    r = rule_bids(
+        load_variant("two-deck-2011"), TWO, bids((N, "H2 H2 H2")), bottom=parse_cards("C9 S5 D4 C3 C4 C5 D6 D7")
+    )
     assert kinds(r) == ["rejected"] and "2 deck(s) hold only 2" in r.bids[0].reason
 
 
@@ -308,7 +329,13 @@ def test_guangxi_2012_later_bids_need_no_joker():
 def test_guangxi_2012_more_cards_override_fewer():
     # 第二章1: "2反1、3反2", and both trump and dealer in the opening hand ("反主反庄").
     v = load_variant("guangxi-2012")
-    r = rule_bids(v, THREE, bids((N, "SJ D3"), (E, "SJ C3 C3"), (SOUTH, "SJ S3 S3"), (W, "SJ H3 H3 H3")), first_hand=True, dealer=N)
+    r = rule_bids(
+        v,
+        THREE,
+        bids((N, "SJ D3"), (E, "SJ C3 C3"), (SOUTH, "SJ S3 S3"), (W, "SJ H3 H3 H3")),
+        first_hand=True,
+        dealer=N,
+    )
     assert kinds(r) == ["declare", "override", "rejected", "override"]
     assert (r.trump, r.declarer, r.dealer, r.count) == (H, W, W, 3)
 
@@ -413,9 +440,14 @@ _CARDS = [make_card(s, TWO) for s in range(4)] + [SMALL_JOKER, BIG_JOKER, make_c
 )
 def test_every_variant_accepted_bids_never_weaken(vid, first, seq):
     v = load_variant(vid)
-    r = rule_bids(v, TWO, seq, first_hand=first, dealer=N, bottom=parse_cards("C9 S5 D4 C3 C4 C5"), rng=np.random.default_rng(0))
+    r = rule_bids(
+        v, TWO, seq, first_hand=first, dealer=N, bottom=parse_cards("C9 S5 D4 C3 C4 C5"), rng=np.random.default_rng(0)
+    )
     accepted = [b for b in r.bids if b.accepted]
-    counts = [len([c for c in b.cards if not (first and v.first_hand_needs_small_joker and c == SMALL_JOKER)]) for b in accepted]
+    counts = [
+        len([c for c in b.cards if not (first and v.first_hand_needs_small_joker and c == SMALL_JOKER)])
+        for b in accepted
+    ]
     assert counts == sorted(counts)
     assert all((b.reason is None) == b.accepted and (b.kind == "rejected") != b.accepted for b in r.bids)
     assert [b.kind for b in accepted].count("declare") == (1 if accepted else 0)

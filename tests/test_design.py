@@ -37,31 +37,47 @@ def replace(text: str, old: str, new: str) -> str:
 # --- the spec's errors: one clear message each, no traceback, nothing written ----------------------------
 
 
-@pytest.mark.parametrize("old,new,needle", [
-    ("step = [30]", "stepp = [30]", "grid: unknown key 'stepp'; valid keys: decks, decks,"[:30]),
-    ('draws = "<= 0.2"', 'draw_share = "<= 0.2"', "goals: unknown metric 'draw_share'; known metrics: match_minutes"),
-    ("step = [30]", "step = [30]\nbottom_size = [8, 7]", "bottom_size = 7 does not divide"),
-    ('draws = "<= 0.2"', 'draws = "< 0.2"', "goals.draws: bad operator in '< 0.2'"),
-    ('draws = "<= 0.2"', 'draws = "<= lots"', "goals.draws: the bound in '<= lots' is not a number"),
-    ('draws = "<= 0.2"', 'draws = "<= 10"', "goals.draws: draws is a share from 0 to 1"),
-    ('tradeoff = ["match_minutes", "stronger_wins"]\n', "", "give tradeoff = "),
-    ('tradeoff = ["match_minutes", "stronger_wins"]', 'tradeoff = ["match_minutes", "lead_changes"]',
-     "tradeoff: 'lead_changes' has no goal"),
-    ('tradeoff = ["match_minutes", "stronger_wins"]', 'tradeoff = ["match_minutes", "speed"]',
-     "tradeoff: unknown metric 'speed'"),
-    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["expert,basic"]', "pairings: add an equal pairing"),
-    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["basic,basic"]', "pairings: add a stronger/weaker"),
-    ('pairings = ["expert,basic", "basic,basic"]\n', "", "give pairings = "),
-    ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["expert,wizard", "basic,basic"]',
-     "unknown policy 'wizard'"),
-    ("step = [30]", "step = { from = 40, to = 30, by = 10 }", "grid.step: a range needs by > 0 and to >= from"),
-    ("step = [30]", "step = 30", "grid.step must be a list of values or a range"),
-    ("growth = 2", "growth = 1", "search.growth"),
-    ("growth = 2", "speed = 2", "search: unknown key 'speed'"),
-    ("reps = 1000", "reps = 20", "search.reps must be at least 1000"),
-    ('seed = 3', 'seed = 3\nmatches = 10', "unknown key 'matches'; known keys: base, seed"),
-    ('base = "two-deck-2011"', 'base = "nonesuch"', "unknown variant id"),
-])
+@pytest.mark.parametrize(
+    "old,new,needle",
+    [
+        ("step = [30]", "stepp = [30]", "grid: unknown key 'stepp'; valid keys: decks, decks,"[:30]),
+        (
+            'draws = "<= 0.2"',
+            'draw_share = "<= 0.2"',
+            "goals: unknown metric 'draw_share'; known metrics: match_minutes",
+        ),
+        ("step = [30]", "step = [30]\nbottom_size = [8, 7]", "bottom_size = 7 does not divide"),
+        ('draws = "<= 0.2"', 'draws = "< 0.2"', "goals.draws: bad operator in '< 0.2'"),
+        ('draws = "<= 0.2"', 'draws = "<= lots"', "goals.draws: the bound in '<= lots' is not a number"),
+        ('draws = "<= 0.2"', 'draws = "<= 10"', "goals.draws: draws is a share from 0 to 1"),
+        ('tradeoff = ["match_minutes", "stronger_wins"]\n', "", "give tradeoff = "),
+        (
+            'tradeoff = ["match_minutes", "stronger_wins"]',
+            'tradeoff = ["match_minutes", "lead_changes"]',
+            "tradeoff: 'lead_changes' has no goal",
+        ),
+        (
+            'tradeoff = ["match_minutes", "stronger_wins"]',
+            'tradeoff = ["match_minutes", "speed"]',
+            "tradeoff: unknown metric 'speed'",
+        ),
+        ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["expert,basic"]', "pairings: add an equal pairing"),
+        ('pairings = ["expert,basic", "basic,basic"]', 'pairings = ["basic,basic"]', "pairings: add a stronger/weaker"),
+        ('pairings = ["expert,basic", "basic,basic"]\n', "", "give pairings = "),
+        (
+            'pairings = ["expert,basic", "basic,basic"]',
+            'pairings = ["expert,wizard", "basic,basic"]',
+            "unknown policy 'wizard'",
+        ),
+        ("step = [30]", "step = { from = 40, to = 30, by = 10 }", "grid.step: a range needs by > 0 and to >= from"),
+        ("step = [30]", "step = 30", "grid.step must be a list of values or a range"),
+        ("growth = 2", "growth = 1", "search.growth"),
+        ("growth = 2", "speed = 2", "search: unknown key 'speed'"),
+        ("reps = 1000", "reps = 20", "search.reps must be at least 1000"),
+        ("seed = 3", "seed = 3\nmatches = 10", "unknown key 'matches'; known keys: base, seed"),
+        ('base = "two-deck-2011"', 'base = "nonesuch"', "unknown variant id"),
+    ],
+)
 def test_bad_design_spec_says_what_is_wrong(capsys, tmp_path, old, new, needle):
     spec = write(tmp_path, replace(TINY, old, new))
     code, out, err = run_cli(capsys, "design", str(spec), "--out", str(tmp_path / "d"), "--quiet")
@@ -77,10 +93,13 @@ def test_every_problem_of_a_spec_is_reported_at_once(capsys, tmp_path):
     assert code == 2 and "2 problems" in err and "'stepp'" in err and "bad operator" in err
 
 
-@pytest.mark.parametrize("make,needle", [
-    (lambda p: p.write_text("x"), "exists and is not a folder"),
-    (lambda p: (p.mkdir(), (p / "other.txt").write_text("x")), "is not a simsuite design"),
-])
+@pytest.mark.parametrize(
+    "make,needle",
+    [
+        (lambda p: p.write_text("x"), "exists and is not a folder"),
+        (lambda p: (p.mkdir(), (p / "other.txt").write_text("x")), "is not a simsuite design"),
+    ],
+)
 def test_a_bad_output_folder(capsys, tmp_path, make, needle):
     make(tmp_path / "d")
     code, _, err = run_cli(capsys, "design", str(write(tmp_path, TINY)), "--out", str(tmp_path / "d"))
@@ -325,5 +344,3 @@ def test_the_command_prints_error_control_confirmation_and_cost(tiny, capsys):
     assert got["error_control"]["method"] == "bonferroni-alpha-spending"
     assert got["confirmation"]["tried"][0]["seed"] == confirm_seed(res["seed"], 0)
     assert got["cost"]["brute_force_hands"] > 0
-
-

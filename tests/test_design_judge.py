@@ -32,8 +32,11 @@ def test_pareto_front_keeps_only_the_undominated():
 
 def test_binding_goal_is_the_one_that_alone_keeps_sets_out():
     def j(*meets, z=0.0):
-        return {"goals": [{"goal": g, "meets": m} for g, m in zip(("a", "b", "c"), meets)],
-                "failed": sum(not m for m in meets), "min_z": z}
+        return {
+            "goals": [{"goal": g, "meets": m} for g, m in zip(("a", "b", "c"), meets)],
+            "failed": sum(not m for m in meets),
+            "min_z": z,
+        }
 
     b = binding(["a", "b", "c"], {"s1": j(True, False, True), "s2": j(False, False, True), "s3": j(True, False, False)})
     assert b["goal"] == "b" and b["sets_failing_only_it"] == 1 and b["nearest"] == "s1"

@@ -84,7 +84,6 @@ def test_hand_tables_equal_hand_order(vid):
             assert pos.tolist() == ref.pos.astype(int).tolist(), f"pos differs at level {level}, trump {trump}"
 
 
-
 @pytest.mark.parametrize("vid", VARIANTS)
 def test_side_suit_positions_rise_with_rank(vid):
     """``policies.basic.lead_basic`` walks each side suit from rank 12 down and relies on this: in
@@ -98,7 +97,6 @@ def test_side_suit_positions_rise_with_rank(vid):
             for k in range(4):
                 side = [int(pos[k * 13 + r]) for r in range(13) if cls[k * 13 + r] == k]
                 assert side == sorted(set(side)), f"suit {k}, level {level}, trump {trump}: {side}"
-
 
 
 @pytest.mark.parametrize("vid", VARIANTS)
@@ -235,7 +233,8 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
             throws += 1
             assert ruling.throw is not None and ruling.throw.stands is (not throw_failed), (
                 f"{w}: engine says the throw {'fails' if throw_failed else 'stands'}, the rules core "
-                f"{ruling.throw.stands if ruling.throw else None}")
+                f"{ruling.throw.stands if ruling.throw else None}"
+            )
         else:
             assert not throw_failed, f"{w}: a single unit recorded as a failed throw"
         if throw_failed:
@@ -245,7 +244,8 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
                 break
             assert ruling.throw.consequence == "penalty", w
             assert row_cards[rows[1]] == ruling.throw.forced_play, (
-                f"{w}: forced play {row_cards[rows[1]]}, rules core {ruling.throw.forced_play}")
+                f"{w}: forced play {row_cards[rows[1]]}, rules core {ruling.throw.forced_play}"
+            )
         for p in ruling.plays[1:]:
             assert p.legal, f"{w}: illegal follow by seat {p.seat}: {p.cards}: {p.reason}"
         kind0 = rows[1:] if throw_failed else rows
@@ -303,9 +303,16 @@ def check_hand(v, res, first_drawer: int, where: str, level: int | None = None) 
         assert all_points + rec["bottom_points"] == v.total_points, where
         ruling, win_play = last
         unit_cards = max(u.n_cards for u in canonical_units(order, win_play))
-        c = capture(v, winner_team=ruling.winner % 2, declarers=declarers, unit_cards=unit_cards,
-                    won_with_trump=ruling.winner_trump, lead_cards=ruling.lead_cards,
-                    trick_points=ruling.points, bottom_points=rec["bottom_points"])
+        c = capture(
+            v,
+            winner_team=ruling.winner % 2,
+            declarers=declarers,
+            unit_cards=unit_cards,
+            won_with_trump=ruling.winner_trump,
+            lead_cards=ruling.lead_cards,
+            trick_points=ruling.points,
+            bottom_points=rec["bottom_points"],
+        )
         got = (rec["capture_multiplier"], rec["capture_points"], rec["capture_by"])
         assert got == (c.multiplier, c.points, CAPTURE_BY[c.by]), f"{where}: capture {got}, rules core {c}"
         assert rec["final_points"] == rec["trick_points"] + rec["capture_points"] + rec["penalties"], where
@@ -352,7 +359,8 @@ def check_bids(v, res, first_drawer: int, where: str, first_hand: bool = True) -
     ruling = rule_bids(v, level, bids, first_hand=first_hand, dealer=first_drawer)
     for (seat, card, n, kind), r in zip(h.bids.tolist(), ruling.bids):
         assert r.accepted and r.kind == BID_KINDS[kind], (
-            f"{where}: engine {BID_KINDS[kind]} of {n} x {card} by seat {seat}; rules core {r.kind}: {r.reason}")
+            f"{where}: engine {BID_KINDS[kind]} of {n} x {card} by seat {seat}; rules core {r.kind}: {r.reason}"
+        )
     if rec["declared"] == 1:
         assert len(bids) >= 1, where
         got = (rec["trump"], rec["declarer_seat"], rec["dealer"])
@@ -360,7 +368,7 @@ def check_bids(v, res, first_drawer: int, where: str, first_hand: bool = True) -
     else:
         assert len(bids) == 0 and rec["declarer_seat"] == -1 and rec["dealer"] == first_drawer, where
         # nobody declared: the fallback chose trump from the bottom (its order is not recorded)
-        suits = [s for s in range(4) if h.bottom[13 * s: 13 * s + 13].sum() > 0]
+        suits = [s for s in range(4) if h.bottom[13 * s : 13 * s + 13].sum() > 0]
         if v.fallback in ("first_non_joker_of_bottom", "random_bottom_card") and suits:
             assert rec["trump"] in suits, where
         elif v.fallback == "turn_up_bottom":
@@ -452,8 +460,14 @@ def test_jit_and_plain_python_agree():
         pytest.skip("this process runs without the JIT already")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    proc = subprocess.run([sys.executable, "-c", JIT_SCRIPT, "/".join(JIT_POLICIES)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", JIT_SCRIPT, "/".join(JIT_POLICIES)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     plain = json.loads(proc.stdout)
     compiled = {vid + "/" + p: play_batch(variant(vid), 4242, 3, p).tolist() for vid in VARIANTS for p in JIT_POLICIES}
@@ -491,7 +505,7 @@ def _random_hands(v, rng) -> np.ndarray:
     rng.shuffle(deck)
     hands = np.zeros((4, N_CARDS), np.int64)
     for s in range(4):
-        np.add.at(hands[s], deck[s * v.hand_size:(s + 1) * v.hand_size], 1)
+        np.add.at(hands[s], deck[s * v.hand_size : (s + 1) * v.hand_size], 1)
     return hands
 
 
@@ -531,8 +545,10 @@ def test_throw_check_matches_rule_throw(vid):
         hands = _random_hands(v, rng)
         leader = int(rng.integers(4))
         k = int(rng.integers(5))
-        mine = sorted((c for c in range(N_CARDS) if order.cls[c] == k for _ in range(hands[leader, c])),
-                      key=lambda c: -int(order.pos[c]))
+        mine = sorted(
+            (c for c in range(N_CARDS) if order.cls[c] == k for _ in range(hands[leader, c])),
+            key=lambda c: -int(order.pos[c]),
+        )
         if len(mine) < 2:
             continue
         m = int(rng.integers(2, min(10, len(mine)) + 1))
@@ -544,8 +560,9 @@ def test_throw_check_matches_rule_throw(vid):
         if not (lr.legal and lr.is_throw):
             continue
         declarers = int(rng.integers(2))
-        ref = rule_throw(order, lr.structure, play, leader, {s: as_count_dict(hands[s]) for s in range(4) if s != leader},
-                         declarers)
+        ref = rule_throw(
+            order, lr.structure, play, leader, {s: as_count_dict(hands[s]) for s in range(4) if s != leader}, declarers
+        )
         stands, beaten, forced = _engine_throw(v, level, trump, hands, leader, lead)
         where = f"{vid}: level {level}, trump {trump}, leader {leader}, throw {play}"
         assert stands == ref.stands, where
@@ -573,8 +590,9 @@ def test_forced_play_is_the_smallest_failing_unit_at_equal_strength():
     lead = np.zeros(N_CARDS, np.int64)
     lead[13], lead[26] = 3, 2
     play = as_count_dict(lead)
-    ref = rule_throw(order, rule_lead(order, play).structure, play, 0,
-                     {s: as_count_dict(hands[s]) for s in (1, 2, 3)}, 0)
+    ref = rule_throw(
+        order, rule_lead(order, play).structure, play, 0, {s: as_count_dict(hands[s]) for s in (1, 2, 3)}, 0
+    )
     assert ref.stands is False and ref.forced_play == {26: 2}
     stands, _, forced = _engine_throw(v, level, trump, hands, 0, lead)
     assert not stands
@@ -594,11 +612,27 @@ def test_capture_points_and_score_hand_match_scoring(vid):
                 for unit_cards in range(1, lead_cards + 1):
                     for trump in (False, True):
                         for trick_points, bottom_points in ((0, 0), (25, 15), (60, 40)):
-                            capture_points(P, winner_team, declarers, unit_cards, trump, lead_cards,
-                                           trick_points, bottom_points, out)
-                            c = capture(v, winner_team=winner_team, declarers=declarers, unit_cards=unit_cards,
-                                        won_with_trump=trump, lead_cards=lead_cards, trick_points=trick_points,
-                                        bottom_points=bottom_points)
+                            capture_points(
+                                P,
+                                winner_team,
+                                declarers,
+                                unit_cards,
+                                trump,
+                                lead_cards,
+                                trick_points,
+                                bottom_points,
+                                out,
+                            )
+                            c = capture(
+                                v,
+                                winner_team=winner_team,
+                                declarers=declarers,
+                                unit_cards=unit_cards,
+                                won_with_trump=trump,
+                                lead_cards=lead_cards,
+                                trick_points=trick_points,
+                                bottom_points=bottom_points,
+                            )
                             assert out[:3].tolist() == [c.multiplier, c.points, CAPTURE_BY[c.by]], c
     for points in range(-400, 100 * v.decks + 400, 5):
         for dealer in range(4):
@@ -789,8 +823,15 @@ def test_the_full_set_compiles_once_whoever_calls_it():
     from simsuite.play.builtin import BuiltinPolicy
     from simsuite.play.pyhand import play_hand_py
 
-    _every_path_once(F.run, H.play_hand_full, "expert-v1,search-k1-c2", "expert-v1,basic", "search-k1-c2", "expert-v1",
-                     lambda v: play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)]))  # the decision
+    _every_path_once(
+        F.run,
+        H.play_hand_full,
+        "expert-v1,search-k1-c2",
+        "expert-v1,basic",
+        "search-k1-c2",
+        "expert-v1",
+        lambda v: play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)]),
+    )  # the decision
 
 
 def test_the_lean_set_compiles_once_whoever_calls_it():

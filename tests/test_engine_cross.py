@@ -63,7 +63,7 @@ def test_engine_follow_profiles_and_winners_match_the_rules_core(vid):
         if len(ref.units) > 1 and not v.throws:
             continue
         assert LI[19] == len(ref.units)
-        assert tuple(int(x) for x in LI[12:12 + LI[4]]) == tuple(ref.caps[f] for f in ref.fields)
+        assert tuple(int(x) for x in LI[12 : 12 + LI[4]]) == tuple(ref.caps[f] for f in ref.fields)
         checked["throws"] += len(ref.units) > 1
         plays = [lead]
         n = int(lead.sum())

@@ -63,10 +63,18 @@ def test_every_behaviour_code_equals_its_choice_index():
             assert type(value) is int and value == i, name  # a plain int: numba compiles it as a constant
         stray = {n for n in vars(params) if n.startswith(pname + "_") and n not in expected}
         assert not stray, f"{pname}: constants that are no choice of {field}: {sorted(stray)}"
-    f_codes = [params.F_TT, params.F_LONG, params.F_WIDTH, params.F_TCARDS, params.F_QUADS, params.F_TRIPLES,
-               params.F_PAIRS]
-    assert f_codes == [CHOICES["follow_order"].index(f) for f in ("tt", "long", "width", "tcards", "quads",
-                                                                  "triples", "pairs")]
+    f_codes = [
+        params.F_TT,
+        params.F_LONG,
+        params.F_WIDTH,
+        params.F_TCARDS,
+        params.F_QUADS,
+        params.F_TRIPLES,
+        params.F_PAIRS,
+    ]
+    assert f_codes == [
+        CHOICES["follow_order"].index(f) for f in ("tt", "long", "width", "tcards", "quads", "triples", "pairs")
+    ]
 
 
 def test_coded_lists_every_choice_the_engine_compiles():
@@ -86,8 +94,11 @@ def test_bid_kinds_and_search_code_fields_are_named_once():
     assert c == search.SEARCH + (16 << 4) + (8 << 12)  # the packing the results files hold
     assert search.is_search(c) and search.code_samples(c) == 16 and search.code_candidates(c) == 8
     assert names.policy_name(c) == "search-k16-c8" and names.plays_as(c) == (search.SEARCH, 16, 8)
-    assert names.plays_as(names.policy_code("search")) == (search.SEARCH, search.DEFAULT_SAMPLES,
-                                                          search.DEFAULT_CANDIDATES)
+    assert names.plays_as(names.policy_code("search")) == (
+        search.SEARCH,
+        search.DEFAULT_SAMPLES,
+        search.DEFAULT_CANDIDATES,
+    )
     assert not search.is_search(names.policy_code("expert-v1"))
 
 
@@ -99,9 +110,43 @@ def test_bid_kinds_and_search_code_fields_are_named_once():
 # ``win_c`` / ``cur``, the capture ``cap`` and outcome ``out``, the judgement ``J``, the model ``M``,
 # lead_info's keys).
 CHECKED = {
-    "sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c", "cur", "cls", "pos", "ctx",
-    "P", "clock", "rec", "rec_n", "REC", "REC_N", "h_n", "hn", "h_bids", "h_plays",
-    "FS", "LS", "BU", "HL", "CS", "T", "INTS", "ints", "J", "M", "cap", "out", "key", "best_key",
+    "sc",
+    "hands",
+    "played",
+    "bottom",
+    "voids",
+    "shown",
+    "lead",
+    "LI",
+    "win_c",
+    "cur",
+    "cls",
+    "pos",
+    "ctx",
+    "P",
+    "clock",
+    "rec",
+    "rec_n",
+    "REC",
+    "REC_N",
+    "h_n",
+    "hn",
+    "h_bids",
+    "h_plays",
+    "FS",
+    "LS",
+    "BU",
+    "HL",
+    "CS",
+    "T",
+    "INTS",
+    "ints",
+    "J",
+    "M",
+    "cap",
+    "out",
+    "key",
+    "best_key",
 }
 # arrays whose columns are a layout too: a tuple index ``h_bids[i, 0]`` is checked in each place
 COLUMNS = {"h_bids", "h_plays", "out"}
@@ -156,9 +201,11 @@ def _engine_files():
 
 
 def test_the_index_check_finds_literal_indexes():
-    sample = ("def f(W, st, h_bids, FS):\n    a = FS[3]\n    b = st.win_c[0]\n    c = w_hl(W)[5][:3]\n"
-              "    h_bids[0, 2] = 1\n    d = FS[FS_BEST][8:16]\n    e = levels[0]\n    # FS[4] in a comment\n"
-              "    g = rec[REC_FIRST, 0]\n")
+    sample = (
+        "def f(W, st, h_bids, FS):\n    a = FS[3]\n    b = st.win_c[0]\n    c = w_hl(W)[5][:3]\n"
+        "    h_bids[0, 2] = 1\n    d = FS[FS_BEST][8:16]\n    e = levels[0]\n    # FS[4] in a comment\n"
+        "    g = rec[REC_FIRST, 0]\n"
+    )
     got = [hit.split(": ", 1)[1] for hit in literal_indexes(sample, "probe")]
     assert sorted(got) == sorted(["FS[3]", "win_c[0]", "w_hl(W)[5]", "h_bids[0]", "h_bids[2]"])
 
@@ -178,8 +225,11 @@ def test_scratch_row_names_are_rows_of_their_region():
     rows = {"BU_": 8, "FS_": 16, "LS_": 8, "HL_": 8, "CS_": 6}
     shapes = dict(core.WORK_LAYOUT)
     for prefix, n in rows.items():
-        consts = {k: v for k, v in vars(core).items() if k.startswith(prefix) and not k.startswith(prefix + "AT_")
-                  and k != "FS_JUDGE_AT" and type(v) is int}
+        consts = {
+            k: v
+            for k, v in vars(core).items()
+            if k.startswith(prefix) and not k.startswith(prefix + "AT_") and k != "FS_JUDGE_AT" and type(v) is int
+        }
         assert consts, prefix
         assert n == shapes[prefix[:-1].lower()][0]
         assert all(0 <= v < n for v in consts.values()), prefix
@@ -187,6 +237,7 @@ def test_scratch_row_names_are_rows_of_their_region():
 
 
 # --- the rules compare behaviours with the choice enums ---------------------------------------------
+
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
 def test_rules_compare_choices_by_enum_not_by_string(path):
@@ -198,9 +249,11 @@ def test_rules_compare_choices_by_enum_not_by_string(path):
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        reads_field = any((isinstance(s, ast.Attribute) and s.attr in fields)
-                          or (isinstance(s, ast.Subscript) and isinstance(s.slice, ast.Constant)
-                              and s.slice.value in fields) for s in sides)
+        reads_field = any(
+            (isinstance(s, ast.Attribute) and s.attr in fields)
+            or (isinstance(s, ast.Subscript) and isinstance(s.slice, ast.Constant) and s.slice.value in fields)
+            for s in sides
+        )
         literal = any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides)
         if reads_field and literal:
             found.append(f"{path.name}:{node.lineno}")

@@ -23,18 +23,43 @@ from simsuite.rules.variant import load_variant
 def table(rows, first=False):
     """rows: (gain_d, gain_f, switch, dur_steps, a_declares, prob)."""
     a = np.array(rows, dtype=float)
-    return X.Table(a[:, 0].astype(int), a[:, 1].astype(int), a[:, 2].astype(bool), a[:, 3].astype(int),
-                   a[:, 4].astype(bool), a[:, 5] / a[:, 5].sum())
+    return X.Table(
+        a[:, 0].astype(int),
+        a[:, 1].astype(int),
+        a[:, 2].astype(bool),
+        a[:, 3].astype(int),
+        a[:, 4].astype(bool),
+        a[:, 5] / a[:, 5].sum(),
+    )
 
 
 def tables(first, a_rows, b_rows):
-    return {("first",): table(first), (True, False): table(a_rows), (True, True): table(a_rows),
-            (False, False): table(b_rows), (False, True): table(b_rows)}
+    return {
+        ("first",): table(first),
+        (True, False): table(a_rows),
+        (True, True): table(a_rows),
+        (False, False): table(b_rows),
+        (False, True): table(b_rows),
+    }
 
 
 def rules(**kw):
-    base = dict(start=2, end=4, must_defend=False, special=(), match_x100=0, warn_x100=0, after_warn=0, no_new_x100=0,
-                on_stage=False, rotate=False, overhead_x100=0, spt_x100=0, cap=500, step=100)
+    base = dict(
+        start=2,
+        end=4,
+        must_defend=False,
+        special=(),
+        match_x100=0,
+        warn_x100=0,
+        after_warn=0,
+        no_new_x100=0,
+        on_stage=False,
+        rotate=False,
+        overhead_x100=0,
+        spt_x100=0,
+        cap=500,
+        step=100,
+    )
     base.update(kw)
     return X.Rules(**base)
 
@@ -88,8 +113,10 @@ def _walk(t, r, n, seed=0):
     for key, tb in t.items():
         cdf = tb.prob.cumsum()
         cdf /= cdf[-1]
-        read[key] = (cdf.tolist(), list(zip(tb.gain_d.tolist(), tb.gain_f.tolist(), tb.switch.tolist(),
-                                            tb.dur.tolist(), tb.a_decl.tolist())))
+        read[key] = (
+            cdf.tolist(),
+            list(zip(tb.gain_d.tolist(), tb.gain_f.tolist(), tb.switch.tolist(), tb.dur.tolist(), tb.a_decl.tolist())),
+        )
     res = np.zeros(3)
     hands = minutes = leads = 0.0
     for _ in range(n):
@@ -144,14 +171,17 @@ def _walk(t, r, n, seed=0):
     return res / n, hands / n, minutes / n, leads / n
 
 
-@pytest.mark.parametrize("kw", [
-    dict(match_x100=9000, warn_x100=8000, after_warn=1),
-    dict(match_x100=6000, no_new_x100=800, must_defend=True),
-    dict(end=6),
-    dict(match_x100=9000, on_stage=True, rotate=True),
-    # a warning and a no-new-hand cut-off together: whichever comes first ends the match (engine/match.py)
-    dict(match_x100=9000, warn_x100=2500, after_warn=1, no_new_x100=3000),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(match_x100=9000, warn_x100=8000, after_warn=1),
+        dict(match_x100=6000, no_new_x100=800, must_defend=True),
+        dict(end=6),
+        dict(match_x100=9000, on_stage=True, rotate=True),
+        # a warning and a no-new-hand cut-off together: whichever comes first ends the match (engine/match.py)
+        dict(match_x100=9000, warn_x100=2500, after_warn=1, no_new_x100=3000),
+    ],
+)
 def test_solver_matches_a_walk_of_the_same_chain(kw):
     first = [(1, 0, 0, 12, 1, 0.3), (0, 1, 1, 15, 1, 0.2), (2, 0, 0, 14, 0, 0.3), (0, 0, 1, 13, 0, 0.2)]
     a = [(1, 0, 0, 12, 0, 0.35), (2, 0, 0, 14, 0, 0.1), (0, 0, 1, 16, 0, 0.35), (0, 1, 1, 15, 0, 0.2)]
@@ -228,8 +258,20 @@ def _hand_data(n_deals=150, point_net=None, b_declares=True, seed=0):
             rows.append((d, h == 0, a_decl, level, gain, 0 if gain else 1, gain == 0))
     a = np.array(rows, dtype=object)
     col = lambda i, t: np.array(a[:, i].tolist(), dtype=t)  # noqa: E731
-    return X.HandData("expert", "basic", col(0, int), col(1, bool), col(2, bool), col(3, int), np.zeros(len(rows), int),
-                      np.full(len(rows), 25), col(4, int), col(5, int), col(6, bool), n_deals)
+    return X.HandData(
+        "expert",
+        "basic",
+        col(0, int),
+        col(1, bool),
+        col(2, bool),
+        col(3, int),
+        np.zeros(len(rows), int),
+        np.full(len(rows), 25),
+        col(4, int),
+        col(5, int),
+        col(6, bool),
+        n_deals,
+    )
 
 
 def test_level_check_by_the_delta_method_agrees_with_its_bootstrap():
@@ -258,8 +300,9 @@ def test_level_check_models_point_levels_apart_only_where_they_differ():
     assert a["n"] == 150 and a["low"] > 2 and a["p_holm"] < 0.05
     alike = X.level_check(_hand_data(seed=2), r, reps=1000)
     assert not alike["separate"] and "all plain levels pooled" in format_level_check(alike)
-    same = X.level_check(X.HandData(**{**dataclasses.asdict(_hand_data(seed=3)), "level": np.zeros(150 * 7, int)}),
-                         r, reps=1000)
+    same = X.level_check(
+        X.HandData(**{**dataclasses.asdict(_hand_data(seed=3)), "level": np.zeros(150 * 7, int)}), r, reps=1000
+    )
     assert not same["separate"] and "not tested" in same["teams"]["A"]["note"]
     assert alike["teams"]["B"]["net_levels"]["n"] == 150
     d = X.outcome_design(_hand_data(point_net=3), dataclasses.replace(r, point_levels=X.POINT_LEVELS))
@@ -288,8 +331,29 @@ def test_default_resamples_are_at_least_a_thousand_and_fewer_are_labelled_rough(
 @pytest.fixture(scope="module")
 def both_cutoffs(tmp_path_factory):
     out = tmp_path_factory.mktemp("exact") / "both"
-    assert main(["simulate", "--variant", "school-2016", "--set", "warning_minute=20", "--set", "no_new_hand_minutes=30",
-                 "--policies", "basic,basic", "--matches", "40", "--seed", "17", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--variant",
+                "school-2016",
+                "--set",
+                "warning_minute=20",
+                "--set",
+                "no_new_hand_minutes=30",
+                "--policies",
+                "basic,basic",
+                "--matches",
+                "40",
+                "--seed",
+                "17",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -313,16 +377,54 @@ def test_exact_hands_per_match_with_a_warning_and_a_no_new_hand_cutoff(both_cuto
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("exact") / "run"
-    assert main(["simulate", "--variant", "school-2016", "--variant", "huizhou", "--policies", "expert,basic",
-                 "--matches", "120", "--duplicate", "--seed", "3", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--variant",
+                "school-2016",
+                "--variant",
+                "huizhou",
+                "--policies",
+                "expert,basic",
+                "--matches",
+                "120",
+                "--duplicate",
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     return out
 
 
 @pytest.fixture(scope="module")
 def other_seed(tmp_path_factory):
     out = tmp_path_factory.mktemp("exact") / "other"
-    assert main(["simulate", "--variant", "school-2016", "--policies", "expert,basic", "--matches", "120", "--duplicate",
-                 "--seed", "5", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--variant",
+                "school-2016",
+                "--policies",
+                "expert,basic",
+                "--matches",
+                "120",
+                "--duplicate",
+                "--seed",
+                "5",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -370,26 +472,45 @@ def test_cli_exact_text_and_json(run, capsys):
     text = capsys.readouterr().out
     assert "huizhou" in text and "n=120" in text and "bootstrap over deals" in text
     assert "huizhou: levels 5/10/K against the other plain levels" in text
-    assert main(["exact", str(run), "--reps", "3", "--json", "--set", "match_minutes=45", "--set", "warning_minute=35",
-                 "--cell", "school-2016"]) == 0
+    assert (
+        main(
+            [
+                "exact",
+                str(run),
+                "--reps",
+                "3",
+                "--json",
+                "--set",
+                "match_minutes=45",
+                "--set",
+                "warning_minute=35",
+                "--cell",
+                "school-2016",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["rescored"] == {"match_minutes": 45, "warning_minute": 35} and rows[0]["figures"]["p_a"]["n"] == 120
     assert rows[0]["assumptions"] == [] and set(rows[0]["level_check"]["teams"]) == {"A", "B"}
     assert main(["exact", str(run), "--set", "nonsense=1"]) == 2
 
 
-@pytest.mark.parametrize("argv, words", [
-    # fields that change play are not re-scored: hands played under other rules would be scored as if
-    (["--set", "takeover=100"], "--set takeover: changes how the hands are played"),
-    (["--set", "bottom_size=4"], "--set bottom_size: changes how the hands are played"),
-    (["--set", "decks=3"], "--set decks: changes how the hands are played"),
-    (["--set", "step=60", "--set", "match_minutes=60"], "--set step: changes how the hands are played"),
-    (["--cell", "nowhere"], "--cell 'nowhere': no such cell in"),
-    (["--reps", "0"], "--reps must be at least 1; got 0"),
-    (["--reps", "-3"], "--reps must be at least 1; got -3"),
-    (["--reps", "1000000000"], "--reps must be at most 10,000"),
-    (["--seed", "-1"], "--seed must be at least 0; got -1"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        # fields that change play are not re-scored: hands played under other rules would be scored as if
+        (["--set", "takeover=100"], "--set takeover: changes how the hands are played"),
+        (["--set", "bottom_size=4"], "--set bottom_size: changes how the hands are played"),
+        (["--set", "decks=3"], "--set decks: changes how the hands are played"),
+        (["--set", "step=60", "--set", "match_minutes=60"], "--set step: changes how the hands are played"),
+        (["--cell", "nowhere"], "--cell 'nowhere': no such cell in"),
+        (["--reps", "0"], "--reps must be at least 1; got 0"),
+        (["--reps", "-3"], "--reps must be at least 1; got -3"),
+        (["--reps", "1000000000"], "--reps must be at most 10,000"),
+        (["--seed", "-1"], "--seed must be at least 0; got -1"),
+    ],
+)
 def test_cli_exact_refuses_what_it_cannot_answer(run, capsys, argv, words):
     """Each of these is refused with one line and exit 2 (no figures, no traceback)."""
     code = main(["exact", str(run), *argv])
@@ -406,8 +527,9 @@ def test_cli_exact_validate_prints_the_validation_table(run, other_seed, capsys)
     text = capsys.readouterr().out
     assert text == validation_table(rows, 20) + "\n"
     assert "| school-2016 | hands |" in text and "exact intervals from 20 bootstrap resamples" in text
-    assert main(["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016",
-                 "--json"]) == 0
+    assert (
+        main(["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016", "--json"]) == 0
+    )
     got = json.loads(capsys.readouterr().out)
     assert [(r["cell"], r["figure"]) for r in got] == [(r["cell"], r["figure"]) for r in rows]
     for g, r in zip(got, rows):
@@ -418,8 +540,18 @@ def test_cli_exact_validate_prints_the_validation_table(run, other_seed, capsys)
 def test_cli_exact_validate_rescores_the_bands_only_when_asked(run, other_seed, capsys):
     """``--set`` of a band with ``--validate``: refused (it changes play) unless ``--approximate`` names
     the approximation, which then gives ``validation_rows(..., approximate=True)``'s table."""
-    argv = ["exact", str(run), "--validate", str(other_seed), "--reps", "20", "--cell", "school-2016",
-            "--set", "takeover=100"]
+    argv = [
+        "exact",
+        str(run),
+        "--validate",
+        str(other_seed),
+        "--reps",
+        "20",
+        "--cell",
+        "school-2016",
+        "--set",
+        "takeover=100",
+    ]
     assert main(argv) == 2
     assert "--set takeover: changes how the hands are played" in capsys.readouterr().err
     assert main([*argv, "--approximate"]) == 0
@@ -427,12 +559,15 @@ def test_cli_exact_validate_rescores_the_bands_only_when_asked(run, other_seed, 
     assert capsys.readouterr().out == validation_table(rows, 20) + "\n"
 
 
-@pytest.mark.parametrize("kind, words", [
-    ("missing", "no such folder"),
-    ("file", "not a folder"),
-    ("empty", "not a simsuite run (no manifest.json)"),
-    ("corrupt", "is corrupt"),
-])
+@pytest.mark.parametrize(
+    "kind, words",
+    [
+        ("missing", "no such folder"),
+        ("file", "not a folder"),
+        ("empty", "not a simsuite run (no manifest.json)"),
+        ("corrupt", "is corrupt"),
+    ],
+)
 def test_cli_exact_validate_refuses_a_run_it_cannot_read(run, tmp_path, capsys, kind, words):
     """A SIM_RUN that is missing or unreadable: one error line naming --validate and the folder, exit 2,
     nothing on stdout, no traceback."""
@@ -455,15 +590,35 @@ def test_cli_exact_validate_refuses_an_in_sample_comparison(run, capsys):
     """The model's own run as SIM_RUN shares its seeds: refused with one line, exit 2."""
     code = main(["exact", str(run), "--validate", str(run), "--reps", "5"])
     out, err = capsys.readouterr()
-    assert code == 2 and out == "" and "in-sample" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert (
+        code == 2 and out == "" and "in-sample" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    )
 
 
 def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, capsys):
     """A duplicate run of basic against basic: its second tables are copies; `simsuite summary`
     and the report must count each match once and say so."""
     out = tmp_path / "eq"
-    assert main(["simulate", "--variant", "school-2016", "--policies", "basic,basic", "--matches", "20", "--duplicate",
-                 "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--variant",
+                "school-2016",
+                "--policies",
+                "basic,basic",
+                "--matches",
+                "20",
+                "--duplicate",
+                "--seed",
+                "4",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["summary", str(out), "--json"]) == 0
     row = json.loads(capsys.readouterr().out)[0]
@@ -493,7 +648,7 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
         n = int(rng.integers(0, 3000))
         keys = (rng.integers(0, 40, n).astype(np.int64) << codes.T_BITS) + rng.integers(0, 200, n)
         keys[rng.random(n) < 0.2] = -1
-        parts = [keys[: n // 3], keys[n // 3:]] if trial % 2 else [keys]
+        parts = [keys[: n // 3], keys[n // 3 :]] if trial % 2 else [keys]
         got, want = X.distinct(parts), codes._distinct_numpy(parts)
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), trial
         assert np.array_equal(got[0], np.unique(keys[keys >= 0]))
@@ -504,10 +659,19 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
     assert X.distinct([])[0].size == 0 and X.distinct([np.array([-1, -1])])[1].tolist() == [0, 0]
 
 
-@pytest.mark.parametrize("change", [{}, {"must_defend": True}, {"must_defend": False}, {"point_levels": X.POINT_LEVELS},
-                                    {"warn_x100": 2000, "after_warn": 2}, {"step": 50},
-                                    {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": True},
-                                    {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": False}])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"must_defend": True},
+        {"must_defend": False},
+        {"point_levels": X.POINT_LEVELS},
+        {"warn_x100": 2000, "after_warn": 2},
+        {"step": 50},
+        {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": True},
+        {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": False},
+    ],
+)
 def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, change):
     """The chain's transitions from compiled code (``_expand_group``) are the numpy blocks': the same
     states, flags, next states and ends, hand by hand, whatever the rules' branches (the end level

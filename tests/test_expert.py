@@ -34,8 +34,9 @@ def test_two_deck_2011_expert_feeds_a_partner_sure_to_win():
 
 def test_two_deck_2011_expert_does_not_feed_when_an_opponent_can_ruff():
     # the same trick, but W has shown a void in hearts and may trump: no points on it
-    s = position({"voids": {"W": "H"}}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S",
-                 "C5 C6 C7 D6 D7 D8 S3 S4", FEED_BOTTOM)
+    s = position(
+        {"voids": {"W": "H"}}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", "C5 C6 C7 D6 D7 D8 S3 S4", FEED_BOTTOM
+    )
     assert format_cards(advise(s, TWO, "expert").choice) == "H4"
     # the expert of before fed it anyway (the difference this test pins down)
     assert format_cards(advise(s, TWO, "expert-v1").choice) == "HK"
@@ -46,8 +47,15 @@ def test_two_deck_2011_expert_keeps_the_capturing_pair_for_the_last_trick():
     # declarer with five cards, holds both big jokers: nothing can beat that pair, so kept to the
     # end it wins the last trick whatever is led, denying the defenders the bottom. The expert
     # of before drew trumps with it.
-    s = position({"dealer": "S"}, {"N": "BJ BJ SA H3 H4"}, None, None, "N",
-                 "S3 S4 S5 C5 C6 C7 C8 C9 D5 D6 D7 D8 D9 H6 H7", "H8 H9 H10 HJ HQ DJ DQ DK")
+    s = position(
+        {"dealer": "S"},
+        {"N": "BJ BJ SA H3 H4"},
+        None,
+        None,
+        "N",
+        "S3 S4 S5 C5 C6 C7 C8 C9 D5 D6 D7 D8 D9 H6 H7",
+        "H8 H9 H10 HJ HQ DJ DQ DK",
+    )
     assert "BJ" not in format_cards(advise(s, TWO, "expert").choice)
     assert format_cards(advise(s, TWO, "expert-v1").choice) == "BJ BJ"
 
@@ -55,8 +63,9 @@ def test_two_deck_2011_expert_keeps_the_capturing_pair_for_the_last_trick():
 def test_two_deck_2011_expert_does_not_spend_a_joker_on_a_trick_without_points():
     # N leads S6 (trump); E, a defender, holds BJ S3 C3: only the joker wins, and the trick holds
     # no points, so it plays S3 and keeps the joker (the expert of before took the trick with it)
-    s = position({"dealer": "S"}, {"E": "BJ S3 C3"}, ["S6"], "N", "E",
-                 "S4 S7 C6 C7 C9 D6 D7 D8", "D9 DJ DQ C8 C4 CJ C3 H6")
+    s = position(
+        {"dealer": "S"}, {"E": "BJ S3 C3"}, ["S6"], "N", "E", "S4 S7 C6 C7 C9 D6 D7 D8", "D9 DJ DQ C8 C4 CJ C3 H6"
+    )
     assert format_cards(advise(s, TWO, "expert").choice) == "S3"
     assert format_cards(advise(s, TWO, "expert-v1").choice) == "BJ"
 
@@ -67,6 +76,7 @@ def test_expert_v1_is_a_named_policy():
 
 
 # --- the bury responds to the capture multiplier ---------------------------------------------------
+
 
 def test_school_2016_expert_buries_fewer_points_as_the_capture_multiplier_grows():
     # school-2016 三、(五)(2): the bottom is multiplied 3 per card of the capturing unit. With no

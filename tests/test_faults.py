@@ -27,10 +27,22 @@ from simsuite.sim.cluster import NO_WORKER_ENV
 from simsuite.sim.run import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC = dict(variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True,
-            quiet=True)
-ARGV = ["--variant", "school-2016", "--policies", "expert,basic", "--matches", "120", "--seed", "3", "--chunk", "20",
-        "--duplicate"]
+SPEC = dict(
+    variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True, quiet=True
+)
+ARGV = [
+    "--variant",
+    "school-2016",
+    "--policies",
+    "expert,basic",
+    "--matches",
+    "120",
+    "--seed",
+    "3",
+    "--chunk",
+    "20",
+    "--duplicate",
+]
 HAND_KEYS = ["cell", "match", "swapped", "hand"]
 MATCH_KEYS = ["cell", "match", "swapped"]
 
@@ -85,8 +97,17 @@ executor.play_chunk = _slow
 
 
 def _start_worker(address: str, preload: Path | None = None) -> subprocess.Popen:
-    cmd = [str(Path(sys.executable).with_name("dask")), "worker", address, "--nthreads", "1", "--no-nanny",
-           "--no-dashboard", "--host", "127.0.0.1"]
+    cmd = [
+        str(Path(sys.executable).with_name("dask")),
+        "worker",
+        address,
+        "--nthreads",
+        "1",
+        "--no-nanny",
+        "--no-dashboard",
+        "--host",
+        "127.0.0.1",
+    ]
     if preload is not None:
         cmd += ["--preload", str(preload)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -116,7 +137,8 @@ def _kill_when_a_chunk_is_done(out: Path, workers: list[subprocess.Popen], kille
 
 
 def test_every_worker_lost_stops_the_run_keeps_its_chunks_and_resumes_to_the_same_rows(
-        reference, tmp_path, capsys, monkeypatch, bare_scheduler):
+    reference, tmp_path, capsys, monkeypatch, bare_scheduler
+):
     """All workers SIGKILLed mid-run: the run stops within the stated wait, names the cause in one line
     with the resume command, keeps every completed part whole, and the resume (on a new worker)
     completes with the rows of an uninterrupted run."""
@@ -131,16 +153,24 @@ def test_every_worker_lost_stops_the_run_keeps_its_chunks_and_resumes_to_the_sam
         killed_at: list[float] = []
         killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, workers, killed_at))
         killer.start()
-        code, _, err = run_cli(capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
-                               "--scheduler", bare_scheduler)
+        code, _, err = run_cli(
+            capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", bare_scheduler
+        )
         stopped_after = time.monotonic() - killed_at[0]
         killer.join()
     finally:
         for w in workers:
             w.kill()
             w.wait()
-    line = one_line_error(code, err, "every worker of the Dask cluster", f"none came back within {wait_s} s",
-                          "completed chunk(s) are kept in", "resume with: simsuite simulate", command="simulate")
+    line = one_line_error(
+        code,
+        err,
+        "every worker of the Dask cluster",
+        f"none came back within {wait_s} s",
+        "completed chunk(s) are kept in",
+        "resume with: simsuite simulate",
+        command="simulate",
+    )
     assert stopped_after < wait_s + 8, stopped_after  # the wait, a scheduler heartbeat and a poll
     m = R.read_manifest(out)
     done = [c for c in m["chunks"] if c["status"] == R.DONE]
@@ -169,9 +199,21 @@ def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
     preload = tmp_path / "slow_worker.py"
     preload.write_text(SLOW_WORKER)
     sched_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen([str(Path(sys.executable).with_name("dask")), "scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("dask")),
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(sched_file),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     worker = None
     try:
         deadline = time.monotonic() + 60
@@ -184,8 +226,9 @@ def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
         killed_at: list[float] = []
         killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
         killer.start()
-        code, _, err = run_cli(capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask",
-                               "--scheduler", address)
+        code, _, err = run_cli(
+            capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", address
+        )
         stopped_after = time.monotonic() - killed_at[0]
         killer.join()
     finally:
@@ -193,8 +236,9 @@ def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
             if p is not None:
                 p.kill()
                 p.wait()
-    one_line_error(code, err, f"lost the connection to the Dask scheduler at {address}", "resume with:",
-                   command="simulate")
+    one_line_error(
+        code, err, f"lost the connection to the Dask scheduler at {address}", "resume with:", command="simulate"
+    )
     assert stopped_after < 10, stopped_after
     m = R.read_manifest(out)
     assert any(c["status"] == R.DONE for c in m["chunks"]) and R.damaged_parts(out, m) == []
@@ -203,8 +247,18 @@ def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
 def test_a_scheduler_without_workers_stops_after_the_wait(tmp_path, capsys, monkeypatch, bare_scheduler):
     monkeypatch.setenv(NO_WORKER_ENV, "1")
     t0 = time.monotonic()
-    code, _, err = run_cli(capsys, "simulate", *ARGV, "--quiet", "--out", str(tmp_path / "run"), "--backend", "dask",
-                           "--scheduler", bare_scheduler)
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        *ARGV,
+        "--quiet",
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "dask",
+        "--scheduler",
+        bare_scheduler,
+    )
     one_line_error(code, err, "has had no worker for 1 s", "dask worker", "resume with:", command="simulate")
     assert time.monotonic() - t0 < 15
 
@@ -212,8 +266,17 @@ def test_a_scheduler_without_workers_stops_after_the_wait(tmp_path, capsys, monk
 @pytest.mark.parametrize("value", ["soon", "0", "-5", "1e9"])
 def test_a_bad_worker_wait_is_one_line(tmp_path, capsys, monkeypatch, value):
     monkeypatch.setenv(NO_WORKER_ENV, value)
-    code, _, err = run_cli(capsys, "simulate", *ARGV, "--out", str(tmp_path / "run"), "--backend", "dask",
-                           "--scheduler", "tcp://127.0.0.1:1")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        *ARGV,
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "dask",
+        "--scheduler",
+        "tcp://127.0.0.1:1",
+    )
     one_line_error(code, err, NO_WORKER_ENV, "above 0", command="simulate")
     assert not (tmp_path / "run").exists()
 
@@ -249,7 +312,7 @@ def _flip_middle(path: Path) -> None:
     """Bytes changed in the middle of the data, the Parquet footer intact."""
     data = bytearray(path.read_bytes())
     mid = len(data) // 3
-    data[mid: mid + 16] = bytes(b ^ 0xFF for b in data[mid: mid + 16])
+    data[mid : mid + 16] = bytes(b ^ 0xFF for b in data[mid : mid + 16])
     path.write_bytes(bytes(data))
 
 
@@ -266,8 +329,7 @@ def test_bytes_flipped_in_a_part_are_named_and_the_same_command_replays_it(refer
     _flip_middle(bad)
     assert R.part_problem(bad, "hands", "0000-000002", R.read_manifest(run)["identity_hash"]) is None  # footer whole
     code, _, err = run_cli(capsys, "summary", str(run))
-    one_line_error(code, err, str(bad), "does not match the checksum", "run the same command again",
-                   command="summary")
+    one_line_error(code, err, str(bad), "does not match the checksum", "run the same command again", command="summary")
     code, _, err = run_cli(capsys, "simulate", *ARGV, "--out", str(run))
     assert code == 0, err
     assert "playing chunk 0000-000002 again" in err and "complete already" not in err
@@ -300,7 +362,7 @@ def test_a_part_without_checksum_that_does_not_decode_is_replayed(reference, tmp
     _without_checksums(run)
     bad = R.part_path(run, "hands", "0000-000001")
     data = bytearray(bad.read_bytes())
-    data[len(data) // 3: len(data) // 3 + 200] = b"\xff" * 200
+    data[len(data) // 3 : len(data) // 3 + 200] = b"\xff" * 200
     bad.write_bytes(bytes(data))
     code, _, err = run_cli(capsys, "summary", str(run))
     one_line_error(code, err, str(bad), "run the same command again", command="summary")
@@ -311,8 +373,21 @@ def test_a_part_without_checksum_that_does_not_decode_is_replayed(reference, tmp
 
 # --- partial runs say so -------------------------------------------------------------------------
 
-TWO_CELLS = ["--variant", "school-2016", "--variant", "huizhou", "--policies", "expert,basic", "--matches", "120",
-             "--seed", "3", "--chunk", "20", "--quiet"]
+TWO_CELLS = [
+    "--variant",
+    "school-2016",
+    "--variant",
+    "huizhou",
+    "--policies",
+    "expert,basic",
+    "--matches",
+    "120",
+    "--seed",
+    "3",
+    "--chunk",
+    "20",
+    "--quiet",
+]
 
 
 @pytest.fixture(scope="module")

@@ -211,12 +211,15 @@ def check_value(variant_id: str, name: str, value, policies=POLICIES, hands: int
     try:
         v = base.with_overrides(overrides)
     except VariantError as exc:
-        raise AssertionError(f"{variant_id}: {name} = {value!r} is documented but refused (with {overrides}): {exc}") from None
+        raise AssertionError(
+            f"{variant_id}: {name} = {value!r} is documented but refused (with {overrides}): {exc}"
+        ) from None
     try:
         _plays(v, policies, hands, section=SPEC_BY_NAME[name].section)
     except ValueError as exc:
-        raise AssertionError(f"{variant_id}: {name} = {value!r} (with {overrides}) passes validation but does not "
-                             f"play: {exc}") from None
+        raise AssertionError(
+            f"{variant_id}: {name} = {value!r} (with {overrides}) passes validation but does not play: {exc}"
+        ) from None
     return "plays"
 
 
@@ -236,8 +239,9 @@ def test_the_deck_range_ends_where_the_engine_deals():
 def test_decks_beyond_the_engine_are_refused_with_the_reason(value):
     with pytest.raises(VariantError) as info:
         load_variant("school-2016").with_overrides({"decks": value})
-    assert f"decks = {value}: out of range: must be from 1 to 4 (the engine deals at most 4 decks, 216 cards)" \
-        in str(info.value)
+    assert f"decks = {value}: out of range: must be from 1 to 4 (the engine deals at most 4 decks, 216 cards)" in str(
+        info.value
+    )
 
 
 def test_bottom_size_that_does_not_deal_evenly_names_the_sizes_that_do():
@@ -284,15 +288,25 @@ def test_every_field_is_walked_with_values():
 
 
 SAMPLE = [  # (variant, field, value): the card-counting ranges' ends, on a three- and a four-deck variant
-    ("school-2016", "decks", 1), ("school-2016", "decks", 4), ("guangxi-2012", "decks", 2),
-    ("school-2016", "bottom_size", 0), ("school-2016", "bottom_size", 212), ("guangxi-2012", "bottom_size", 158),
+    ("school-2016", "decks", 1),
+    ("school-2016", "decks", 4),
+    ("guangxi-2012", "decks", 2),
+    ("school-2016", "bottom_size", 0),
+    ("school-2016", "bottom_size", 212),
+    ("guangxi-2012", "bottom_size", 158),
     ("school-2016", "bottom_size", 1),  # refused: no deck count deals it evenly
-    ("school-2016", "max_unit", 1), ("two-deck-2011", "max_unit", 4), ("huizhou", "min_declare", 4),
-    ("school-2016", "takeover", 5), ("two-deck-2011", "step", 400),
-    ("school-2016", "fallback", "redeal"), ("guangxi-2012", "permanent_trump_ranks", ["A"]),
+    ("school-2016", "max_unit", 1),
+    ("two-deck-2011", "max_unit", 4),
+    ("huizhou", "min_declare", 4),
+    ("school-2016", "takeover", 5),
+    ("two-deck-2011", "step", 400),
+    ("school-2016", "fallback", "redeal"),
+    ("guangxi-2012", "permanent_trump_ranks", ["A"]),
     ("guangxi-2012", "permanent_trump_ranks", ["2", "3"]),  # refused: the engine plays one permanent rank
-    ("baiyun-2016", "capture_per_card", 100), ("school-2016", "match_minutes", 1440),
-    ("school-2016", "tournament_format", "knockout"), ("two-deck-2011", "rounds", 1),
+    ("baiyun-2016", "capture_per_card", 100),
+    ("school-2016", "match_minutes", 1440),
+    ("school-2016", "tournament_format", "knockout"),
+    ("two-deck-2011", "rounds", 1),
 ]
 
 

@@ -30,74 +30,149 @@ def assert_strictly_ordered(profs, steps):
 
 FOLLOW_LISTS = {
     # school-2016 三、(二)A: a 3+3 lead, steps a..k
-    "school_2016_3plus3_lead_steps_a_to_k": ("school-2016", "2", "H4 H4 H4 H3 H3 H3", [
-        "H5 H5 H5 H6 H6 H6",  # a. 3+3
-        "H5 H5 H6 H6 H7 H7",  # b. 2+2+2
-        "H5 H5 H6 H6 H9 H9",  # c. tractor + pair
-        "H5 H5 H6 H6 H9 HJ",  # d. tractor + 2 singles
-        "H5 H5 H5 H9 H9 H9",  # e. triple + triple
-        "H5 H5 H5 H9 H9 HJ",  # f. triple + pair + single
-        "H5 H5 H5 H9 HJ HK",  # g. triple + 3 singles
-        "H5 H5 H9 H9 HJ HJ",  # h. 3 pairs
-        "H5 H5 H9 H9 HJ HK",  # i. 2 pairs + 2 singles
-        "H5 H5 H8 H10 HQ HA",  # j. pair + 4 singles
-        "H5 H7 H9 HJ HK HA",  # k. 6 singles
-    ]),
+    "school_2016_3plus3_lead_steps_a_to_k": (
+        "school-2016",
+        "2",
+        "H4 H4 H4 H3 H3 H3",
+        [
+            "H5 H5 H5 H6 H6 H6",  # a. 3+3
+            "H5 H5 H6 H6 H7 H7",  # b. 2+2+2
+            "H5 H5 H6 H6 H9 H9",  # c. tractor + pair
+            "H5 H5 H6 H6 H9 HJ",  # d. tractor + 2 singles
+            "H5 H5 H5 H9 H9 H9",  # e. triple + triple
+            "H5 H5 H5 H9 H9 HJ",  # f. triple + pair + single
+            "H5 H5 H5 H9 HJ HK",  # g. triple + 3 singles
+            "H5 H5 H9 H9 HJ HJ",  # h. 3 pairs
+            "H5 H5 H9 H9 HJ HK",  # i. 2 pairs + 2 singles
+            "H5 H5 H8 H10 HQ HA",  # j. pair + 4 singles
+            "H5 H7 H9 HJ HK HA",  # k. 6 singles
+        ],
+    ),
     # huizhou 第四、9: a 3+3 lead (999888); triples before pair-tractors
-    "huizhou_3plus3_lead_triples_first": ("huizhou", "2", "H4 H4 H4 H3 H3 H3", [
-        "H5 H5 H5 H6 H6 H6",  # the same
-        "H5 H5 H5 H9 H9 H9",  # two triples
-        "H5 H5 H5 H9 H9 HJ",  # triple + pair + single
-        "H5 H5 H6 H6 H7 H7",  # 3-pair tractor
-        "H5 H5 H6 H6 H9 H9",  # 2-pair tractor + pair
-        "H5 H5 H9 H9 HJ HJ",  # 3 pairs
-        "H5 H5 H9 H9 HJ HK",  # pairs + singles
-        "H5 H7 H9 HJ HK HA",
-    ]),
+    "huizhou_3plus3_lead_triples_first": (
+        "huizhou",
+        "2",
+        "H4 H4 H4 H3 H3 H3",
+        [
+            "H5 H5 H5 H6 H6 H6",  # the same
+            "H5 H5 H5 H9 H9 H9",  # two triples
+            "H5 H5 H5 H9 H9 HJ",  # triple + pair + single
+            "H5 H5 H6 H6 H7 H7",  # 3-pair tractor
+            "H5 H5 H6 H6 H9 H9",  # 2-pair tractor + pair
+            "H5 H5 H9 H9 HJ HJ",  # 3 pairs
+            "H5 H5 H9 H9 HJ HK",  # pairs + singles
+            "H5 H7 H9 HJ HK HA",
+        ],
+    ),
     # huizhou 第四、10: AAAKK is followed by the 3+3 list
-    "huizhou_3plus2_lead_follows_3plus3_list": ("huizhou", "2", "HA HA HA HK HK", [
-        "HQ HQ HQ HJ HJ", "HQ HQ HQ H9 H9", "HQ HQ HQ H9 H7", "HQ HQ HJ HJ H7", "HQ HQ H9 H9 H7", "HQ H10 H8 H6 H4",
-    ]),
+    "huizhou_3plus2_lead_follows_3plus3_list": (
+        "huizhou",
+        "2",
+        "HA HA HA HK HK",
+        [
+            "HQ HQ HQ HJ HJ",
+            "HQ HQ HQ H9 H9",
+            "HQ HQ HQ H9 H7",
+            "HQ HQ HJ HJ H7",
+            "HQ HQ H9 H9 H7",
+            "HQ H10 H8 H6 H4",
+        ],
+    ),
     # huizhou 第四、8: a 4-pair tractor lead
-    "huizhou_4pair_lead": ("huizhou", "2", "H3 H3 H4 H4 H5 H5 H6 H6", [
-        "H7 H7 H8 H8 H9 H9 H10 H10",  # 4-pair tractor
-        "H7 H7 H7 H8 H8 H8 HQ HQ",  # 3+3 + pair
-        "H7 H7 H8 H8 H9 H9 HJ HJ",  # 3-pair tractor + pair
-        "H7 H7 H8 H8 H10 H10 HJ HJ",  # two 2-pair tractors
-        "H7 H7 H8 H8 H10 H10 HQ HQ",  # 2-pair tractor + 2 pairs
-        "H7 H7 H9 H9 HJ HJ HK HK",  # 4 pairs
-        "H7 H7 H9 H9 HJ HQ HK HA",  # as many pairs as you have
-        "H7 H8 H9 H10 HJ HQ HK HA",  # suit cards
-    ]),
+    "huizhou_4pair_lead": (
+        "huizhou",
+        "2",
+        "H3 H3 H4 H4 H5 H5 H6 H6",
+        [
+            "H7 H7 H8 H8 H9 H9 H10 H10",  # 4-pair tractor
+            "H7 H7 H7 H8 H8 H8 HQ HQ",  # 3+3 + pair
+            "H7 H7 H8 H8 H9 H9 HJ HJ",  # 3-pair tractor + pair
+            "H7 H7 H8 H8 H10 H10 HJ HJ",  # two 2-pair tractors
+            "H7 H7 H8 H8 H10 H10 HQ HQ",  # 2-pair tractor + 2 pairs
+            "H7 H7 H9 H9 HJ HJ HK HK",  # 4 pairs
+            "H7 H7 H9 H9 HJ HQ HK HA",  # as many pairs as you have
+            "H7 H8 H9 H10 HJ HQ HK HA",  # suit cards
+        ],
+    ),
     # huizhou 第四、7: a tractor lead: a tractor, else pairs, else suit cards (a triple is one pair)
-    "huizhou_tractor_lead": ("huizhou", "2", "H3 H3 H4 H4", [
-        "HK HK HA HA", "HJ HJ H9 H9", "H9 H9 H9 H7|HJ HJ H9 H7", "H5 H7 H9 HJ",
-    ]),
+    "huizhou_tractor_lead": (
+        "huizhou",
+        "2",
+        "H3 H3 H4 H4",
+        [
+            "HK HK HA HA",
+            "HJ HJ H9 H9",
+            "H9 H9 H9 H7|HJ HJ H9 H7",
+            "H5 H7 H9 HJ",
+        ],
+    ),
     # baiyun-2016 (八)12: a 444333 lead: 2-pair tractor + 2 singles, a triple, 2 pairs + 2 singles
-    "baiyun_2016_444333_lead": ("baiyun-2016", "2", "H4 H4 H4 H3 H3 H3", [
-        "H5 H5 H5 H6 H6 H6", "H5 H5 H6 H6 H7 H7", "H5 H5 H6 H6 H9 HJ", "H5 H5 H5 H9 HJ HK", "H5 H5 H9 H9 HJ HK", "H5 H7 H9 HJ HK HA",
-    ]),
+    "baiyun_2016_444333_lead": (
+        "baiyun-2016",
+        "2",
+        "H4 H4 H4 H3 H3 H3",
+        [
+            "H5 H5 H5 H6 H6 H6",
+            "H5 H5 H6 H6 H7 H7",
+            "H5 H5 H6 H6 H9 HJ",
+            "H5 H5 H5 H9 HJ HK",
+            "H5 H5 H9 H9 HJ HK",
+            "H5 H7 H9 HJ HK HA",
+        ],
+    ),
     # guangxi-2012 第四章3: a 66778899 lead
-    "guangxi_2012_4pair_lead": ("guangxi-2012", "3", "H4 H4 H5 H5 H6 H6 H7 H7", [
-        "H8 H8 H9 H9 H10 H10 HJ HJ|H8 H8 H8 H8 H9 H9 H9 H9",  # 4-pair tractor or quad-tractor
-        "H8 H8 H8 H9 H9 H9 HK HK|H8 H8 H9 H9 H10 H10 HQ HQ",  # triple-tractor + pair, or 3-pair + pair
-        "H8 H8 H9 H9 HJ HJ HQ HQ|H8 H8 H8 H8 HQ HQ HQ HQ|H8 H8 H8 H8 HJ HJ HQ HQ",  # two 2-pair, two bombs, bomb + 2-pair
-        "H8 H8 H10 H10 HQ HQ HA HA",  # four pairs
-        "H8 H8 H10 H10 HQ HK HA H4",  # then pairs
-    ]),
+    "guangxi_2012_4pair_lead": (
+        "guangxi-2012",
+        "3",
+        "H4 H4 H5 H5 H6 H6 H7 H7",
+        [
+            "H8 H8 H9 H9 H10 H10 HJ HJ|H8 H8 H8 H8 H9 H9 H9 H9",  # 4-pair tractor or quad-tractor
+            "H8 H8 H8 H9 H9 H9 HK HK|H8 H8 H9 H9 H10 H10 HQ HQ",  # triple-tractor + pair, or 3-pair + pair
+            "H8 H8 H9 H9 HJ HJ HQ HQ|H8 H8 H8 H8 HQ HQ HQ HQ|H8 H8 H8 H8 HJ HJ HQ HQ",  # two 2-pair, two bombs, bomb + 2-pair
+            "H8 H8 H10 H10 HQ HQ HA HA",  # four pairs
+            "H8 H8 H10 H10 HQ HK HA H4",  # then pairs
+        ],
+    ),
     # guangxi-2012 第四章4: an 888999 lead; a lone triple is only a pair + a single
-    "guangxi_2012_triple_tractor_lead": ("guangxi-2012", "3", "H4 H4 H4 H5 H5 H5", [
-        "H8 H8 H8 H9 H9 H9", "H8 H8 H9 H9 H10 H10", "H8 H8 H8 H8 HQ HQ|H8 H8 H9 H9 HQ HQ", "H8 H8 H10 H10 HQ HQ",
-        "H8 H8 H8 H10 HQ HQ|H8 H8 H10 H10 HQ HA", "H8 H8 H10 HQ HK HA",
-    ]),
+    "guangxi_2012_triple_tractor_lead": (
+        "guangxi-2012",
+        "3",
+        "H4 H4 H4 H5 H5 H5",
+        [
+            "H8 H8 H8 H9 H9 H9",
+            "H8 H8 H9 H9 H10 H10",
+            "H8 H8 H8 H8 HQ HQ|H8 H8 H9 H9 HQ HQ",
+            "H8 H8 H10 H10 HQ HQ",
+            "H8 H8 H8 H10 HQ HQ|H8 H8 H10 H10 HQ HA",
+            "H8 H8 H10 HQ HK HA",
+        ],
+    ),
     # guangxi-2012 第四章5: a bomb lead
-    "guangxi_2012_bomb_lead": ("guangxi-2012", "3", "H4 H4 H4 H4", [
-        "H8 H8 H8 H8", "H8 H8 H9 H9", "H8 H8 H8 H10", "H8 H8 H10 H10", "H8 H8 H10 HQ", "H8 H10 HQ HA",
-    ]),
+    "guangxi_2012_bomb_lead": (
+        "guangxi-2012",
+        "3",
+        "H4 H4 H4 H4",
+        [
+            "H8 H8 H8 H8",
+            "H8 H8 H9 H9",
+            "H8 H8 H8 H10",
+            "H8 H8 H10 H10",
+            "H8 H8 H10 HQ",
+            "H8 H10 HQ HA",
+        ],
+    ),
     # two-deck-2011 三、17: a tractor lead: a tractor, else pairs
-    "two_deck_2011_tractor_lead": ("two-deck-2011", "2", "H3 H3 H4 H4", [
-        "HJ HJ HQ HQ", "H9 H9 HQ HQ", "H9 H9 HQ HK", "H6 H8 H10 HQ",
-    ]),
+    "two_deck_2011_tractor_lead": (
+        "two-deck-2011",
+        "2",
+        "H3 H3 H4 H4",
+        [
+            "HJ HJ HQ HQ",
+            "H9 H9 HQ HQ",
+            "H9 H9 HQ HK",
+            "H6 H8 H10 HQ",
+        ],
+    ),
 }
 
 

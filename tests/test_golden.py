@@ -44,10 +44,19 @@ def test_golden_trace(variant_id):
     assert path.is_file(), f"no golden trace for {variant_id}: run `make golden`"
     want = path.read_text(encoding="utf-8")
     if got != want:
-        diff = "".join(difflib.unified_diff(want.splitlines(keepends=True), got.splitlines(keepends=True),
-                                            fromfile=f"tests/golden/{variant_id}.txt", tofile="format_trace now"))
-        pytest.fail(f"the trace of {variant_id} seed {SEED} differs from its golden file "
-                    f"(regenerate with `make golden` if intended):\n{diff}", pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(
+                want.splitlines(keepends=True),
+                got.splitlines(keepends=True),
+                fromfile=f"tests/golden/{variant_id}.txt",
+                tofile="format_trace now",
+            )
+        )
+        pytest.fail(
+            f"the trace of {variant_id} seed {SEED} differs from its golden file "
+            f"(regenerate with `make golden` if intended):\n{diff}",
+            pytrace=False,
+        )
 
 
 def test_every_variant_has_a_golden_file_and_no_file_lacks_a_variant():

@@ -28,8 +28,9 @@ from simsuite.sim.spec import RunSpec
 from simsuite.sim.sweep import plan_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC = dict(variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True,
-            quiet=True)
+SPEC = dict(
+    variants=["school-2016"], policies="expert,basic", matches=120, seed=3, chunk=20, duplicate=True, quiet=True
+)
 HAND_KEYS = ["cell", "match", "swapped", "hand"]
 MATCH_KEYS = ["cell", "match", "swapped"]
 
@@ -121,8 +122,19 @@ def test_interrupt_keeps_whole_parts_and_resume_matches_an_uninterrupted_run(ref
 
 def test_interrupt_through_the_cli_prints_how_to_resume(tmp_path, monkeypatch, capsys):
     _interrupt_after(monkeypatch, 20)
-    code, out, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "40", "--chunk", "20",
-                             "--out", str(tmp_path / "r"), "--quiet")
+    code, out, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "40",
+        "--chunk",
+        "20",
+        "--out",
+        str(tmp_path / "r"),
+        "--quiet",
+    )
     assert code == 130
     assert "Traceback" not in err
     assert f"resume with: simsuite simulate --variant school-2016 --matches 40 --chunk 20 --out {tmp_path / 'r'}" in err
@@ -157,18 +169,79 @@ def test_running_a_complete_run_again_does_nothing(reference, capsys):
 
 
 def test_jobs_and_backend_may_change_on_resume_but_not_the_run(reference, tmp_path, capsys):
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "120", "--seed", "4",
-                           "--chunk", "20", "--duplicate", "--out", str(reference), "--quiet")
-    one_line_error(code, err, f"{reference} holds a different run", "seed 3 there, 4 here",
-                          "choose another --out or delete it")
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "100", "--seed", "3",
-                           "--chunk", "20", "--duplicate", "--out", str(reference), "--quiet")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "120",
+        "--seed",
+        "4",
+        "--chunk",
+        "20",
+        "--duplicate",
+        "--out",
+        str(reference),
+        "--quiet",
+    )
+    one_line_error(
+        code, err, f"{reference} holds a different run", "seed 3 there, 4 here", "choose another --out or delete it"
+    )
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "100",
+        "--seed",
+        "3",
+        "--chunk",
+        "20",
+        "--duplicate",
+        "--out",
+        str(reference),
+        "--quiet",
+    )
     one_line_error(code, err, "holds a different run", "matches 120 there, 100 here")
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--set", "step=40", "--matches", "120",
-                           "--seed", "3", "--chunk", "20", "--duplicate", "--out", str(reference), "--quiet")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--set",
+        "step=40",
+        "--matches",
+        "120",
+        "--seed",
+        "3",
+        "--chunk",
+        "20",
+        "--duplicate",
+        "--out",
+        str(reference),
+        "--quiet",
+    )
     one_line_error(code, err, "holds a different run", "rules")
-    code, out, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "120", "--seed", "3",
-                             "--chunk", "20", "--duplicate", "--out", str(reference), "--jobs", "2", "--quiet")
+    code, out, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "120",
+        "--seed",
+        "3",
+        "--chunk",
+        "20",
+        "--duplicate",
+        "--out",
+        str(reference),
+        "--jobs",
+        "2",
+        "--quiet",
+    )
     assert code == 0 and out.strip() == str(reference)
 
 
@@ -178,12 +251,34 @@ def test_jobs_and_backend_may_change_on_resume_but_not_the_run(reference, tmp_pa
 def test_a_failing_chunk_names_itself_and_how_to_reproduce(tmp_path, monkeypatch, capsys):
     _interrupt_after(monkeypatch, 40, RuntimeError)
     out = tmp_path / "run"
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "100", "--chunk", "20",
-                           "--seed", "9", "--out", str(out), "--quiet", "--jobs", "1")
-    one_line_error(code, err, "chunk 0000-000002", "cell school-2016", "matches 40-59", "seed 9",
-                   "RuntimeError: injected",
-                   "reproduce with: simsuite play --variant school-2016 --seed 9 --match --match-index 40",
-                   "resume with: simsuite simulate")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "100",
+        "--chunk",
+        "20",
+        "--seed",
+        "9",
+        "--out",
+        str(out),
+        "--quiet",
+        "--jobs",
+        "1",
+    )
+    one_line_error(
+        code,
+        err,
+        "chunk 0000-000002",
+        "cell school-2016",
+        "matches 40-59",
+        "seed 9",
+        "RuntimeError: injected",
+        "reproduce with: simsuite play --variant school-2016 --seed 9 --match --match-index 40",
+        "resume with: simsuite simulate",
+    )
     manifest = json.loads((out / "manifest.json").read_text())
     assert [c["status"] for c in manifest["chunks"]] == ["done", "done", "missing", "missing", "missing"]
     assert manifest["status"] == "failed"
@@ -193,25 +288,33 @@ def test_a_failing_chunk_names_itself_and_how_to_reproduce(tmp_path, monkeypatch
 # --- bad inputs: one line, exit 2, nothing written ----------------------------------------------------
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (["--set", "bottom_size=abc"], ["--set bottom_size=abc", "expected an integer"]),
-    (["--set", "throws=maybe"], ["--set throws=maybe", "expected true or false"]),
-    (["--set", "no_such_key=1"], ["unknown key 'no_such_key'", "rule keys are the fields simsuite show VARIANT lists"]),
-    (["--set", "bottom_size=7"], ["bottom_size = 7 does not divide the deal evenly"]),
-    (["--set", "bottom_size"], ["--set expects key=value"]),
-    (["--policies", "expert,grandmaster"], ["unknown policy 'grandmaster'"]),
-    (["--policies", "expert,basic,random"], ["give two policies A,B"]),
-    (["--policies", "nowhere/missing.py:Bot,basic"], ["nowhere/missing.py:Bot", "Python policies cannot run"]),
-    (["--policies", "examples/policies/greedy.py:Greedy,basic"],
-     ["Python policies cannot run in the compiled match loop", "built-in policies"]),
-    (["--variant", "nonesuch"], ["unknown variant id"]),
-    (["--matches", "0"], ["--matches must be at least 1"]),
-    (["--seed", "-1"], ["--seed must be at least 0"]),
-    (["--jobs", "0"], ["--jobs must be"]),
-    (["--chunk", "0"], ["--chunk must be at least 1"]),
-    (["--backend", "dask"], ["--backend dask needs --scheduler"]),
-    (["--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler is for --backend dask"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--set", "bottom_size=abc"], ["--set bottom_size=abc", "expected an integer"]),
+        (["--set", "throws=maybe"], ["--set throws=maybe", "expected true or false"]),
+        (
+            ["--set", "no_such_key=1"],
+            ["unknown key 'no_such_key'", "rule keys are the fields simsuite show VARIANT lists"],
+        ),
+        (["--set", "bottom_size=7"], ["bottom_size = 7 does not divide the deal evenly"]),
+        (["--set", "bottom_size"], ["--set expects key=value"]),
+        (["--policies", "expert,grandmaster"], ["unknown policy 'grandmaster'"]),
+        (["--policies", "expert,basic,random"], ["give two policies A,B"]),
+        (["--policies", "nowhere/missing.py:Bot,basic"], ["nowhere/missing.py:Bot", "Python policies cannot run"]),
+        (
+            ["--policies", "examples/policies/greedy.py:Greedy,basic"],
+            ["Python policies cannot run in the compiled match loop", "built-in policies"],
+        ),
+        (["--variant", "nonesuch"], ["unknown variant id"]),
+        (["--matches", "0"], ["--matches must be at least 1"]),
+        (["--seed", "-1"], ["--seed must be at least 0"]),
+        (["--jobs", "0"], ["--jobs must be"]),
+        (["--chunk", "0"], ["--chunk must be at least 1"]),
+        (["--backend", "dask"], ["--backend dask needs --scheduler"]),
+        (["--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler is for --backend dask"]),
+    ],
+)
 def test_bad_simulate_input(capsys, tmp_path, monkeypatch, argv, needles):
     monkeypatch.chdir(ROOT)
     out = tmp_path / "run"
@@ -228,8 +331,21 @@ def test_bad_simulate_input(capsys, tmp_path, monkeypatch, argv, needles):
 
 def test_unreachable_scheduler_fails_fast(capsys, tmp_path):
     t0 = time.perf_counter()
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet",
-                           "--out", str(tmp_path / "run"), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "10",
+        "--quiet",
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "dask",
+        "--scheduler",
+        "tcp://127.0.0.1:1",
+    )
     assert time.perf_counter() - t0 < 15
     one_line_error(code, err, "cannot reach the Dask scheduler at tcp://127.0.0.1:1")
     assert not (tmp_path / "run").exists()
@@ -238,18 +354,21 @@ def test_unreachable_scheduler_fails_fast(capsys, tmp_path):
 def test_out_under_a_regular_file(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet",
-                           "--out", str(blocker / "run"))
+    code, _, err = run_cli(
+        capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet", "--out", str(blocker / "run")
+    )
     one_line_error(code, err, f"{blocker} is a file, not a folder")
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet",
-                           "--out", str(blocker))
+    code, _, err = run_cli(
+        capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet", "--out", str(blocker)
+    )
     one_line_error(code, err, "exists and is not a folder")
 
 
 def test_out_folder_that_is_not_a_run(capsys, tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
-    code, _, err = run_cli(capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet",
-                           "--out", str(tmp_path))
+    code, _, err = run_cli(
+        capsys, "simulate", "--variant", "school-2016", "--matches", "10", "--quiet", "--out", str(tmp_path)
+    )
     one_line_error(code, err, "is not a simsuite run", "choose another --out or delete it")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
@@ -260,16 +379,25 @@ def write_spec(tmp_path, text: str) -> Path:
     return p
 
 
-@pytest.mark.parametrize("text, needles", [
-    ('base = "school-2016"\n[grid\nstep = [20]\n', ["not valid TOML"]),
-    ('base = "school-2016"\nmatchez = 10\n', ["unknown key 'matchez'", "known keys: base"]),
-    ('base = "school-2016"\n[grid]\nbottom_sise = [2]\n', ["grid: unknown key 'bottom_sise'", "valid keys: policies, decks"]),
-    ('base = "school-2016"\n[grid]\nbottom_size = 6\n', ["grid.bottom_size must be a non-empty list"]),
-    ('matches = 10\n', ["give base"]),
-    ('base = "school-2016"\nmatches = 0\n', ["matches must be at least 1"]),
-    ('base = "nonesuch"\n', ["unknown variant id"]),
-    ('base = "school-2016"\n[grid]\npolicies = ["expert,basic", "expert,wizard"]\n', ["policies=expert/wizard", "unknown policy 'wizard'"]),
-])
+@pytest.mark.parametrize(
+    "text, needles",
+    [
+        ('base = "school-2016"\n[grid\nstep = [20]\n', ["not valid TOML"]),
+        ('base = "school-2016"\nmatchez = 10\n', ["unknown key 'matchez'", "known keys: base"]),
+        (
+            'base = "school-2016"\n[grid]\nbottom_sise = [2]\n',
+            ["grid: unknown key 'bottom_sise'", "valid keys: policies, decks"],
+        ),
+        ('base = "school-2016"\n[grid]\nbottom_size = 6\n', ["grid.bottom_size must be a non-empty list"]),
+        ("matches = 10\n", ["give base"]),
+        ('base = "school-2016"\nmatches = 0\n', ["matches must be at least 1"]),
+        ('base = "nonesuch"\n', ["unknown variant id"]),
+        (
+            'base = "school-2016"\n[grid]\npolicies = ["expert,basic", "expert,wizard"]\n',
+            ["policies=expert/wizard", "unknown policy 'wizard'"],
+        ),
+    ],
+)
 def test_bad_sweep_spec(capsys, tmp_path, text, needles):
     code, _, err = run_cli(capsys, "sweep", str(write_spec(tmp_path, text)), "--out", str(tmp_path / "run"))
     assert code == 2 and "Traceback" not in err
@@ -279,8 +407,10 @@ def test_bad_sweep_spec(capsys, tmp_path, text, needles):
 
 
 def test_every_bad_cell_is_reported_at_once(capsys, tmp_path):
-    spec = write_spec(tmp_path, 'base = "school-2016"\nmatches = 10\n[grid]\nbottom_size = [6, 7, 8]\n'
-                                'capture_with = ["any", "spades"]\n')
+    spec = write_spec(
+        tmp_path,
+        'base = "school-2016"\nmatches = 10\n[grid]\nbottom_size = [6, 7, 8]\ncapture_with = ["any", "spades"]\n',
+    )
     code, _, err = run_cli(capsys, "sweep", str(spec), "--out", str(tmp_path / "run"))
     assert code == 2 and "Traceback" not in err
     assert "5 bad cells of 6" in err
@@ -299,13 +429,20 @@ def test_sweep_spec_file_missing(capsys, tmp_path):
 
 
 def test_sweep_tags_cells_shares_seeds_and_resumes(tmp_path, capsys):
-    spec = write_spec(tmp_path, 'base = "school-2016"\nmatches = 30\nseed = 5\nchunk = 10\n'
-                                '[grid]\nstep = [20, 40]\npolicies = ["expert,basic", "basic,basic"]\n')
+    spec = write_spec(
+        tmp_path,
+        'base = "school-2016"\nmatches = 30\nseed = 5\nchunk = 10\n'
+        '[grid]\nstep = [20, 40]\npolicies = ["expert,basic", "basic,basic"]\n',
+    )
     code, out, err = run_cli(capsys, "sweep", str(spec), "--out", str(tmp_path / "run"), "--quiet")
     assert code == 0, err
     r = load(out.strip())
-    cells = ["step=20,policies=expert/basic", "step=20,policies=basic/basic",
-             "step=40,policies=expert/basic", "step=40,policies=basic/basic"]
+    cells = [
+        "step=20,policies=expert/basic",
+        "step=20,policies=basic/basic",
+        "step=40,policies=expert/basic",
+        "step=40,policies=basic/basic",
+    ]
     assert [c["id"] for c in r.manifest["cells"]] == cells
     m = r.matches.collect()
     assert m.group_by("cell").len().sort("cell")["len"].to_list() == [30] * 4
@@ -321,8 +458,14 @@ def test_sweep_tags_cells_shares_seeds_and_resumes(tmp_path, capsys):
 
 def test_deck_scaling_rule():
     school = load_variant("school-2016")
-    assert scale_decks(school, 2) == {"decks": 2, "bottom_size": 4, "takeover": 80, "step": 20, "max_unit": 2,
-                                      "wide_tractors": False}
+    assert scale_decks(school, 2) == {
+        "decks": 2,
+        "bottom_size": 4,
+        "takeover": 80,
+        "step": 20,
+        "max_unit": 2,
+        "wide_tractors": False,
+    }
     assert scale_decks(school, 4) == {"decks": 4, "bottom_size": 8, "takeover": 160, "step": 40}
     assert scale_decks(school, 2, {"2": {"bottom_size": 8}}) == {"decks": 2, "bottom_size": 8}
 
@@ -351,8 +494,20 @@ def test_load_gives_lazy_frames_with_the_schema(reference):
     assert dict(r.hands.collect_schema()) == HAND_SCHEMA
     assert dict(r.matches.collect_schema()) == MATCH_SCHEMA
     m = r.manifest
-    for key in ("command", "variants", "overrides", "policies", "seed", "duplicate", "cells", "package_version",
-                "started", "ended", "chunks", "chunk_size"):
+    for key in (
+        "command",
+        "variants",
+        "overrides",
+        "policies",
+        "seed",
+        "duplicate",
+        "cells",
+        "package_version",
+        "started",
+        "ended",
+        "chunks",
+        "chunk_size",
+    ):
         assert key in m, key
     assert m["variants"][0]["rules_hash"] == load_variant("school-2016").rules_hash
     assert {c["status"] for c in m["chunks"]} == {"done"}
@@ -446,8 +601,18 @@ def test_dask_local_cluster_writes_the_same_rows(reference, tmp_path, dask_clust
 def test_dask_sweep_through_the_cli(tmp_path, capsys, dask_cluster):
     spec = tmp_path / "s.toml"
     spec.write_text('base = "school-2016"\nmatches = 100\nchunk = 10\n[grid]\nstep = [20, 40]\n')
-    code, out, err = run_cli(capsys, "sweep", str(spec), "--out", str(tmp_path / "d"), "--backend", "dask",
-                             "--scheduler", dask_cluster.scheduler_address, "--quiet")
+    code, out, err = run_cli(
+        capsys,
+        "sweep",
+        str(spec),
+        "--out",
+        str(tmp_path / "d"),
+        "--backend",
+        "dask",
+        "--scheduler",
+        dask_cluster.scheduler_address,
+        "--quiet",
+    )
     assert code == 0, err
     sweep(spec, tmp_path / "l", quiet=True)
     assert_same_rows(tmp_path / "d", tmp_path / "l")

@@ -53,8 +53,17 @@ def rule_all(tmp_path: Path, text: str) -> dict[str, dict]:
     return {vid: verdicts(json.loads(json.dumps(judge(s, load_variant(vid))))) for vid in IDS}
 
 
-def trick_text(plays: list[str], *, leader: str = "N", level: str = "7", trump: str = "S", hands: bool | dict = True,
-               end: str = "", declarers: str = "NS", extra: str = "") -> str:
+def trick_text(
+    plays: list[str],
+    *,
+    leader: str = "N",
+    level: str = "7",
+    trump: str = "S",
+    hands: bool | dict = True,
+    end: str = "",
+    declarers: str = "NS",
+    extra: str = "",
+) -> str:
     """A scenario of one trick; with ``hands=True`` each seat holds exactly what it plays."""
     seats = "NESW"
     first = seats.index(leader)
@@ -89,8 +98,10 @@ def bid_kinds(r: dict) -> list[str]:
 # --- bottom capture ---------------------------------------------------------------------------------
 
 # N leads a heart pair, E (a defender, void in hearts) trumps with a spade pair and wins the last trick.
-LAST_TRICK_TRUMP_PAIR = trick_text(["HA HA", "S3 S3", "H4 H6", "C3 C4"],
-                                   end=f'defender_points = 60\nbottom = "{BOTTOM_3}"\nlevels = {{ NS = "7", EW = "4" }}')
+LAST_TRICK_TRUMP_PAIR = trick_text(
+    ["HA HA", "S3 S3", "H4 H6", "C3 C4"],
+    end=f'defender_points = 60\nbottom = "{BOTTOM_3}"\nlevels = {{ NS = "7", EW = "4" }}',
+)
 
 
 def test_school_2016_capture_pair_x6_on_last_trick(tmp_path):
@@ -100,9 +111,17 @@ def test_school_2016_capture_pair_x6_on_last_trick(tmp_path):
     assert [p["legal"] for p in r["plays"]] == [True, True, True, True]
     assert r["winner"] == "E" and r["trick_points"] == 0
     assert r["end"] == {
-        "capture_by": "defenders", "capture_multiplier": 6, "capture_points": 150, "capture_reason": None,
-        "penalty": 0, "defender_points": 210, "band": "210-235: defenders take over, defenders +3",
-        "takeover": True, "next_declarers": "EW", "next_dealer": "E", "level_change": {"NS": 0, "EW": 3},
+        "capture_by": "defenders",
+        "capture_multiplier": 6,
+        "capture_points": 150,
+        "capture_reason": None,
+        "penalty": 0,
+        "defender_points": 210,
+        "band": "210-235: defenders take over, defenders +3",
+        "takeover": True,
+        "next_declarers": "EW",
+        "next_dealer": "E",
+        "level_change": {"NS": 0, "EW": 3},
         "levels_after": {"NS": "7", "EW": "7"},
     }
 
@@ -122,8 +141,9 @@ def test_baiyun_2016_trump_pair_captures_x3_reconstructed(tmp_path):
 
 
 # E (a defender) leads the ace of hearts on the last trick and wins it with a side suit.
-LAST_TRICK_SIDE_SINGLE = trick_text(["HA", "H4", "D3", "H6"], leader="E",
-                                    end=f'defender_points = 100\nbottom = "{BOTTOM_3}"')
+LAST_TRICK_SIDE_SINGLE = trick_text(
+    ["HA", "H4", "D3", "H6"], leader="E", end=f'defender_points = 100\nbottom = "{BOTTOM_3}"'
+)
 
 
 def test_huizhou_side_suit_last_trick_captures_nothing(tmp_path):
@@ -131,9 +151,16 @@ def test_huizhou_side_suit_last_trick_captures_nothing(tmp_path):
     r = rule(tmp_path, LAST_TRICK_SIDE_SINGLE, "huizhou")
     assert r["winner"] == "E" and r["trick_points"] == 0
     assert r["end"] == {
-        "capture_by": None, "capture_multiplier": 0, "capture_points": 0,
-        "capture_reason": "only trump captures (capture_with = trump)", "penalty": 0, "defender_points": 100,
-        "band": "60-115: declarers +1", "takeover": False, "next_declarers": "NS", "next_dealer": "S",
+        "capture_by": None,
+        "capture_multiplier": 0,
+        "capture_points": 0,
+        "capture_reason": "only trump captures (capture_with = trump)",
+        "penalty": 0,
+        "defender_points": 100,
+        "band": "60-115: declarers +1",
+        "takeover": False,
+        "next_declarers": "NS",
+        "next_dealer": "S",
         "level_change": {"NS": 1, "EW": 0},
     }
 
@@ -153,9 +180,17 @@ def test_two_deck_2011_side_suit_single_captures_x1(tmp_path):
     r = rule(tmp_path, text, "two-deck-2011")
     assert r["error"] is None and r["winner"] == "E" and r["trick_points"] == 0
     assert r["end"] == {
-        "capture_by": "defenders", "capture_multiplier": 1, "capture_points": 25, "capture_reason": None,
-        "penalty": 0, "defender_points": 55, "band": "40-75: declarers +1", "takeover": False,
-        "next_declarers": "NS", "next_dealer": "S", "level_change": {"NS": 1, "EW": 0},
+        "capture_by": "defenders",
+        "capture_multiplier": 1,
+        "capture_points": 25,
+        "capture_reason": None,
+        "penalty": 0,
+        "defender_points": 55,
+        "band": "40-75: declarers +1",
+        "takeover": False,
+        "next_declarers": "NS",
+        "next_dealer": "S",
+        "level_change": {"NS": 1, "EW": 0},
     }
 
 
@@ -183,24 +218,52 @@ def capture_of(tmp_path: Path, vid: str, lead: str, trump_with: str | None) -> d
 
 # (lead, trump answer or None for a side-suit win, multiplier) per variant, as VARIANTS.md tabulates.
 CAPTURE_TABLE = {
-    "school-2016": [("HA", "S3", 3), ("HA HA", "S3 S3", 6), ("HA HA HA", "S3 S3 S3", 9),
-                    ("HA HA HK HK", "S3 S3 S4 S4", 12), ("HA HA HA HK HK HK", "S3 S3 S3 S4 S4 S4", 18),
-                    ("HA", None, 3), ("HA HA", None, 6), ("HA HA HK HK", None, 12)],
-    "huizhou": [("HA", "S3", 3), ("HA HA", "S3 S3", 6), ("HA HA HA", "S3 S3 S3", 9),
-                ("HA HA HK HK", "S3 S3 S4 S4", 12), ("HA HA HA HK HK HK", "S3 S3 S3 S4 S4 S4", 18),
-                ("HA", None, 0), ("HA HA", None, 0), ("HA HA HA", None, 0)],
-    "baiyun-2016": [("HA", "S3", 2), ("HA HA", "S3 S3", 3), ("HA HA HA", "S3 S3 S3", 4),
-                    ("HA HA HK HK", "S3 S3 S4 S4", 5), ("HA", None, 2), ("HA HA", None, 3),
-                    ("HA HA HK HK", None, 5)],
-    "two-deck-2011": [("HA", "S3", 2), ("HA HA", "S3 S3", 4), ("HA HA HK HK", "S3 S3 S4 S4", 8),
-                      ("HA HA HK HK HQ HQ", "S6 S6 S7 S7 S8 S8", 12),
-                      ("HA", None, 1), ("HA HA", None, 2), ("HA HA HK HK", None, 4)],
+    "school-2016": [
+        ("HA", "S3", 3),
+        ("HA HA", "S3 S3", 6),
+        ("HA HA HA", "S3 S3 S3", 9),
+        ("HA HA HK HK", "S3 S3 S4 S4", 12),
+        ("HA HA HA HK HK HK", "S3 S3 S3 S4 S4 S4", 18),
+        ("HA", None, 3),
+        ("HA HA", None, 6),
+        ("HA HA HK HK", None, 12),
+    ],
+    "huizhou": [
+        ("HA", "S3", 3),
+        ("HA HA", "S3 S3", 6),
+        ("HA HA HA", "S3 S3 S3", 9),
+        ("HA HA HK HK", "S3 S3 S4 S4", 12),
+        ("HA HA HA HK HK HK", "S3 S3 S3 S4 S4 S4", 18),
+        ("HA", None, 0),
+        ("HA HA", None, 0),
+        ("HA HA HA", None, 0),
+    ],
+    "baiyun-2016": [
+        ("HA", "S3", 2),
+        ("HA HA", "S3 S3", 3),
+        ("HA HA HA", "S3 S3 S3", 4),
+        ("HA HA HK HK", "S3 S3 S4 S4", 5),
+        ("HA", None, 2),
+        ("HA HA", None, 3),
+        ("HA HA HK HK", None, 5),
+    ],
+    "two-deck-2011": [
+        ("HA", "S3", 2),
+        ("HA HA", "S3 S3", 4),
+        ("HA HA HK HK", "S3 S3 S4 S4", 8),
+        ("HA HA HK HK HQ HQ", "S6 S6 S7 S7 S8 S8", 12),
+        ("HA", None, 1),
+        ("HA HA", None, 2),
+        ("HA HA HK HK", None, 4),
+    ],
 }
 
 
-@pytest.mark.parametrize("vid, lead, trump_with, mult",
-                         [(vid, *row) for vid, rows in CAPTURE_TABLE.items() for row in rows],
-                         ids=lambda x: str(x).replace(" ", ""))
+@pytest.mark.parametrize(
+    "vid, lead, trump_with, mult",
+    [(vid, *row) for vid, rows in CAPTURE_TABLE.items() for row in rows],
+    ids=lambda x: str(x).replace(" ", ""),
+)
 def test_capture_multiplier_tables(tmp_path, vid, lead, trump_with, mult):
     # school-2016 三、(五)(2); huizhou 第五、2; baiyun-2016 (八)18 [default]; two-deck-2011 三、15
     r = capture_of(tmp_path, vid, lead, trump_with)
@@ -222,8 +285,9 @@ def test_school_2016_declarers_winning_the_last_trick_capture_nothing(tmp_path):
 
 def test_school_2016_capture_of_a_throw_counts_only_its_highest_unit(tmp_path):
     # 三、(五)(2): for a throw count only the highest unit; W trumps E's throw HA HA HK with S5 S5 S3
-    text = trick_text(["HA HA HK", "H6 H8 H9", "S3 S5 S5", "H3 H4 H6"], leader="E",
-                      end=f'defender_points = 40\nbottom = "{BOTTOM_3}"')
+    text = trick_text(
+        ["HA HA HK", "H6 H8 H9", "S3 S5 S5", "H3 H4 H6"], leader="E", end=f'defender_points = 40\nbottom = "{BOTTOM_3}"'
+    )
     r = rule(tmp_path, text, "school-2016")
     assert r["throw"]["stands"] is True
     assert r["winner"] == "W" and r["trick_points"] == 20
@@ -247,17 +311,33 @@ def test_guangxi_2012_last_trick_two_cards_counts_twice(tmp_path):
     assert r["error"] is None and r["winner"] == "E" and r["trick_points"] == 50
     assert r["notes"] == []
     assert r["end"] == {
-        "capture_by": "defenders", "capture_multiplier": 2, "capture_points": 50, "capture_reason": None,
-        "penalty": 0, "defender_points": 200, "band": "160-235: defenders take over", "takeover": True,
-        "next_declarers": "EW", "next_dealer": "E", "level_change": {"NS": 0, "EW": 0},
+        "capture_by": "defenders",
+        "capture_multiplier": 2,
+        "capture_points": 50,
+        "capture_reason": None,
+        "penalty": 0,
+        "defender_points": 200,
+        "band": "160-235: defenders take over",
+        "takeover": True,
+        "next_declarers": "EW",
+        "next_dealer": "E",
+        "level_change": {"NS": 0, "EW": 0},
     }
     # Declarers winning the same trick take 100 off the defenders' total.
     r = rule(tmp_path, trick_text(GUANGXI_FIFTY, leader="N", level="J", end="defender_points = 200"), "guangxi-2012")
     assert r["winner"] == "N" and r["trick_points"] == 50
     assert r["end"] == {
-        "capture_by": "declarers", "capture_multiplier": 2, "capture_points": -100, "capture_reason": None,
-        "penalty": 0, "defender_points": 100, "band": "80-155: declarers +1", "takeover": False,
-        "next_declarers": "EW", "next_dealer": "E", "level_change": {"NS": 1, "EW": 0},
+        "capture_by": "declarers",
+        "capture_multiplier": 2,
+        "capture_points": -100,
+        "capture_reason": None,
+        "penalty": 0,
+        "defender_points": 100,
+        "band": "80-155: declarers +1",
+        "takeover": False,
+        "next_declarers": "EW",
+        "next_dealer": "E",
+        "level_change": {"NS": 1, "EW": 0},
     }
 
 
@@ -272,16 +352,22 @@ def test_guangxi_2012_one_card_last_lead_captures_nothing(tmp_path, leader, befo
 
 # --- following ----------------------------------------------------------------------------------------
 
-FOLLOW_3PLUS3 = trick_text(["H9 H9 H9 H8 H8 H8", "H5 H5 H6 H6 H7 H7"], level="2",
-                           hands={"E": "H5 H5 H6 H6 H7 H7 HJ HJ HJ HK HK HK C3"})
+FOLLOW_3PLUS3 = trick_text(
+    ["H9 H9 H9 H8 H8 H8", "H5 H5 H6 H6 H7 H7"], level="2", hands={"E": "H5 H5 H6 H6 H7 H7 HJ HJ HJ HK HK HK C3"}
+)
 
 
 def test_school_2016_huizhou_differ_on_3plus3_follow(tmp_path):
     # school-2016 三、(二)A: 2+2+2 ranks above triple + triple; huizhou 第四、9: two triples come first
     school = rule(tmp_path, FOLLOW_3PLUS3, "school-2016")
     huizhou = rule(tmp_path, FOLLOW_3PLUS3, "huizhou")
-    assert school["plays"][1] == {"seat": "E", "cards": "H7 H7 H6 H6 H5 H5", "legal": True, "shape": "2+2+2",
-                                  "reason": None}
+    assert school["plays"][1] == {
+        "seat": "E",
+        "cards": "H7 H7 H6 H6 H5 H5",
+        "legal": True,
+        "shape": "2+2+2",
+        "reason": None,
+    }
     assert huizhou["plays"][1]["legal"] is False
     assert huizhou["plays"][1]["shape"] == "2+2+2"
     assert huizhou["plays"][1]["reason"].startswith("must follow the lead's shape (3+3) as far as the hand allows")
@@ -305,16 +391,19 @@ def test_the_example_file_rules_the_same(tmp_path):
     assert judge(s, load_variant("huizhou"))["plays"][1]["legal"] is False
 
 
-@pytest.mark.parametrize("hand, play, legal", [
-    # B: a triple need not be broken while separate pairs suffice
-    ("H5 H5 H5 H8 H8 HJ HJ C3", "H8 H8 HJ HJ", True),
-    # B exception 1: not enough pairs: the triple must give a pair
-    ("H5 H5 H5 H8 H8 H9 H10 C3", "H8 H8 H10 H9", False),
-    ("H5 H5 H5 H8 H8 H9 H10 C3", "H5 H5 H8 H8", True),
-    # B exception 2: a triple that forms a tractor with another pair must be broken to give it
-    ("H6 H6 H6 H7 H7 HJ HJ C3", "H7 H7 HJ HJ", False),
-    ("H6 H6 H6 H7 H7 HJ HJ C3", "H6 H6 H7 H7", True),
-])
+@pytest.mark.parametrize(
+    "hand, play, legal",
+    [
+        # B: a triple need not be broken while separate pairs suffice
+        ("H5 H5 H5 H8 H8 HJ HJ C3", "H8 H8 HJ HJ", True),
+        # B exception 1: not enough pairs: the triple must give a pair
+        ("H5 H5 H5 H8 H8 H9 H10 C3", "H8 H8 H10 H9", False),
+        ("H5 H5 H5 H8 H8 H9 H10 C3", "H5 H5 H8 H8", True),
+        # B exception 2: a triple that forms a tractor with another pair must be broken to give it
+        ("H6 H6 H6 H7 H7 HJ HJ C3", "H7 H7 HJ HJ", False),
+        ("H6 H6 H6 H7 H7 HJ HJ C3", "H6 H6 H7 H7", True),
+    ],
+)
 def test_school_2016_follow_pair_tractor_with_a_triple_in_hand(tmp_path, hand, play, legal):
     # 三、(二)B
     r = rule(tmp_path, trick_text(["HA HA HK HK", play], level="2", hands={"E": hand}), "school-2016")
@@ -351,11 +440,15 @@ def test_guangxi_2012_lone_triple_counts_as_pair_and_single_on_triple_tractor_le
 
 # --- units and leads -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("vid, level, lead", [
-    ("school-2016", "6", "H5 H5 H7 H7"),  # 二、11: playing 6, a 5 and a 7 are consecutive
-    ("huizhou", "10", "HJ HJ H9 H9"),  # 第三、3: JJ99 when playing 10
-    ("two-deck-2011", "5", "H4 H4 H6 H6"),  # [default]: playing 5, 4466 is a tractor
-])
+
+@pytest.mark.parametrize(
+    "vid, level, lead",
+    [
+        ("school-2016", "6", "H5 H5 H7 H7"),  # 二、11: playing 6, a 5 and a 7 are consecutive
+        ("huizhou", "10", "HJ HJ H9 H9"),  # 第三、3: JJ99 when playing 10
+        ("two-deck-2011", "5", "H4 H4 H6 H6"),  # [default]: playing 5, 4466 is a tractor
+    ],
+)
 def test_gap_over_the_level_rank_makes_a_tractor(tmp_path, vid, level, lead):
     r = rule(tmp_path, trick_text([lead], level=level, hands=False), vid)
     assert r["plays"][0]["legal"] is True and r["plays"][0]["shape"] == "2+2"
@@ -370,26 +463,35 @@ def test_guangxi_2012_no_gap_over_the_level_rank(tmp_path):
     assert r["winner"] is None
 
 
-@pytest.mark.parametrize("vid, level, trump, lead, tractor", [
-    ("huizhou", "10", "S", "BJ BJ SJ SJ", True),
-    ("huizhou", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
-    ("huizhou", "10", "S", "H10 H10 SA SA", True),  # off-suit level pair + trump AA
-    ("huizhou", "10", "S", "H10 H10 D10 D10", False),  # two off-suit level pairs
-    ("huizhou", "10", "S", "SJ SJ S10 S10", True),  # 第三、2: adjacent in 第三、1's trump order
-    ("huizhou", "10", "S", "SJ SJ SJ S10 S10 S10", True),  # the triple version, by the same rule
-    ("huizhou", "10", "S", "SJ SJ H10 H10", False),  # the off-suit level sits below the trump-suit level
-    ("two-deck-2011", "10", "S", "BJ BJ SJ SJ", True),  # 三、11
-    ("two-deck-2011", "10", "S", "SJ SJ S10 S10", True),  # small-joker pair + trump-suit level pair
-    ("two-deck-2011", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
-    ("school-2016", "10", "NT", "SJ SJ H10 H10", True),  # 二、11: no-trump, small jokers + any level pair
-    ("school-2016", "10", "NT", "D10 D10 H10 H10", False),  # level pairs of different suits do not
-    ("school-2016", "10", "S", "SJ SJ S10 S10", True),  # 二、11 余类推: with a suit, small jokers + trump-suit level
-    ("school-2016", "10", "S", "S10 S10 H10 H10", False),  # 二、11 "级牌之间不能组成拖拉机", with a suit too
-    ("school-2016", "10", "S", "H10 H10 SA SA", False),  # [default] off-suit level pair + trump AA
-    ("guangxi-2012", "10", "S", "S10 S10 H10 H10", False),  # 第三章1: level cards never link
-    ("guangxi-2012", "J", "S", "S2 S2 SA SA", False),  # 2 never joins A
-    ("guangxi-2012", "J", "S", "BJ BJ SJ SJ", True),
-])
+@pytest.mark.parametrize(
+    "vid, level, trump, lead, tractor",
+    [
+        ("huizhou", "10", "S", "BJ BJ SJ SJ", True),
+        ("huizhou", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
+        ("huizhou", "10", "S", "H10 H10 SA SA", True),  # off-suit level pair + trump AA
+        ("huizhou", "10", "S", "H10 H10 D10 D10", False),  # two off-suit level pairs
+        ("huizhou", "10", "S", "SJ SJ S10 S10", True),  # 第三、2: adjacent in 第三、1's trump order
+        ("huizhou", "10", "S", "SJ SJ SJ S10 S10 S10", True),  # the triple version, by the same rule
+        ("huizhou", "10", "S", "SJ SJ H10 H10", False),  # the off-suit level sits below the trump-suit level
+        ("two-deck-2011", "10", "S", "BJ BJ SJ SJ", True),  # 三、11
+        ("two-deck-2011", "10", "S", "SJ SJ S10 S10", True),  # small-joker pair + trump-suit level pair
+        ("two-deck-2011", "10", "S", "S10 S10 H10 H10", True),  # trump-suit level pair + off-suit level pair
+        ("school-2016", "10", "NT", "SJ SJ H10 H10", True),  # 二、11: no-trump, small jokers + any level pair
+        ("school-2016", "10", "NT", "D10 D10 H10 H10", False),  # level pairs of different suits do not
+        (
+            "school-2016",
+            "10",
+            "S",
+            "SJ SJ S10 S10",
+            True,
+        ),  # 二、11 余类推: with a suit, small jokers + trump-suit level
+        ("school-2016", "10", "S", "S10 S10 H10 H10", False),  # 二、11 "级牌之间不能组成拖拉机", with a suit too
+        ("school-2016", "10", "S", "H10 H10 SA SA", False),  # [default] off-suit level pair + trump AA
+        ("guangxi-2012", "10", "S", "S10 S10 H10 H10", False),  # 第三章1: level cards never link
+        ("guangxi-2012", "J", "S", "S2 S2 SA SA", False),  # 2 never joins A
+        ("guangxi-2012", "J", "S", "BJ BJ SJ SJ", True),
+    ],
+)
 def test_trump_tractors(tmp_path, vid, level, trump, lead, tractor):
     r = rule(tmp_path, trick_text([lead], level=level, trump=trump, hands=False), vid)
     assert r["error"] is None
@@ -425,32 +527,55 @@ def test_huizhou_3plus2_is_a_unit_school_2016_and_baiyun_2016_a_throw(tmp_path):
 
 # --- winning a trick ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("vid, level, plays, winner", [
-    # school-2016 二、11 special rule: ♥555666 beats ♥AAKKQQ
-    ("school-2016", "2", ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H3 H4 H8 H9 H10 HJ", "C3 C4 C5 C6 C8 C9"], "E"),
-    # huizhou 第四、9 注: AAKKQQ led, 999888 after it wins
-    ("huizhou", "2", ["HA HA HK HK HQ HQ", "H9 H9 H9 H8 H8 H8", "H3 H4 H5 H6 H10 HJ", "C3 C4 C5 C6 C8 C9"], "E"),
-    # guangxi-2012 第六章3: 555666 beats AAKKQQ; 33334444 beats AAKKQQJJ
-    ("guangxi-2012", "J", ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H3 H4 H8 H9 H10 H7", "C3 C4 C5 C6 C8 C9"], "E"),
-    ("guangxi-2012", "8", ["HA HA HK HK HQ HQ HJ HJ", "H3 H3 H3 H3 H4 H4 H4 H4", "H5 H6 H7 H9 H10 H10 H9 H7",
-                           "C3 C4 C5 C6 C8 C9 C10 CJ"], "E"),
-    # guangxi-2012 第六章4: a bomb beats a 2-pair tractor of the same count (6666 beats AAKK)
-    ("guangxi-2012", "J", ["HA HA HK HK", "H6 H6 H6 H6", "H3 H4 H8 H9", "C3 C4 C5 C6"], "E"),
-    # two decks: no wide units, the led tractor stands
-    ("two-deck-2011", "2", ["HA HA HK HK", "H5 H5 H6 H6", "H3 H4 H8 H9", "C3 C4 C5 C6"], "N"),
-    # guangxi-2012: after a side bomb, a later trumper needs a trump bomb ...
-    ("guangxi-2012", "J", ["HA HA HK HK", "H7 H7 H7 H7", "S3 S3 S4 S4", "S6 S6 S6 S6"], "W"),
-    # ... and a side bomb never beats an earlier trump
-    ("guangxi-2012", "J", ["HA HA HK HK", "S3 S3 S4 S4", "H7 H7 H7 H7", "C6 C6 C6 C6"], "E"),
-    # trump must match the led shape exactly, otherwise it is a discard (school-2016 三、(四))
-    ("school-2016", "7", ["HA HA", "S3 S5", "H4 H6", "C7 C8"], "N"),
-    # over-trumping: the same shape, higher
-    ("school-2016", "7", ["HA HA", "S3 S3", "H4 H6", "S5 S5"], "W"),
-    ("school-2016", "7", ["HA HA", "S5 S5", "H4 H6", "S3 S3"], "E"),
-    # equal cards: the first played wins (off-suit level cards)
-    ("school-2016", "7", ["H7", "D7", "C7", "H3"], "N"),
-    ("huizhou", "7", ["H7", "D7", "C7", "H3"], "N"),
-])
+
+@pytest.mark.parametrize(
+    "vid, level, plays, winner",
+    [
+        # school-2016 二、11 special rule: ♥555666 beats ♥AAKKQQ
+        (
+            "school-2016",
+            "2",
+            ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H3 H4 H8 H9 H10 HJ", "C3 C4 C5 C6 C8 C9"],
+            "E",
+        ),
+        # huizhou 第四、9 注: AAKKQQ led, 999888 after it wins
+        ("huizhou", "2", ["HA HA HK HK HQ HQ", "H9 H9 H9 H8 H8 H8", "H3 H4 H5 H6 H10 HJ", "C3 C4 C5 C6 C8 C9"], "E"),
+        # guangxi-2012 第六章3: 555666 beats AAKKQQ; 33334444 beats AAKKQQJJ
+        (
+            "guangxi-2012",
+            "J",
+            ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H3 H4 H8 H9 H10 H7", "C3 C4 C5 C6 C8 C9"],
+            "E",
+        ),
+        (
+            "guangxi-2012",
+            "8",
+            [
+                "HA HA HK HK HQ HQ HJ HJ",
+                "H3 H3 H3 H3 H4 H4 H4 H4",
+                "H5 H6 H7 H9 H10 H10 H9 H7",
+                "C3 C4 C5 C6 C8 C9 C10 CJ",
+            ],
+            "E",
+        ),
+        # guangxi-2012 第六章4: a bomb beats a 2-pair tractor of the same count (6666 beats AAKK)
+        ("guangxi-2012", "J", ["HA HA HK HK", "H6 H6 H6 H6", "H3 H4 H8 H9", "C3 C4 C5 C6"], "E"),
+        # two decks: no wide units, the led tractor stands
+        ("two-deck-2011", "2", ["HA HA HK HK", "H5 H5 H6 H6", "H3 H4 H8 H9", "C3 C4 C5 C6"], "N"),
+        # guangxi-2012: after a side bomb, a later trumper needs a trump bomb ...
+        ("guangxi-2012", "J", ["HA HA HK HK", "H7 H7 H7 H7", "S3 S3 S4 S4", "S6 S6 S6 S6"], "W"),
+        # ... and a side bomb never beats an earlier trump
+        ("guangxi-2012", "J", ["HA HA HK HK", "S3 S3 S4 S4", "H7 H7 H7 H7", "C6 C6 C6 C6"], "E"),
+        # trump must match the led shape exactly, otherwise it is a discard (school-2016 三、(四))
+        ("school-2016", "7", ["HA HA", "S3 S5", "H4 H6", "C7 C8"], "N"),
+        # over-trumping: the same shape, higher
+        ("school-2016", "7", ["HA HA", "S3 S3", "H4 H6", "S5 S5"], "W"),
+        ("school-2016", "7", ["HA HA", "S5 S5", "H4 H6", "S3 S3"], "E"),
+        # equal cards: the first played wins (off-suit level cards)
+        ("school-2016", "7", ["H7", "D7", "C7", "H3"], "N"),
+        ("huizhou", "7", ["H7", "D7", "C7", "H3"], "N"),
+    ],
+)
 def test_trick_winners(tmp_path, vid, level, plays, winner):
     r = rule(tmp_path, trick_text(plays, level=level, hands=False), vid)
     assert r["error"] is None
@@ -472,14 +597,50 @@ THROW_HANDS = {"N": "HK HK HQ S3", "E": "HA H9 H10 C3", "S": "H5 H6 H8 D4", "W":
 
 # N (a declarer) throws HK HK HQ while E holds HA: each variant's consequence.
 DECLARER_THROW = {
-    "school-2016": ({"stands": False, "consequence": "penalty", "defender_points_delta": 30, "forced_play": "HQ",
-                     "failing_units": ["1", "2"]}, 70, {"NS": 2, "EW": 0}),  # 四、5(6): 10 per card beaten, pair = 2
-    "baiyun-2016": ({"stands": False, "consequence": "penalty", "defender_points_delta": 20, "forced_play": "HQ",
-                     "failing_units": ["1"]}, 60, {"NS": 1, "EW": 0}),  # (八)20: flat 20
-    "two-deck-2011": ({"stands": False, "consequence": "penalty", "defender_points_delta": 20, "forced_play": "HQ",
-                       "failing_units": ["1"]}, 60, {"NS": 1, "EW": 0}),  # 三、18: 10 per card taken back
-    "huizhou": ({"stands": False, "consequence": "forfeit", "defender_points_delta": 0, "forced_play": None,
-                 "failing_units": ["1"]}, 120, {"NS": 0, "EW": 0}),  # 第七: the defenders take the stage
+    "school-2016": (
+        {
+            "stands": False,
+            "consequence": "penalty",
+            "defender_points_delta": 30,
+            "forced_play": "HQ",
+            "failing_units": ["1", "2"],
+        },
+        70,
+        {"NS": 2, "EW": 0},
+    ),  # 四、5(6): 10 per card beaten, pair = 2
+    "baiyun-2016": (
+        {
+            "stands": False,
+            "consequence": "penalty",
+            "defender_points_delta": 20,
+            "forced_play": "HQ",
+            "failing_units": ["1"],
+        },
+        60,
+        {"NS": 1, "EW": 0},
+    ),  # (八)20: flat 20
+    "two-deck-2011": (
+        {
+            "stands": False,
+            "consequence": "penalty",
+            "defender_points_delta": 20,
+            "forced_play": "HQ",
+            "failing_units": ["1"],
+        },
+        60,
+        {"NS": 1, "EW": 0},
+    ),  # 三、18: 10 per card taken back
+    "huizhou": (
+        {
+            "stands": False,
+            "consequence": "forfeit",
+            "defender_points_delta": 0,
+            "forced_play": None,
+            "failing_units": ["1"],
+        },
+        120,
+        {"NS": 0, "EW": 0},
+    ),  # 第七: the defenders take the stage
 }
 
 
@@ -502,12 +663,15 @@ def test_failed_throw_by_a_declarer(tmp_path, vid):
 
 
 def test_guangxi_2012_throw_is_not_allowed(tmp_path):
-    r = rule(tmp_path, trick_text(["HK HK HQ"], level="J", hands=THROW_HANDS, end="defender_points = 40"),
-             "guangxi-2012")
+    r = rule(
+        tmp_path, trick_text(["HK HK HQ"], level="J", hands=THROW_HANDS, end="defender_points = 40"), "guangxi-2012"
+    )
     assert r["throw"] is None and r["winner"] is None and r["end"] is None
     assert r["plays"][0]["legal"] is False
-    assert r["notes"] == ["the lead is illegal: throws are not allowed in guangxi-2012; 2 1 is not a single unit",
-                          "no winner for the last trick: the end of the hand is not ruled"]
+    assert r["notes"] == [
+        "the lead is illegal: throws are not allowed in guangxi-2012; 2 1 is not a single unit",
+        "no winner for the last trick: the end of the hand is not ruled",
+    ]
 
 
 DEFENDER_THROW = {  # E (a defender) throws H10 H9 while N holds HK HK HQ
@@ -533,8 +697,9 @@ def test_failed_throw_by_a_defender(tmp_path, vid):
 def test_huizhou_7_defenders_forfeit_moves_the_declarers_exactly_one_level(tmp_path, points):
     # 第七: "违反比赛规则者，对方直接上台或升一级": a defender's failed throw gives the declarers +1,
     # whatever the defenders had (not +2 below 60 nor +3 at 0)
-    r = rule(tmp_path, trick_text(["H10 H9"], leader="E", hands=THROW_HANDS, end=f"defender_points = {points}"),
-             "huizhou")
+    r = rule(
+        tmp_path, trick_text(["H10 H9"], leader="E", hands=THROW_HANDS, end=f"defender_points = {points}"), "huizhou"
+    )
     assert r["throw"]["consequence"] == "forfeit"
     assert r["end"]["level_change"] == {"NS": 1, "EW": 0} and r["end"]["takeover"] is False
     assert any("升一级" in n for n in r["notes"])
@@ -559,16 +724,25 @@ def test_absolute_max_and_per_unit_differ(tmp_path):
     assert rs["school-2016"]["throw"]["defender_points_delta"] == 20
     assert rs["school-2016"]["throw"]["forced_play"] == "HQ"
     for vid in ("huizhou", "baiyun-2016", "two-deck-2011"):
-        assert rs[vid]["throw"] == {"stands": True, "consequence": None, "defender_points_delta": 0,
-                                    "forced_play": None, "failing_units": [], "reason": None}
+        assert rs[vid]["throw"] == {
+            "stands": True,
+            "consequence": None,
+            "defender_points_delta": 0,
+            "forced_play": None,
+            "failing_units": [],
+            "reason": None,
+        }
         assert rs[vid]["winner"] == "N"
 
 
 def test_throw_fails_example_per_variant():
     s = load_scenario(ROOT / "examples/scenarios/throw-fails.toml")
     got = {vid: judge(s, load_variant(vid)) for vid in IDS}
-    assert [got[v]["throw"]["defender_points_delta"] for v in ("school-2016", "baiyun-2016", "two-deck-2011")] == \
-        [10, 20, 10]
+    assert [got[v]["throw"]["defender_points_delta"] for v in ("school-2016", "baiyun-2016", "two-deck-2011")] == [
+        10,
+        20,
+        10,
+    ]
     assert got["huizhou"]["throw"]["consequence"] == "forfeit"
     assert got["guangxi-2012"]["throw"] is None and got["guangxi-2012"]["plays"][0]["legal"] is False
 
@@ -587,8 +761,10 @@ def test_school_2016_bigger_suit_over_smaller(tmp_path):
     # 三、(一)1(2)(3): two identical cards beat two of a lower suit, never of a higher one
     r = rule(tmp_path, declare_text([("N", "D2 D2"), ("E", "H2 H2"), ("S", "C2 C2")]), "school-2016")
     assert bid_kinds(r) == ["declare", "override", "rejected"]
-    assert r["declare"]["bids"][2]["reason"] == ("equal count (2 against 2): C does not rank above H in suit_order "
-                                                 "BJ > SJ > S > H > D > C (tie_break = suit_order)")
+    assert r["declare"]["bids"][2]["reason"] == (
+        "equal count (2 against 2): C does not rank above H in suit_order "
+        "BJ > SJ > S > H > D > C (tie_break = suit_order)"
+    )
     assert r["declare"]["trump"] == "H" and r["declare"]["declarer"] == "E"
 
 
@@ -608,15 +784,23 @@ def test_later_hand_override_does_not_change_the_dealer(tmp_path, vid):
     assert (r["declare"]["trump"], r["declare"]["declarer"], r["declare"]["dealer"]) == ("S", "E", "N")
 
 
-@pytest.mark.parametrize("bottom, trump, words", [
-    ("H9 S3 D4 C5 C6 C7", "H", "the bottom's first card H9 makes hearts trump"),
-    ("SJ S3 D4 C5 C6 C7", "NT", "the bottom's first card SJ is a joker, so the hand is no-trump"),
-])
+@pytest.mark.parametrize(
+    "bottom, trump, words",
+    [
+        ("H9 S3 D4 C5 C6 C7", "H", "the bottom's first card H9 makes hearts trump"),
+        ("SJ S3 D4 C5 C6 C7", "NT", "the bottom's first card SJ is a joker, so the hand is no-trump"),
+    ],
+)
 def test_school_2016_nobody_declares_turn_up_the_bottom(tmp_path, bottom, trump, words):
     text = f'level = "2"\ntrump = "S"\ndeclarers = "NS"\n[declare]\nbids = []\n[end]\nbottom = "{bottom}"\n'
     r = rule(tmp_path, text, "school-2016")
-    assert r["declare"] == {"bids": [], "trump": trump, "declarer": None, "dealer": None,
-                            "fallback": f"nobody declared: {words}"}
+    assert r["declare"] == {
+        "bids": [],
+        "trump": trump,
+        "declarer": None,
+        "dealer": None,
+        "fallback": f"nobody declared: {words}",
+    }
 
 
 def test_baiyun_2016_nobody_declares_first_non_joker(tmp_path):
@@ -647,8 +831,11 @@ def test_two_deck_2011_single_joker_and_three_cards_are_no_bids(tmp_path):
 
 def test_huizhou_count_alone_decides_and_no_jokers(tmp_path):
     # 第二、1: 2 beat 1, 3 beat 2; equal counts, the earlier stands; [default] no no-trump
-    r = rule(tmp_path, declare_text([("N", "H2"), ("E", "S2 S2"), ("S", "D2 D2"), ("W", "SJ SJ"),
-                                     ("S", "C2 C2 C2")]), "huizhou")
+    r = rule(
+        tmp_path,
+        declare_text([("N", "H2"), ("E", "S2 S2"), ("S", "D2 D2"), ("W", "SJ SJ"), ("S", "C2 C2 C2")]),
+        "huizhou",
+    )
     assert bid_kinds(r) == ["declare", "override", "rejected", "rejected", "override"]
     assert "first_stands" in r["declare"]["bids"][2]["reason"]
     assert "joker_bids = none" in r["declare"]["bids"][3]["reason"]
@@ -685,22 +872,56 @@ def test_declare_bids_example_per_variant():
 
 BANDS = [
     # (variant, defender points, NS gain, EW gain)
-    ("school-2016", 120, 0, 0), ("school-2016", 145, 0, 0), ("school-2016", 150, 0, 1), ("school-2016", 300, 0, 6),
-    ("school-2016", 115, 1, 0), ("school-2016", 90, 1, 0), ("school-2016", 85, 2, 0), ("school-2016", 60, 2, 0),
-    ("school-2016", 55, 3, 0), ("school-2016", 30, 3, 0), ("school-2016", 25, 4, 0), ("school-2016", 0, 4, 0),
+    ("school-2016", 120, 0, 0),
+    ("school-2016", 145, 0, 0),
+    ("school-2016", 150, 0, 1),
+    ("school-2016", 300, 0, 6),
+    ("school-2016", 115, 1, 0),
+    ("school-2016", 90, 1, 0),
+    ("school-2016", 85, 2, 0),
+    ("school-2016", 60, 2, 0),
+    ("school-2016", 55, 3, 0),
+    ("school-2016", 30, 3, 0),
+    ("school-2016", 25, 4, 0),
+    ("school-2016", 0, 4, 0),
     ("school-2016", -20, 4, 0),
-    ("huizhou", 0, 3, 0), ("huizhou", 5, 2, 0), ("huizhou", 55, 2, 0), ("huizhou", 60, 1, 0), ("huizhou", 115, 1, 0),
-    ("huizhou", 120, 0, 0), ("huizhou", 175, 0, 0), ("huizhou", 180, 0, 1), ("huizhou", 240, 0, 2),
+    ("huizhou", 0, 3, 0),
+    ("huizhou", 5, 2, 0),
+    ("huizhou", 55, 2, 0),
+    ("huizhou", 60, 1, 0),
+    ("huizhou", 115, 1, 0),
+    ("huizhou", 120, 0, 0),
+    ("huizhou", 175, 0, 0),
+    ("huizhou", 180, 0, 1),
+    ("huizhou", 240, 0, 2),
     ("huizhou", 300, 0, 3),
-    ("baiyun-2016", 0, 3, 0), ("baiyun-2016", -5, 3, 0), ("baiyun-2016", -60, 4, 0), ("baiyun-2016", 55, 2, 0),
-    ("baiyun-2016", 60, 1, 0), ("baiyun-2016", 120, 0, 0), ("baiyun-2016", 180, 0, 1),
-    ("two-deck-2011", 0, 3, 0), ("two-deck-2011", 5, 2, 0), ("two-deck-2011", 35, 2, 0), ("two-deck-2011", 40, 1, 0),
-    ("two-deck-2011", 75, 1, 0), ("two-deck-2011", 80, 0, 0), ("two-deck-2011", 115, 0, 0),
-    ("two-deck-2011", 120, 0, 1), ("two-deck-2011", 160, 0, 2), ("two-deck-2011", 200, 0, 3),
+    ("baiyun-2016", 0, 3, 0),
+    ("baiyun-2016", -5, 3, 0),
+    ("baiyun-2016", -60, 4, 0),
+    ("baiyun-2016", 55, 2, 0),
+    ("baiyun-2016", 60, 1, 0),
+    ("baiyun-2016", 120, 0, 0),
+    ("baiyun-2016", 180, 0, 1),
+    ("two-deck-2011", 0, 3, 0),
+    ("two-deck-2011", 5, 2, 0),
+    ("two-deck-2011", 35, 2, 0),
+    ("two-deck-2011", 40, 1, 0),
+    ("two-deck-2011", 75, 1, 0),
+    ("two-deck-2011", 80, 0, 0),
+    ("two-deck-2011", 115, 0, 0),
+    ("two-deck-2011", 120, 0, 1),
+    ("two-deck-2011", 160, 0, 2),
+    ("two-deck-2011", 200, 0, 3),
     ("two-deck-2011", 240, 0, 4),
-    ("guangxi-2012", 160, 0, 0), ("guangxi-2012", 240, 0, 1), ("guangxi-2012", 320, 0, 2),
-    ("guangxi-2012", 155, 1, 0), ("guangxi-2012", 80, 1, 0), ("guangxi-2012", 75, 2, 0), ("guangxi-2012", 0, 3, 0),
-    ("guangxi-2012", -75, 3, 0), ("guangxi-2012", -80, 4, 0),
+    ("guangxi-2012", 160, 0, 0),
+    ("guangxi-2012", 240, 0, 1),
+    ("guangxi-2012", 320, 0, 2),
+    ("guangxi-2012", 155, 1, 0),
+    ("guangxi-2012", 80, 1, 0),
+    ("guangxi-2012", 75, 2, 0),
+    ("guangxi-2012", 0, 3, 0),
+    ("guangxi-2012", -75, 3, 0),
+    ("guangxi-2012", -80, 4, 0),
 ]
 
 
@@ -720,13 +941,16 @@ def test_scoring_bands(tmp_path, vid, points, ns, ew):
         assert (end["next_dealer"], end["next_declarers"]) == ("S", "NS")
 
 
-@pytest.mark.parametrize("vid, points, band", [
-    ("school-2016", 0, "25 and below: declarers +4 (cap)"),
-    ("huizhou", 0, "0: big bald (大光), declarers +3"),
-    ("huizhou", 5, "5-55: declarers +2"),
-    ("two-deck-2011", 80, "80-115: defenders take over"),
-    ("guangxi-2012", -80, "-155 to -80: below zero, declarers +4"),
-])
+@pytest.mark.parametrize(
+    "vid, points, band",
+    [
+        ("school-2016", 0, "25 and below: declarers +4 (cap)"),
+        ("huizhou", 0, "0: big bald (大光), declarers +3"),
+        ("huizhou", 5, "5-55: declarers +2"),
+        ("two-deck-2011", 80, "80-115: defenders take over"),
+        ("guangxi-2012", -80, "-155 to -80: below zero, declarers +4"),
+    ],
+)
 def test_band_names(tmp_path, vid, points, band):
     assert rule(tmp_path, end_text(points), vid)["end"]["band"] == band
 
@@ -735,13 +959,17 @@ def test_levels_after_last_trick_capture_example():
     s = load_scenario(ROOT / "examples/scenarios/last-trick-capture.toml")
     after = {vid: judge(s, load_variant(vid))["end"] for vid in ("school-2016", "huizhou", "baiyun-2016")}
     # school-2016: 60 + 35 + 25 x 12 = 395: take over +9, EW 4 -> K
-    assert (after["school-2016"]["defender_points"], after["school-2016"]["levels_after"]) == (395, {"NS": "7",
-                                                                                                     "EW": "K"})
+    assert (after["school-2016"]["defender_points"], after["school-2016"]["levels_after"]) == (
+        395,
+        {"NS": "7", "EW": "K"},
+    )
     # huizhou: 395: 360-415 is +4, EW 4 -> 8
     assert after["huizhou"]["levels_after"] == {"NS": "7", "EW": "8"}
     # baiyun-2016 [default]: 2-pair tractor x5: 60 + 35 + 125 = 220: +1, EW 4 -> 5
-    assert (after["baiyun-2016"]["defender_points"], after["baiyun-2016"]["levels_after"]) == (220, {"NS": "7",
-                                                                                                     "EW": "5"})
+    assert (after["baiyun-2016"]["defender_points"], after["baiyun-2016"]["levels_after"]) == (
+        220,
+        {"NS": "7", "EW": "5"},
+    )
 
 
 def test_levels_after_declarers_hold(tmp_path):
@@ -798,12 +1026,23 @@ def test_example_positions_read_per_variant_as_their_clauses_say():
     def shapes(name):
         s = load_scenario(ROOT / f"examples/scenarios/{name}.toml")
         return {vid: judge(s, load_variant(vid))["plays"][0]["shape"] for vid in IDS}
+
     # huizhou 第三、2, school-2016 二、11 余类推, two-deck-2011 三、11; guangxi-2012 第六章2 lists none
-    assert shapes("tractor-small-joker-level") == {"school-2016": "2+2", "huizhou": "2+2", "baiyun-2016": "2+2",
-                                                   "two-deck-2011": "2+2", "guangxi-2012": "2 2"}
+    assert shapes("tractor-small-joker-level") == {
+        "school-2016": "2+2",
+        "huizhou": "2+2",
+        "baiyun-2016": "2+2",
+        "two-deck-2011": "2+2",
+        "guangxi-2012": "2 2",
+    }
     # school-2016 二、11 "级牌之间不能组成拖拉机"; guangxi-2012 第三章1
-    assert shapes("tractor-level-pairs") == {"school-2016": "2 2", "huizhou": "2+2", "baiyun-2016": "2+2",
-                                             "two-deck-2011": "2+2", "guangxi-2012": "2 2"}
+    assert shapes("tractor-level-pairs") == {
+        "school-2016": "2 2",
+        "huizhou": "2+2",
+        "baiyun-2016": "2+2",
+        "two-deck-2011": "2+2",
+        "guangxi-2012": "2 2",
+    }
     # huizhou 第七: a defender's forfeit is exactly +1 for the declarers, though 30 points would score +2
     s = load_scenario(ROOT / "examples/scenarios/forfeit-defender.toml")
     assert judge(s, load_variant("huizhou"))["end"]["level_change"] == {"NS": 1, "EW": 0}
@@ -834,16 +1073,25 @@ def test_school_2016_2_11_follow_of_a_pair_lead_by_suit_alone_names_no_field(tmp
 def test_school_2016_3_5_capture_names_its_clauses(tmp_path):
     r = rule(tmp_path, LAST_TRICK_TRUMP_PAIR, "school-2016", with_rules=True)
     end = r["end"]
-    assert fields(end["capture_rules"]) == ["capture_by", "capture_with", "capture_scheme", "capture_per_card",
-                                            "capture_base"]
+    assert fields(end["capture_rules"]) == [
+        "capture_by",
+        "capture_with",
+        "capture_scheme",
+        "capture_per_card",
+        "capture_base",
+    ]
     assert end["capture_rules"][3]["cite"]["clause"] == "三、(五)(2)"
     assert fields(end["level_rules"]) == ["takeover", "step", "takeover_bonus"]
     assert fields(end["dealer_rules"]) == ["dealer_rotation"]
 
 
 def test_huizhou_5_2_side_suit_capture_names_capture_with(tmp_path):
-    text = trick_text(["HA HA", "H3 H3", "H4 H6", "H7 H8"], leader="E", declarers="NS",
-                      end=f'defender_points = 60\nbottom = "{BOTTOM_3}"')
+    text = trick_text(
+        ["HA HA", "H3 H3", "H4 H6", "H7 H8"],
+        leader="E",
+        declarers="NS",
+        end=f'defender_points = 60\nbottom = "{BOTTOM_3}"',
+    )
     r = rule(tmp_path, text, "huizhou", with_rules=True)
     assert r["end"]["capture_by"] is None
     assert fields(r["end"]["capture_rules"]) == ["capture_by", "capture_with"]
@@ -876,7 +1124,7 @@ def test_judge_text_names_each_clause_and_explains_its_terms(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "judge", str(path), "--variant", "huizhou")
     assert code == 0
     assert "rule: follow_order (第四、8-10); lone_triple_counts (第四、6, 9)" in out
-    legend = out[out.index("Terms:"):]
+    legend = out[out.index("Terms:") :]
     for key in ("tt", "long", "width", "tcards", "quads", "triples", "pairs"):
         assert re.search(rf"(?m)^    {key} +\w", legend), key
     assert "shape:" in legend and "rule: the variant fields that decided the ruling" in legend
@@ -910,13 +1158,14 @@ def test_position_void_in_a_suit_it_holds_is_refused_in_one_line(tmp_path, capsy
     code, out, err = run_cli(capsys, "advise", str(path), "--policy", "basic")
     assert out == ""
     one_line_error(code, err, str(path), "[voids] E is void in H but holds H7", command="advise")
-    assert judge(load_scenario(path), load_variant("school-2016"))["error"] == (
-        "[voids] E is void in H but holds H7")
+    assert judge(load_scenario(path), load_variant("school-2016"))["error"] == ("[voids] E is void in H but holds H7")
 
 
 def test_guangxi_2012_5_1_a_two_is_trump_so_a_seat_void_in_its_suit_may_hold_it(tmp_path):
-    text = ('level = "5"\ntrump = "H"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S2 HA C3"\n'
-            '[voids]\nE = "S"\n')
+    text = (
+        'level = "5"\ntrump = "H"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S2 HA C3"\n'
+        '[voids]\nE = "S"\n'
+    )
     s = scenario(tmp_path, text)
     assert judge(s, load_variant("guangxi-2012"))["error"] is None
     assert judge(s, load_variant("school-2016"))["error"] == "[voids] E is void in S but holds S2"

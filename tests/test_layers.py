@@ -21,8 +21,13 @@ CONTRACTS = {c["type"]: c for c in CONFIG["contracts"]}
 
 def test_the_import_contracts_hold():
     """``lint-imports``: the layers contract and the no-circles contract, both kept (its report if not)."""
-    proc = subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
-                           "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()", "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report
     assert f"Contracts: {len(CONFIG['contracts'])} kept, 0 broken." in report, report
@@ -31,8 +36,16 @@ def test_the_import_contracts_hold():
 def test_the_layers_contract_names_the_project_order():
     layers = CONTRACTS["layers"]
     assert layers["containers"] == ["simsuite"] and layers["exhaustive"] is True
-    assert layers["layers"] == ["cli", "report", "compete", "analysis | learn", "play | sim", "engine", "rules",
-                                "columns | errors"]
+    assert layers["layers"] == [
+        "cli",
+        "report",
+        "compete",
+        "analysis | learn",
+        "play | sim",
+        "engine",
+        "rules",
+        "columns | errors",
+    ]
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -54,7 +54,7 @@ def tiny_model(tiny, tmp_path_factory):
 def test_feature_constants_follow_the_table():
     """Each X_ constant names its feature: the table is the one list (engine/features.py)."""
     src = (ROOT / "simsuite/engine/features.py").read_text()
-    block = src[src.index("(X_DECKS"):src.index("= range(len(FEATURES))")]
+    block = src[src.index("(X_DECKS") : src.index("= range(len(FEATURES))")]
     names = [n.strip().lower()[2:] for n in re.findall(r"X_[A-Z0-9_]+", block)]
     assert names == list(F.FEATURE_NAMES)
     assert len(set(F.FEATURE_NAMES)) == F.N_FEATURES
@@ -97,8 +97,9 @@ def test_collection_logs_every_search_decision(tiny):
     df = C.load_decisions(tiny).collect()
     assert df.height == sum(c["rows"] for c in m["chunks"])
     assert set(df["kind"].unique()) <= {0, 1, 2} and (df["decision_kind"] == df["kind"]).all()
-    per = df.group_by("hand", "decision").agg(pl.len().alias("n"), pl.col("candidates").first(),
-                                               pl.col("chosen").sum(), pl.col("samples").min())
+    per = df.group_by("hand", "decision").agg(
+        pl.len().alias("n"), pl.col("candidates").first(), pl.col("chosen").sum(), pl.col("samples").min()
+    )
     assert (per["n"] == per["candidates"]).all() and (per["n"] >= 2).all() and (per["n"] <= 4).all()
     assert (per["chosen"] == 1).all() and (per["samples"] == 2).all()
     assert df["hand"].n_unique() == 24
@@ -119,14 +120,17 @@ def test_collection_is_the_same_whatever_the_jobs_and_resumes(tiny, tmp_path):
     assert C.load_decisions(other).collect().equals(a)
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"hands": 0}, "--hands must be at least 1"),
-    ({"seed": -1}, "--seed must be at least 0"),
-    ({"jobs": 0}, "--jobs must be a positive number"),
-    ({"policy": "expert"}, "logs the search's decisions"),
-    ({"policy": "nonsense"}, "logs the search's decisions"),
-    ({"backend": "dask"}, "--backend dask needs --scheduler"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"hands": 0}, "--hands must be at least 1"),
+        ({"seed": -1}, "--seed must be at least 0"),
+        ({"jobs": 0}, "--jobs must be a positive number"),
+        ({"policy": "expert"}, "logs the search's decisions"),
+        ({"policy": "nonsense"}, "logs the search's decisions"),
+        ({"backend": "dask"}, "--backend dask needs --scheduler"),
+    ],
+)
 def test_collect_refuses_bad_options(tmp_path, kwargs, words):
     with pytest.raises(SimsuiteError, match=words):
         C.collect(tmp_path / "c", **{"hands": 4, **kwargs})
@@ -147,8 +151,9 @@ def test_collect_refuses_a_folder_of_another_collection(tiny, tmp_path):
 
 def test_collect_command_line(tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["learn", "collect", "--out", str(out), "--hands", "3", "--policy", TINY, "--chunk", "3",
-                 "--quiet"]) == 0
+    assert (
+        main(["learn", "collect", "--out", str(out), "--hands", "3", "--policy", TINY, "--chunk", "3", "--quiet"]) == 0
+    )
     assert capsys.readouterr().out.strip() == str(out)
     assert main(["learn", "collect", "--out", str(out), "--hands", "0"]) == 2
     assert "--hands must be at least 1" in capsys.readouterr().err
@@ -168,7 +173,7 @@ def test_training_is_reproducible_and_fits(tiny, tmp_path):
     s = T.scores(a.A, tr)
     means = np.add.reduceat(s, tr.start[:-1]) / tr.counts()
     resid = y - (s - np.repeat(means, tr.counts()))
-    assert (resid ** 2).sum() < 0.9 * (y ** 2).sum()
+    assert (resid**2).sum() < 0.9 * (y**2).sum()
     # the held-out sets never share a hand with the training set
     parts = T.splits(d)
     assert not set(d.hand[parts["train"]]) & set(d.hand[parts["test_deals"] | parts["valid"]])
@@ -186,10 +191,10 @@ def test_the_compiled_scorer_ranks_as_numpy(tiny, tiny_model):
     for i in range(d.n):
         a, b = d.start[i], d.start[i + 1]
         X = np.zeros((24, 80), np.int64)
-        X[:b - a, :F.N_FEATURES] = d.X[a:b]
+        X[: b - a, : F.N_FEATURES] = d.X[a:b]
         out = np.zeros(24)
         best = learned.score_into(M, X, b - a, int(d.kind[i]), weights, keys, out)
-        got[a:b] = out[:b - a]
+        got[a:b] = out[: b - a]
         assert best == int(np.argmax(ref[a:b]))
     assert np.allclose(got, ref, rtol=1e-9, atol=1e-9)
 
@@ -280,18 +285,21 @@ def _damage(kind: str, path: Path) -> None:
         path.mkdir()
 
 
-@pytest.mark.parametrize("kind, words", [
-    ("truncated", "not a readable model file"),
-    ("no card", "no such model card"),
-    ("card not json", "not a readable JSON card"),
-    ("other features", "another feature list .*unknown ruff_risk"),
-    ("other format version", "card format version 99"),
-    ("other coefficients", "do not match the hash on its card"),
-    ("not finite", "not a finite number"),
-    ("wrong shape", "'coef' is float64\\[10\\]"),
-    ("extra array", "holds \\['code', 'coef', 'header'\\]"),
-    ("a folder", "not a regular file"),
-])
+@pytest.mark.parametrize(
+    "kind, words",
+    [
+        ("truncated", "not a readable model file"),
+        ("no card", "no such model card"),
+        ("card not json", "not a readable JSON card"),
+        ("other features", "another feature list .*unknown ruff_risk"),
+        ("other format version", "card format version 99"),
+        ("other coefficients", "do not match the hash on its card"),
+        ("not finite", "not a finite number"),
+        ("wrong shape", "'coef' is float64\\[10\\]"),
+        ("extra array", "holds \\['code', 'coef', 'header'\\]"),
+        ("a folder", "not a regular file"),
+    ],
+)
 def test_a_damaged_model_is_refused_by_name(tiny_model, tmp_path, monkeypatch, capsys, kind, words):
     path = _copy_model(tiny_model, tmp_path)
     _damage(kind, path)
@@ -324,11 +332,18 @@ def test_play_does_not_depend_on_the_previous_hand():
     def played(v, i, W, pols):
         P = compile_variant(v)
         rec = np.zeros(H.N_RECORD, np.int64)
-        h = (np.zeros((4, 54), np.int64), np.zeros(54, np.int64), np.zeros((H.MAX_BIDS, 4), np.int64),
-             np.zeros(54, np.int64), np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64), np.zeros(2, np.int64))
-        H.play_hand_full(P, hand_states(1, i, 1)[0].copy(), ph.new_state(), v.start_level, i % 4, True, pols, W, rec,
-                         True, *h, 1)
-        return h[4][:h[5][1]].copy()
+        h = (
+            np.zeros((4, 54), np.int64),
+            np.zeros(54, np.int64),
+            np.zeros((H.MAX_BIDS, 4), np.int64),
+            np.zeros(54, np.int64),
+            np.zeros((H.MAX_PLAYS, H.PLAY_COLS), np.int64),
+            np.zeros(2, np.int64),
+        )
+        H.play_hand_full(
+            P, hand_states(1, i, 1)[0].copy(), ph.new_state(), v.start_level, i % 4, True, pols, W, rec, True, *h, 1
+        )
+        return h[4][: h[5][1]].copy()
 
     for name in (TINY, "learned"):
         pols = policy_codes(name)
@@ -355,15 +370,27 @@ def test_learned_hands_are_legal_on_the_python_path(vid):
 
 def test_learned_is_a_name_everywhere(capsys, tmp_path):
     assert policy_code("learned") == learned_code()
-    for argv in (["duel", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
-                 ["simulate", "--variant", "two-deck-2011", "--policies", "learned,expert", "--matches", "2", "--out",
-                  str(tmp_path / "run"), "--quiet"],
-                 ["tournament", "--variant", "two-deck-2011", "--teams", "4", "--policies", "learned,expert"],
-                 ["calibrate", "--policy", "learned", "--hands", "60"],
-                 ["bench", "--policy", "learned", "--variant", "two-deck-2011", "--hands", "20"],
-                 ["bury", "--variant", "school-2016", "--policy", "learned", "--hands", "20"],
-                 ["compare-policies", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
-                 ["play", "--variant", "two-deck-2011", "--seed", "3", "--policies", "learned"]):
+    for argv in (
+        ["duel", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
+        [
+            "simulate",
+            "--variant",
+            "two-deck-2011",
+            "--policies",
+            "learned,expert",
+            "--matches",
+            "2",
+            "--out",
+            str(tmp_path / "run"),
+            "--quiet",
+        ],
+        ["tournament", "--variant", "two-deck-2011", "--teams", "4", "--policies", "learned,expert"],
+        ["calibrate", "--policy", "learned", "--hands", "60"],
+        ["bench", "--policy", "learned", "--variant", "two-deck-2011", "--hands", "20"],
+        ["bury", "--variant", "school-2016", "--policy", "learned", "--hands", "20"],
+        ["compare-policies", "--policies", "learned,expert", "--variant", "two-deck-2011", "--hands", "4"],
+        ["play", "--variant", "two-deck-2011", "--seed", "3", "--policies", "learned"],
+    ):
         assert main(argv) == 0, argv
     capsys.readouterr()
 
@@ -395,20 +422,50 @@ def _positions():
         "feeds a partner sure to win": (position({}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", unseen, bottom), "HK"),
         # the same trick, but W has shown a void in hearts and may trump: no points on it
         "no points on a trick an opponent may ruff": (
-            position({"voids": {"W": "H"}}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", "C5 C6 C7 D6 D7 D8 S3 S4",
-                     bottom), "H4"),
+            position(
+                {"voids": {"W": "H"}}, {"S": "HK H4 C3"}, ["HA", "H5"], "N", "S", "C5 C6 C7 D6 D7 D8 S3 S4", bottom
+            ),
+            "H4",
+        ),
         # N leads S6; E holds BJ S3 C3: only the joker wins a trick without points: keep it
         "no joker on a trick without points": (
-            position({"dealer": "S"}, {"E": "BJ S3 C3"}, ["S6"], "N", "E", "S4 S7 C6 C7 C9 D6 D7 D8",
-                     "D9 DJ DQ C8 C4 CJ C3 H6"), "S3"),
+            position(
+                {"dealer": "S"},
+                {"E": "BJ S3 C3"},
+                ["S6"],
+                "N",
+                "E",
+                "S4 S7 C6 C7 C9 D6 D7 D8",
+                "D9 DJ DQ C8 C4 CJ C3 H6",
+            ),
+            "S3",
+        ),
         # two cards left, the partner's big joker is sure to win: feed D10, not the D3
         "feeds the ten before the last trick": (
-            position({}, {"S": "D10 D3"}, ["BJ", "C4"], "N", "S", unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8",
-                     bottom_hidden=""), "D10"),
+            position(
+                {},
+                {"S": "D10 D3"},
+                ["BJ", "C4"],
+                "N",
+                "S",
+                unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8",
+                bottom_hidden="",
+            ),
+            "D10",
+        ),
         # a defender with the last big joker and C3: lead C3, keep the joker to capture the bottom
         "keeps the joker for the last trick": (
-            position({"points": 60}, {"E": "BJ C3"}, None, None, "E",
-                     unseen="C4 C5 D6 D7 H6 H7 DK D10 D5 HK H10 H5 S3 S4", bottom_hidden=""), "C3"),
+            position(
+                {"points": 60},
+                {"E": "BJ C3"},
+                None,
+                None,
+                "E",
+                unseen="C4 C5 D6 D7 H6 H7 DK D10 D5 HK H10 H5 S3 S4",
+                bottom_hidden="",
+            ),
+            "C3",
+        ),
     }
 
 
@@ -427,8 +484,16 @@ def test_collection_on_a_dask_cluster_is_the_same(tiny, tmp_path):
     from conftest import local_dask_cluster
 
     with local_dask_cluster(1) as cluster:
-        C.collect(tmp_path / "dask", hands=6, seed=5, policy=TINY, chunk=3, backend="dask",
-                  scheduler=cluster.scheduler_address, quiet=True)
+        C.collect(
+            tmp_path / "dask",
+            hands=6,
+            seed=5,
+            policy=TINY,
+            chunk=3,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            quiet=True,
+        )
     got = C.load_decisions(tmp_path / "dask").collect()
     assert got.equals(C.load_decisions(tiny).collect().filter(pl.col("hand") < 6))
     assert C.load_manifest(tmp_path / "dask")["sessions"][-1]["backend"] == "dask"
@@ -441,7 +506,8 @@ def test_the_shipped_models_collection_is_committed_beside_it():
     assert m["format"] == C.FORMAT
     card = load_model(SHIPPED).card["training"]["data"]
     ident = m["identity"]
-    assert {k: ident[k] for k in ("seed", "hands", "policy", "search", "rules")} == \
-        {k: card[k] for k in ("seed", "hands", "policy", "search", "rules")}
+    assert {k: ident[k] for k in ("seed", "hands", "policy", "search", "rules")} == {
+        k: card[k] for k in ("seed", "hands", "policy", "search", "rules")
+    }
     assert ident["features"] == list(F.FEATURE_NAMES) and m["status"] == "complete"
     assert m["sessions"][0]["command"][:3] == ["simsuite", "learn", "collect"]

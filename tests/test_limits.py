@@ -28,7 +28,17 @@ def _argv(command: str, tmp_path, jobs: str) -> list[str]:
     design = tmp_path / "d.toml"
     design.write_text(DESIGN)
     return {
-        "simulate": ["simulate", "--variant", "two-deck-2011", "--matches", "2", "--out", str(tmp_path / "r"), "--jobs", jobs],
+        "simulate": [
+            "simulate",
+            "--variant",
+            "two-deck-2011",
+            "--matches",
+            "2",
+            "--out",
+            str(tmp_path / "r"),
+            "--jobs",
+            jobs,
+        ],
         "sweep": ["sweep", str(spec), "--out", str(tmp_path / "w"), "--jobs", jobs],
         "design": ["design", str(design), "--out", str(tmp_path / "d"), "--jobs", jobs],
         "duel": ["duel", "--variant", "two-deck-2011", "--hands", "4", "--jobs", jobs],
@@ -98,8 +108,15 @@ def _reference(tmp_path, rules_id: str, ref_id: str = "planted") -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("rules_id, ref_id", [("/srv/elsewhere/ESCAPE", "planted"), ("../../ESCAPE", "planted"),
-                                              ("fine", "../../ESCAPE"), ("fine", "/tmp/ESCAPE")])
+@pytest.mark.parametrize(
+    "rules_id, ref_id",
+    [
+        ("/srv/elsewhere/ESCAPE", "planted"),
+        ("../../ESCAPE", "planted"),
+        ("fine", "../../ESCAPE"),
+        ("fine", "/tmp/ESCAPE"),
+    ],
+)
 def test_a_reference_id_never_names_a_file(tmp_path, capsys, rules_id, ref_id):
     code = main(["calibrate", "--reference", _reference(tmp_path, rules_id, ref_id), "--hands", "40"])
     err = capsys.readouterr().err
@@ -111,7 +128,9 @@ def test_a_reference_with_characters_toml_forbids_plays(tmp_path, capsys):
     """calibrate writes the reference's rules as a variant file of its own: every string escaped
     (a title or a deviation note may hold a quote, a backslash or a control character)."""
     path = Path(_reference(tmp_path, "fine-rules", "planted"))
-    path.write_text(path.read_text().replace('name = "', 'name = "quote \\" backslash \\\\ del \\u007F nul \\u0000 ', 1))
+    path.write_text(
+        path.read_text().replace('name = "', 'name = "quote \\" backslash \\\\ del \\u007F nul \\u0000 ', 1)
+    )
     code = main(["calibrate", "--reference", str(path), "--hands", "40", "--json"])
     assert code == 0, capsys.readouterr().err
 
@@ -128,18 +147,23 @@ stronger_wins = ">= 0.5"
 """
 
 
-@pytest.mark.parametrize("body, words", [
-    ('[grid]\nstep = { from = 20, to = 40, by = nan }\n', "a range's from, to and by must be finite numbers"),
-    ('[grid]\nstep = { from = 20, to = inf, by = 5 }\n', "a range's from, to and by must be finite numbers"),
-    ('[grid]\nstep = { from = 20, to = 1e600, by = 5 }\n', "a range's from, to and by must be finite numbers"),
-    ('[grid]\nstep = { from = 0, to = 1000000000, by = 1 }\n', "an axis has at most 1,000"),
-    ('[grid]\nstep = { from = 5, to = 400, by = 5 }\ntakeover = { from = 40, to = 200, by = 5 }\n',
-     "cells a design plays unless asked (--max-cells"),
-    ('[grid]\nstep = [20, 40]\n[search]\nreps = 1000000000\n', "search.reps must be at most 10,000"),
-    ('[grid]\nstep = [20, 40]\n[search]\nmatches = 1000000000000\n', "search.matches must be at most 100,000"),
-    ('[grid]\nstep = [20, 40]\n[search]\ngrowth = 1000000\n', "search.growth must be at most 10"),
-    ('[grid]\nstep = [20, 40]\n[search]\nreps = 1e9\n', "search.reps must be an integer"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("[grid]\nstep = { from = 20, to = 40, by = nan }\n", "a range's from, to and by must be finite numbers"),
+        ("[grid]\nstep = { from = 20, to = inf, by = 5 }\n", "a range's from, to and by must be finite numbers"),
+        ("[grid]\nstep = { from = 20, to = 1e600, by = 5 }\n", "a range's from, to and by must be finite numbers"),
+        ("[grid]\nstep = { from = 0, to = 1000000000, by = 1 }\n", "an axis has at most 1,000"),
+        (
+            "[grid]\nstep = { from = 5, to = 400, by = 5 }\ntakeover = { from = 40, to = 200, by = 5 }\n",
+            "cells a design plays unless asked (--max-cells",
+        ),
+        ("[grid]\nstep = [20, 40]\n[search]\nreps = 1000000000\n", "search.reps must be at most 10,000"),
+        ("[grid]\nstep = [20, 40]\n[search]\nmatches = 1000000000000\n", "search.matches must be at most 100,000"),
+        ("[grid]\nstep = [20, 40]\n[search]\ngrowth = 1000000\n", "search.growth must be at most 10"),
+        ("[grid]\nstep = [20, 40]\n[search]\nreps = 1e9\n", "search.reps must be an integer"),
+    ],
+)
 def test_a_design_spec_of_unbounded_work_is_refused_before_play(tmp_path, capsys, body, words):
     spec = tmp_path / "d.toml"
     spec.write_text(DESIGN_BASE + body)
@@ -152,8 +176,10 @@ def test_a_design_spec_of_unbounded_work_is_refused_before_play(tmp_path, capsys
 def test_contradictory_goals_on_one_metric_are_refused(tmp_path, capsys):
     """Goals no figure can meet together are refused before anything is played."""
     spec = tmp_path / "d.toml"
-    spec.write_text(DESIGN_BASE.replace('match_minutes = "<= 200"', 'match_minutes = ["<= 10", ">= 20"]')
-                    + "[grid]\nstep = [20, 40]\n")
+    spec.write_text(
+        DESIGN_BASE.replace('match_minutes = "<= 200"', 'match_minutes = ["<= 10", ">= 20"]')
+        + "[grid]\nstep = [20, 40]\n"
+    )
     code = main(["design", str(spec), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and '"<= 10" and ">= 20" cannot both hold' in err, err
@@ -172,14 +198,17 @@ def test_max_cells_prices_and_raises_the_limit(tmp_path):
 # --- files that are not files ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv", [
-    ["advise", "{path}", "--variant", "two-deck-2011"],
-    ["judge", "{path}"],
-    ["simulate", "--variant", "{path}", "--matches", "2"],
-    ["sweep", "{path}", "--out", "{tmp}/w"],
-    ["design", "{path}", "--out", "{tmp}/d"],
-    ["calibrate", "--reference", "{path}"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["advise", "{path}", "--variant", "two-deck-2011"],
+        ["judge", "{path}"],
+        ["simulate", "--variant", "{path}", "--matches", "2"],
+        ["sweep", "{path}", "--out", "{tmp}/w"],
+        ["design", "{path}", "--out", "{tmp}/d"],
+        ["calibrate", "--reference", "{path}"],
+    ],
+)
 @pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
 def test_a_file_that_never_ends_is_not_read(tmp_path, capsys, argv, kind):
     """A position file that never ends (a FIFO, a device, a huge file) is refused: only regular files

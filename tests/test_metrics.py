@@ -26,22 +26,61 @@ def frame(rows: list[dict], schema: dict) -> pl.DataFrame:
 
 
 def hand(match, ns, ew, takeover, minutes, final=100, capture=0, variant="school-2016", cell=None):
-    return {"variant": variant, "cell": cell or variant, "match": match, "levels_ns": ns, "levels_ew": ew,
-            "takeover": takeover, "minutes": minutes, "final_points": final, "capture_points": capture}
+    return {
+        "variant": variant,
+        "cell": cell or variant,
+        "match": match,
+        "levels_ns": ns,
+        "levels_ew": ew,
+        "takeover": takeover,
+        "minutes": minutes,
+        "final_points": final,
+        "capture_points": capture,
+    }
 
 
-def game(match, hands, minutes, winner, ended, first, leads, dns, dew, pns="expert", pew="basic", swapped=False,
-         variant="school-2016", cell=None):
-    return {"variant": variant, "cell": cell or variant, "match": match, "hands": hands, "minutes": minutes,
-            "winner": winner, "ended_by": ended, "first_declarers": first, "lead_changes": leads,
-            "max_deficit_ns": dns, "max_deficit_ew": dew, "policy_ns": pns, "policy_ew": pew, "swapped": swapped}
+def game(
+    match,
+    hands,
+    minutes,
+    winner,
+    ended,
+    first,
+    leads,
+    dns,
+    dew,
+    pns="expert",
+    pew="basic",
+    swapped=False,
+    variant="school-2016",
+    cell=None,
+):
+    return {
+        "variant": variant,
+        "cell": cell or variant,
+        "match": match,
+        "hands": hands,
+        "minutes": minutes,
+        "winner": winner,
+        "ended_by": ended,
+        "first_declarers": first,
+        "lead_changes": leads,
+        "max_deficit_ns": dns,
+        "max_deficit_ew": dew,
+        "policy_ns": pns,
+        "policy_ew": pew,
+        "swapped": swapped,
+    }
 
 
 # Six hands in three matches: level changes 1, 2, 0 | 3, 1 | 0; take-overs F T T | F T T;
 # minutes 10, 12, 14 | 10, 10 | 16; one capture (120 with 30) that crossed from 90 into 120.
 HANDS = [
-    hand(0, 1, 0, False, 10.0, 90, 0), hand(0, 0, 2, True, 12.0, 120, 30), hand(0, 0, 0, True, 14.0, 130, 0),
-    hand(1, 3, 0, False, 10.0, 20, 0), hand(1, 0, 1, True, 10.0, 150, 0),
+    hand(0, 1, 0, False, 10.0, 90, 0),
+    hand(0, 0, 2, True, 12.0, 120, 30),
+    hand(0, 0, 0, True, 14.0, 130, 0),
+    hand(1, 3, 0, False, 10.0, 20, 0),
+    hand(1, 0, 1, True, 10.0, 150, 0),
     hand(2, 0, 0, True, 16.0, 145, 20),
 ]
 # Four matches: NS win, EW win, a draw, EW win (policies swapped: expert sits EW).
@@ -125,7 +164,9 @@ def test_hand_bootstrap_is_stats_bootstrap_by_match(row):
     takeover = [h["takeover"] for h in HANDS]
     groups = [h["match"] for h in HANDS]
     ref = bootstrap_mean(np.array(takeover, float), groups=groups, seed=7)
-    assert row["takeover_rate"]["low"] == pytest.approx(ref.low) and row["takeover_rate"]["high"] == pytest.approx(ref.high)
+    assert row["takeover_rate"]["low"] == pytest.approx(ref.low) and row["takeover_rate"]["high"] == pytest.approx(
+        ref.high
+    )
     minutes = bootstrap_mean(np.array([h["minutes"] for h in HANDS]), groups=groups, seed=7)
     assert row["minutes_per_hand"]["low"] == pytest.approx(minutes.low)
 
@@ -134,16 +175,24 @@ def test_summarise_is_deterministic_and_groups_are_independent():
     h, m = frame(HANDS, HAND_SCHEMA), frame(MATCHES, MATCH_SCHEMA)
     other_h = [dict(x, variant="two-deck-2011", cell="two-deck-2011") for x in HANDS]
     other_m = [dict(x, variant="two-deck-2011", cell="two-deck-2011") for x in MATCHES]
-    both = MX.summarise(pl.concat([h, frame(other_h, HAND_SCHEMA)]), pl.concat([m, frame(other_m, MATCH_SCHEMA)]), seed=3)
-    again = MX.summarise(pl.concat([h, frame(other_h, HAND_SCHEMA)]).lazy(),
-                         pl.concat([m, frame(other_m, MATCH_SCHEMA)]).lazy(), seed=3)
+    both = MX.summarise(
+        pl.concat([h, frame(other_h, HAND_SCHEMA)]), pl.concat([m, frame(other_m, MATCH_SCHEMA)]), seed=3
+    )
+    again = MX.summarise(
+        pl.concat([h, frame(other_h, HAND_SCHEMA)]).lazy(), pl.concat([m, frame(other_m, MATCH_SCHEMA)]).lazy(), seed=3
+    )
     alone = MX.summarise(h, m, seed=3)
     assert both == again
     assert [r["variant"] for r in both] == ["school-2016", "two-deck-2011"]
     assert both[0] == alone[0]
     rng = np.random.default_rng(2)
-    many = frame([hand(i // 4, int(rng.integers(0, 3)), 0, bool(rng.integers(0, 2)), float(rng.integers(8, 16)))
-                  for i in range(80)], HAND_SCHEMA)
+    many = frame(
+        [
+            hand(i // 4, int(rng.integers(0, 3)), 0, bool(rng.integers(0, 2)), float(rng.integers(8, 16)))
+            for i in range(80)
+        ],
+        HAND_SCHEMA,
+    )
     first, same, shifted = (MX.summarise(many, m, seed=s)[0] for s in (3, 3, 4))
     boot = ("minutes_per_hand", "level_change_mean", "level_change_sd", "takeover_rate")
     assert first == same
@@ -168,7 +217,9 @@ def test_bootstrap_match_sums_is_seeded_and_blocked_alike(monkeypatch):
 
 def test_wilson_is_deterministic():
     assert wilson(7, 20) == wilson(7, 20)
-    assert bootstrap_mean([1, 0, 1, 1], groups=[0, 0, 1, 2], seed=5) == bootstrap_mean([1, 0, 1, 1], groups=[0, 0, 1, 2], seed=5)
+    assert bootstrap_mean([1, 0, 1, 1], groups=[0, 0, 1, 2], seed=5) == bootstrap_mean(
+        [1, 0, 1, 1], groups=[0, 0, 1, 2], seed=5
+    )
 
 
 def test_by_cell_and_variants_argument_for_overrides():
@@ -176,7 +227,9 @@ def test_by_cell_and_variants_argument_for_overrides():
     hands = HANDS + [dict(x, cell="untimed") for x in HANDS]
     matches = MATCHES + [dict(x, cell="untimed") for x in MATCHES]
     untimed = load_variant("school-2016").with_overrides({"match_minutes": 0})
-    rows = MX.summarise(frame(hands, HAND_SCHEMA), frame(matches, MATCH_SCHEMA), by="cell", variants={"untimed": untimed})
+    rows = MX.summarise(
+        frame(hands, HAND_SCHEMA), frame(matches, MATCH_SCHEMA), by="cell", variants={"untimed": untimed}
+    )
     assert [r["cell"] for r in rows] == ["school-2016", "untimed"]
     assert rows[0]["clock_share"]["value"] == 0.75
     assert rows[1]["clock_share"]["value"] is None and rows[1]["clock_share"]["n"] == 0
@@ -212,26 +265,32 @@ def test_missing_column_is_named():
 # --- the capture's band crossing ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("final, capture, crossed", [
-    (120, 30, True),    # 90-115 declarers +1  ->  120-145 take-over
-    (150, 30, True),    # 120-145 take-over +0 ->  150-175 take-over +1
-    (145, 20, False),   # 125 and 145: both 120-145
-    (100, 5, False),    # 95 and 100: both 90-115, declarers +1
-    (60, 30, True),     # 30-55 declarers +3 -> 60-85 +2
-    (25, 25, False),    # 0 and 25: both 0-25, the +4 cap
-    (115, 0, False),    # no capture, no crossing
-])
+@pytest.mark.parametrize(
+    "final, capture, crossed",
+    [
+        (120, 30, True),  # 90-115 declarers +1  ->  120-145 take-over
+        (150, 30, True),  # 120-145 take-over +0 ->  150-175 take-over +1
+        (145, 20, False),  # 125 and 145: both 120-145
+        (100, 5, False),  # 95 and 100: both 90-115, declarers +1
+        (60, 30, True),  # 30-55 declarers +3 -> 60-85 +2
+        (25, 25, False),  # 0 and 25: both 0-25, the +4 cap
+        (115, 0, False),  # no capture, no crossing
+    ],
+)
 def test_school_2016_capture_band_crossing(final, capture, crossed):
     assert MX.capture_crossed(load_variant("school-2016"), final, capture) is crossed
 
 
-@pytest.mark.parametrize("final, capture, crossed", [
-    (180, 60, True),    # 120-175 take-over +0 -> 180-235 +1
-    (150, 20, False),   # 130 and 150: both take-over +0
-    (60, 10, True),     # 5-55 declarers +2 -> 60-115 +1
-    (5, 5, True),       # 0 is the big bald +3, 5 is +2
-    (115, 55, False),   # 60 and 115: both 60-115 +1
-])
+@pytest.mark.parametrize(
+    "final, capture, crossed",
+    [
+        (180, 60, True),  # 120-175 take-over +0 -> 180-235 +1
+        (150, 20, False),  # 130 and 150: both take-over +0
+        (60, 10, True),  # 5-55 declarers +2 -> 60-115 +1
+        (5, 5, True),  # 0 is the big bald +3, 5 is +2
+        (115, 55, False),  # 60 and 115: both 60-115 +1
+    ],
+)
 def test_huizhou_capture_band_crossing(final, capture, crossed):
     assert MX.capture_crossed(load_variant("huizhou"), final, capture) is crossed
 
@@ -259,15 +318,19 @@ def test_n_star_majority_reading():
     p = 0.55
     n = round(MX.n_star(p))  # 99
     k = np.arange(n + 1)
-    logpmf = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k]) + \
-        k * math.log(p) + (n - k) * math.log(1 - p)
+    logpmf = (
+        np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k])
+        + k * math.log(p)
+        + (n - k) * math.log(1 - p)
+    )
     majority = float(np.exp(logpmf[k > n / 2]).sum())
     assert 0.80 < majority < 0.87
 
 
 def test_n_star_net_without_draws_is_n_star_and_interval_is_bootstrapped():
-    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(18)] + \
-        [game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(2)]
+    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(18)] + [
+        game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(2)
+    ]
     row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
     assert row["n_star"]["value"] == pytest.approx(MX.n_star(0.9)) == pytest.approx(MX.n_star_net(0.9, 0.1))
     assert 0 <= row["n_star"]["low"] < row["n_star"]["value"] < row["n_star"]["high"] and row["n_star"]["n"] == 20
@@ -277,8 +340,9 @@ def test_n_star_net_without_draws_is_n_star_and_interval_is_bootstrapped():
 
 
 def test_seat_balance_interval_from_wilson_bounds_with_equal_policies():
-    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1, pew="expert") for i in range(18)] + \
-        [game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0, pew="expert") for i in range(2)]
+    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1, pew="expert") for i in range(18)] + [
+        game(18 + i, 5, 50.0, 1, "level", 0, 0, 1, 0, pew="expert") for i in range(2)
+    ]
     row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
     p = wilson(18, 20)
     assert row["ns_win"]["value"] == pytest.approx(0.9)
@@ -402,8 +466,17 @@ def test_mixed_duplicate_pair_is_one_unit():
     h, m = _played("school-2016", [(False, ("expert", "basic")), (True, ("basic", "expert"))])
     row = MX.summarise(h, m, seed=2)[0]
     assert row["n_matches"] == 24 and row["n_deals"] == 12 and "note" not in row
-    for key in ("hands_per_match", "takeover_rate", "level_change_mean", "policy_a_win", "pair_draw", "n_star",
-                "clock_share", "ns_win", "lead_changes"):
+    for key in (
+        "hands_per_match",
+        "takeover_rate",
+        "level_change_mean",
+        "policy_a_win",
+        "pair_draw",
+        "n_star",
+        "clock_share",
+        "ns_win",
+        "lead_changes",
+    ):
         assert row[key]["n"] == 12, key
     three = sum(row[k]["value"] for k in ("policy_a_win", "pair_draw", "policy_b_win"))
     assert three == pytest.approx(1.0)
@@ -448,8 +521,9 @@ def test_n_star_interval_is_bca_over_deals():
     (stats.cluster_bootstrap, method bca), not the percentile one."""
     from simsuite.analysis.stats import cluster_bootstrap
 
-    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(17)] + \
-        [game(17 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(3)]
+    wins = [game(i, 5, 50.0, 0, "level", 0, 0, 0, 1) for i in range(17)] + [
+        game(17 + i, 5, 50.0, 1, "level", 0, 0, 1, 0) for i in range(3)
+    ]
     row = MX.summarise(frame(HANDS, HAND_SCHEMA), frame(wins, MATCH_SCHEMA))[0]
     a = np.array([1.0 if i < 17 else 0.0 for i in sorted(range(20), key=str)])  # deals in deal_ids' order
     sums = np.column_stack([np.ones(20), a, 1 - a])

@@ -86,8 +86,11 @@ def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
     """docs/findings.md's example: search +0.078 [-0.028, +0.174] on 24 deals, 0.02 from the other pairings. The
     old rule (any interval that includes 0) called it policy-dependent; its interaction with the policy is
     -0.021 with an SE of 0.052, so the data cannot tell: undecided, with the deals per cell that could."""
-    eff = {"basic": E(0.10, 0.085, 0.115, 1000), "expert": E(0.098, 0.083, 0.113, 1000),
-           "search": E(0.078, -0.028, 0.174, 24)}
+    eff = {
+        "basic": E(0.10, 0.085, 0.115, 1000),
+        "expert": E(0.098, 0.083, 0.113, 1000),
+        "search": E(0.078, -0.028, 0.174, 24),
+    }
     v = classify(eff, +1, margin=0.05)
     assert v["mark"] == UNDECIDED == "undecided (n too small)" and v["mark"] != DEPENDENT
     assert v["tests"]["search"]["d"] == pytest.approx(0.078 - 0.099, abs=2e-3)
@@ -103,7 +106,11 @@ def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claim
     assert v["mark"] == ROBUST and v["disagree"] == []
     assert classify(same, -1, margin=0.05)["mark"] == UNDECIDED  # equivalent across policies, wrong direction
     # every interval excludes 0 on the claimed side, but the effects differ by more than the margin: not robust
-    spread = {"basic": E(0.02, 0.01, 0.03, 5000), "expert": E(0.10, 0.09, 0.11, 5000), "search": E(0.20, 0.19, 0.21, 5000)}
+    spread = {
+        "basic": E(0.02, 0.01, 0.03, 5000),
+        "expert": E(0.10, 0.09, 0.11, 5000),
+        "search": E(0.20, 0.19, 0.21, 5000),
+    }
     w = classify(spread, +1, margin=0.02)
     assert w["mark"] == DEPENDENT and w["disagree"][0]["pairing"] in ("basic", "search")
     with pytest.raises(SimsuiteError, match="classify: margin=None; a positive smallest interaction"):
@@ -113,8 +120,15 @@ def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claim
 
 
 def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se():
-    v = classify({"basic": E(0.10, 0.09, 0.11, 5000), "expert": E(0.101, 0.091, 0.111, 5000),
-                    "search": E(-0.10, -0.12, -0.08, 5000)}, +1, margin=0.05)
+    v = classify(
+        {
+            "basic": E(0.10, 0.09, 0.11, 5000),
+            "expert": E(0.101, 0.091, 0.111, 5000),
+            "search": E(-0.10, -0.12, -0.08, 5000),
+        },
+        +1,
+        margin=0.05,
+    )
     assert v["mark"] == DEPENDENT
     d = v["disagree"][0]
     assert d["pairing"] == "search" and d["d"] == pytest.approx(-0.10 - 0.1005, abs=1e-3)
@@ -148,35 +162,58 @@ def _rows(**vals):
 def test_replication_with_a_missing_or_unbounded_interval_is_not_tested():
     """N* 9.1 [6.8, inf] against 1.2 [1.0, 1.4] passed the old |z| < 1.96 rule (z was NaN); so did a missing end."""
     inf, nan = float("inf"), float("nan")
-    t = replication_table(_rows(a=(9.1, 6.8, inf, 1000), b=(0.5, nan, 0.6, 1000)),
-                            _rows(a=(1.2, 1.0, 1.4, 1000), b=(0.5, 0.4, 0.6, 1000)), ["x"], "cell", margins={"x": "25%"})
-    assert list(t.verdict) == ["not tested (an interval is unbounded)", "not tested (a value or an interval end is missing)"]
+    t = replication_table(
+        _rows(a=(9.1, 6.8, inf, 1000), b=(0.5, nan, 0.6, 1000)),
+        _rows(a=(1.2, 1.0, 1.4, 1000), b=(0.5, 0.4, 0.6, 1000)),
+        ["x"],
+        "cell",
+        margins={"x": "25%"},
+    )
+    assert list(t.verdict) == [
+        "not tested (an interval is unbounded)",
+        "not tested (a value or an interval end is missing)",
+    ]
     assert not (t.verdict == REPLICATES).any()
-    assert replication_table(_rows(a=(0.5, 0.49, 0.51, 1000)), _rows(a=(0.5, 0.49, 0.51, 1000)), ["x"],
-                               "cell").verdict.iloc[0] == "not tested (no margin stated)"
+    assert (
+        replication_table(
+            _rows(a=(0.5, 0.49, 0.51, 1000)), _rows(a=(0.5, 0.49, 0.51, 1000)), ["x"], "cell"
+        ).verdict.iloc[0]
+        == "not tested (no margin stated)"
+    )
 
 
 def test_replication_of_a_pair_that_differs_by_2_7_se_is_not_a_replication():
     """docs/findings.md's 62.9% [61.4, 64.4] (n = 2,000) against 66.5% [64.4, 68.6] (n = 1,000): z = -2.7."""
-    t = replication_table(_rows(a=(0.629, 0.614, 0.644, 2000)), _rows(a=(0.665, 0.644, 0.686, 1000)), ["x"], "cell",
-                            margins={"x": 0.03}, pct=["x"])
+    t = replication_table(
+        _rows(a=(0.629, 0.614, 0.644, 2000)),
+        _rows(a=(0.665, 0.644, 0.686, 1000)),
+        ["x"],
+        "cell",
+        margins={"x": 0.03},
+        pct=["x"],
+    )
     assert t.verdict.iloc[0] == DIFFERS != REPLICATES
     assert "-0.036 (SE 0.0132)" in t["difference (SE)"].iloc[0]
 
 
 def test_replication_within_the_margin_replicates_and_a_small_sample_is_not_shown():
-    close = replication_table(_rows(a=(0.500, 0.490, 0.510, 4000)), _rows(a=(0.503, 0.489, 0.517, 2000)), ["x"], "cell",
-                                margins={"x": 0.03})
+    close = replication_table(
+        _rows(a=(0.500, 0.490, 0.510, 4000)), _rows(a=(0.503, 0.489, 0.517, 2000)), ["x"], "cell", margins={"x": 0.03}
+    )
     assert close.verdict.iloc[0] == REPLICATES
-    small = replication_table(_rows(a=(0.50, 0.40, 0.60, 50)), _rows(a=(0.52, 0.38, 0.66, 25)), ["x"], "cell",
-                                margins={"x": 0.03})
+    small = replication_table(
+        _rows(a=(0.50, 0.40, 0.60, 50)), _rows(a=(0.52, 0.38, 0.66, 25)), ["x"], "cell", margins={"x": 0.03}
+    )
     assert small.verdict.iloc[0] == NOT_SHOWN  # |z| < 1.96 used to call this replicated
-    ratio = replication_table(_rows(a=(4.2, 3.4, 5.2, 1000)), _rows(a=(4.0, 3.3, 4.9, 1000)), ["x"], "cell",
-                                margins={"x": "25%"})
+    ratio = replication_table(
+        _rows(a=(4.2, 3.4, 5.2, 1000)), _rows(a=(4.0, 3.3, 4.9, 1000)), ["x"], "cell", margins={"x": "25%"}
+    )
     assert ratio.verdict.iloc[0] == NOT_SHOWN and "log ratio" in ratio["difference (SE)"].iloc[0]
-    assert replication_summary(close) .startswith("1 of 1 figures replicate")
+    assert replication_summary(close).startswith("1 of 1 figures replicate")
     for bad in ("25", "x%", -0.1, 0, "-5%", True):
-        with pytest.raises(SimsuiteError, match=f"replication margin {bad!r}: a positive number or a positive percentage"):
+        with pytest.raises(
+            SimsuiteError, match=f"replication margin {bad!r}: a positive number or a positive percentage"
+        ):
             replication_test(1, 0, 2, 1, 0, 2, bad)
 
 
@@ -200,8 +237,14 @@ def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
         assert f.root_seed == new and f.past_root_seeds == (old,)
         voids = {e["id"] for e in reg if e["notebook"] == nb and e.get("void")}
         assert voids and all(c["seed"] == new for c in f.claims if c["id"] in voids)
-        revised = {e["id"] for e in reg if e["notebook"] == nb and e["seed"] == old and not e.get("void")
-                   and any(e["hash"] != claim_hash(c) for c in f.claims if c["id"] == e["id"])}
+        revised = {
+            e["id"]
+            for e in reg
+            if e["notebook"] == nb
+            and e["seed"] == old
+            and not e.get("void")
+            and any(e["hash"] != claim_hash(c) for c in f.claims if c["id"] == e["id"])
+        }
         assert revised == voids
 
 
@@ -220,8 +263,17 @@ def _file(tmp_path, claims, root=7, past=()):
 
 
 def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_registry(tmp_path):
-    old = {"id": "x", "family": "conclusion", "test": "near", "text": "no edge", "a": "c", "metric": "first_win",
-           "ref": 0.5, "margin": 0.05, "seed": 7}
+    old = {
+        "id": "x",
+        "family": "conclusion",
+        "test": "near",
+        "text": "no edge",
+        "a": "c",
+        "metric": "first_win",
+        "ref": 0.5,
+        "margin": 0.05,
+        "seed": 7,
+    }
     new = {**old, "test": "beyond", "text": "an edge", "sign": -1}
     new.pop("margin")
     reg = [{"notebook": "99", "id": "x", "hash": claim_hash(old), "seed": 7}]
@@ -238,25 +290,50 @@ def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_regist
     reg_ok = reg + [{"notebook": "99", "id": "x", "hash": claim_hash(moved), "seed": 8}]
     assert registry_problems([_file(tmp_path, [moved], root=8, past=[7])], reg_ok) == []
     # a claim left on a seed the notebook no longer runs on, and not tested there, fails too
-    assert any("neither the root seed" in p for p in registry_problems([_file(tmp_path, [moved], root=9, past=[7])],
-                                                                           reg_ok))
+    assert any(
+        "neither the root seed" in p for p in registry_problems([_file(tmp_path, [moved], root=9, past=[7])], reg_ok)
+    )
 
 
 def test_a_claims_file_names_every_problem(tmp_path):
-    bad = [{"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "metric": "m", "sign": 2,
-            "seed": 1},
-           {"id": "x", "family": "robustness", "test": "near", "text": "t", "seed": 1, "colour": "red"}]
+    bad = [
+        {
+            "id": "x",
+            "family": "conclusion",
+            "test": "differ",
+            "text": "t",
+            "a": "c",
+            "metric": "m",
+            "sign": 2,
+            "seed": 1,
+        },
+        {"id": "x", "family": "robustness", "test": "near", "text": "t", "seed": 1, "colour": "red"},
+    ]
     with pytest.raises(SimsuiteError) as e:
         _file(tmp_path, bad)
     msg = str(e.value)
-    for part in ("sign 2; allowed: 1, -1", "id 'x' is used twice", "unknown field(s) ['colour']",
-                 "test near needs 'margin'", "'robustness' and the test 'conclusion' go together"):
+    for part in (
+        "sign 2; allowed: 1, -1",
+        "id 'x' is used twice",
+        "unknown field(s) ['colour']",
+        "test near needs 'margin'",
+        "'robustness' and the test 'conclusion' go together",
+    ):
         assert part in msg, part
 
 
 def test_the_hash_covers_what_is_claimed_not_when():
-    c = {"id": "x", "family": "conclusion", "test": "differ", "text": "t", "a": "c", "b": "d", "metric": "m", "sign": 1,
-         "seed": 1}
+    c = {
+        "id": "x",
+        "family": "conclusion",
+        "test": "differ",
+        "text": "t",
+        "a": "c",
+        "b": "d",
+        "metric": "m",
+        "sign": 1,
+        "seed": 1,
+    }
     assert claim_hash(c) == claim_hash({**c, "seed": 2}) == claim_hash({**c, "id": "y"})
     for k, v in (("sign", -1), ("text", "u"), ("metric", "n"), ("b", "e")):
         assert claim_hash({**c, k: v}) != claim_hash(c)
@@ -266,17 +343,44 @@ def test_the_hash_covers_what_is_claimed_not_when():
 def test_the_claims_become_tests_with_their_first_seed(tmp_path):
     h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
     M = per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
-    f = _file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
-                          "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7},
-                         {"id": "r", "family": "robustness", "test": "conclusion", "text": "more", "a": "cell", "b": "cell",
-                          "metric": "hands", "sign": 1, "margin": 1.0, "seed": 7}])
+    f = _file(
+        tmp_path,
+        [
+            {
+                "id": "edge",
+                "family": "conclusion",
+                "test": "near",
+                "text": "no edge",
+                "a": "cell",
+                "metric": "first_win",
+                "ref": 0.5,
+                "margin": 0.5,
+                "seed": 7,
+            },
+            {
+                "id": "r",
+                "family": "robustness",
+                "test": "conclusion",
+                "text": "more",
+                "a": "cell",
+                "b": "cell",
+                "metric": "hands",
+                "sign": 1,
+                "margin": 1.0,
+                "seed": 7,
+            },
+        ],
+    )
     t = f.tests(M, {"cell": "c"}).table()
     assert list(t["id"]) == ["edge"] and list(t["first tested on seed"]) == [7] and bool(t.survives.iloc[0])
     [conc] = f.conclusions({"cell": "c"})
     assert (conc.a, conc.b, conc.margin, conc.id, conc.seed) == ("c", "c", 1.0, "r", 7)
     meta = __import__("json").loads(f.record(tmp_path / "results").read_text())
-    assert meta["sha256"] == f.sha256 and meta["claims"][0] == {"id": "edge", "hash": claim_hash(f.claims[0]),
-                                                                 "first_tested_on_seed": 7}
+    assert meta["sha256"] == f.sha256 and meta["claims"][0] == {
+        "id": "edge",
+        "hash": claim_hash(f.claims[0]),
+        "first_tested_on_seed": 7,
+    }
 
 
 def test_pairings_effects_are_paired_over_the_same_deals():
@@ -287,8 +391,10 @@ def test_pairings_effects_are_paired_over_the_same_deals():
     for p in ("basic", "expert"):
         h, m = _played([(False, (p, p))], deals=8)
         h2, m2 = _played([(False, (p, p))], deals=8, vid="two-deck-2011")
-        data[p] = (pl.concat([h.with_columns(cell=pl.lit("a")), h2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"),
-                   pl.concat([m.with_columns(cell=pl.lit("a")), m2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"))
+        data[p] = (
+            pl.concat([h.with_columns(cell=pl.lit("a")), h2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"),
+            pl.concat([m.with_columns(cell=pl.lit("a")), m2.with_columns(cell=pl.lit("b"))], how="diagonal_relaxed"),
+        )
     P = Pairings.from_frames(data)
     assert P.pairings == ["basic", "expert"] and P.n("basic") == 8
     same = Conclusion("a equals itself", "a", "a", "hands", +1, margin=1.0)
@@ -297,22 +403,42 @@ def test_pairings_effects_are_paired_over_the_same_deals():
     assert list(t.verdict) == [UNDECIDED, UNDECIDED]  # search has no data
     assert t.iloc[1][pairing_label("search")] == "n/a"
     assert t.iloc[1]["detail"].startswith("no data or no interval: search;")
-    tab = P.table({"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)})
+    tab = P.table(
+        {"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)}
+    )
     assert list(tab.columns) == ["basic/basic", "expert/expert"] and tab.shape == (4, 2) and "n=8" in tab.iloc[0, 0]
 
 
 def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
     import json
 
-    nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {
-        "text/markdown": MARKS_HEAD + "\n\n- a claim: **robust**\n- another: **policy-dependent** (search: ...)"}}]}]}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "data": {
+                            "text/markdown": MARKS_HEAD
+                            + "\n\n- a claim: **robust**\n- another: **policy-dependent** (search: ...)"
+                        },
+                    }
+                ],
+            }
+        ]
+    }
     (tmp_path / "02-x.ipynb").write_text(json.dumps(nb))
     (tmp_path / "03-y.ipynb").write_text(json.dumps({"cells": []}))
     f = tmp_path / "findings.md"
-    f.write_text("## 2\n<!-- marks 02 -->\nold\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
+    f.write_text(
+        "## 2\n<!-- marks 02 -->\nold\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n"
+    )
     assert write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
-    assert f.read_text() == ("## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
-                             "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n")
+    assert f.read_text() == (
+        "## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
+        "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n"
+    )
 
 
 def test_the_findings_quote_the_marks_the_rule_gives_for_the_saved_runs_of_03_and_04():
@@ -350,8 +476,12 @@ def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
         tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
         imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-        bad = {m for m in imported if m.split(".")[0] in ("matplotlib", "IPython", "os")
-               or m.startswith(("simsuite.report", "simsuite.compete", "simsuite.cli"))}
+        bad = {
+            m
+            for m in imported
+            if m.split(".")[0] in ("matplotlib", "IPython", "os")
+            or m.startswith(("simsuite.report", "simsuite.compete", "simsuite.cli"))
+        }
         assert not bad, (name, bad)
         assert "environ" not in ast.dump(tree), name
 
@@ -393,7 +523,24 @@ def test_a_claims_file_read_as_a_subclass_gives_its_claims_class(tmp_path):
 
     h, m = _played([(False, ("expert", "basic")), (True, ("basic", "expert"))])
     M = per_match(h.with_columns(cell=pl.lit("c")), m.with_columns(cell=pl.lit("c")))
-    f = read_claims(_file(tmp_path, [{"id": "edge", "family": "conclusion", "test": "near", "text": "no edge", "a": "cell",
-                                      "metric": "first_win", "ref": 0.5, "margin": 0.5, "seed": 7}]).path, kind=File)
+    f = read_claims(
+        _file(
+            tmp_path,
+            [
+                {
+                    "id": "edge",
+                    "family": "conclusion",
+                    "test": "near",
+                    "text": "no edge",
+                    "a": "cell",
+                    "metric": "first_win",
+                    "ref": 0.5,
+                    "margin": 0.5,
+                    "seed": 7,
+                }
+            ],
+        ).path,
+        kind=File,
+    )
     assert type(f) is File and type(f.tests(M, {"cell": "c"})) is Shown
     assert type(read_claims(f.path).tests(M, {"cell": "c"})) is Claims

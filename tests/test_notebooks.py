@@ -38,8 +38,14 @@ TIMEOUT_S = 300  # per cell; a cold numba cache compiles the engine once (about 
 
 def test_the_suite_is_there():
     names = [p.stem for p in PATHS]
-    assert names == ["01-five-tournaments", "02-deck-count", "03-bottom-and-capture", "04-promotion-thresholds",
-                     "05-fairness-and-skill", "06-design"]
+    assert names == [
+        "01-five-tournaments",
+        "02-deck-count",
+        "03-bottom-and-capture",
+        "04-promotion-thresholds",
+        "05-fairness-and-skill",
+        "06-design",
+    ]
 
 
 def test_nbformat_validates_without_the_iri_grammar():
@@ -80,17 +86,23 @@ def kernel(workdir):
     quick-mode environment every notebook runs under, and one client connected to it: its manager
     and that client. Every execution goes through the one client; a new client per execution waited
     for the kernel again each time (``wait_for_ready``, at least 0.2 s of an idle IOPub channel)."""
-    env = {**os.environ,
-           "SIMSUITE_QUICK": "1",
-           "SIMSUITE_ROOT": str(ROOT),
-           "SIMSUITE_RESULTS": str(workdir / "results"),
-           # one process per sweep: `make test` already keeps both cores busy with its two workers, and two
-           # more processes per sweep only add their start-up (tests/test_harness.py checks that --jobs
-           # does not change a row); the six notebooks took 63 s this way against 85 s with 2, in one process
-           "SIMSUITE_JOBS": "1",
-           "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
-    starter = nbclient.NotebookClient(nbformat.v4.new_notebook(), timeout=TIMEOUT_S, kernel_name="python3",
-                                      resources={"metadata": {"path": str(workdir)}})
+    env = {
+        **os.environ,
+        "SIMSUITE_QUICK": "1",
+        "SIMSUITE_ROOT": str(ROOT),
+        "SIMSUITE_RESULTS": str(workdir / "results"),
+        # one process per sweep: `make test` already keeps both cores busy with its two workers, and two
+        # more processes per sweep only add their start-up (tests/test_harness.py checks that --jobs
+        # does not change a row); the six notebooks took 63 s this way against 85 s with 2, in one process
+        "SIMSUITE_JOBS": "1",
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+    starter = nbclient.NotebookClient(
+        nbformat.v4.new_notebook(),
+        timeout=TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(workdir)}},
+    )
     km = starter.create_kernel_manager()
     starter.start_new_kernel(env=env)
     starter.start_new_kernel_client()
@@ -104,8 +116,9 @@ def _execute(nb, kernel, workdir) -> None:
     CellExecutionError on any error. nbclient reads only the replies and output messages to its own
     requests, so whatever an earlier execution left unread is skipped."""
     km, kc = kernel
-    client = nbclient.NotebookClient(nb, km=km, timeout=TIMEOUT_S, kernel_name="python3",
-                                     resources={"metadata": {"path": str(workdir)}})
+    client = nbclient.NotebookClient(
+        nb, km=km, timeout=TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(workdir)}}
+    )
     client.kc = kc  # after the constructor, which clears it; nbclient neither waits for nor stops a client it is given
     client.execute()
 
@@ -199,7 +212,7 @@ def test_each_notebook_loads_its_claims_from_its_file_and_defines_none_inline(pa
 
 
 def test_the_inline_check_catches_a_claim_made_in_a_notebook():
-    assert INLINE.search('T = C.Claims(M)') and INLINE.search('T.near("x", c, "m", 0.5, 0.05)')
+    assert INLINE.search("T = C.Claims(M)") and INLINE.search('T.near("x", c, "m", 0.5, 0.05)')
     assert INLINE.search('C.Conclusion("x", a, b, "m", +1)') and not INLINE.search("T = CLAIMS.tests(M, CELLS)")
 
 

@@ -18,8 +18,9 @@ from tests.cli import one_line_error, run_cli
 
 
 def test_play_with_set_deals_the_overridden_bottom(capsys):
-    code, out, err = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "7", "--set", "bottom_size=10",
-                             "--json")
+    code, out, err = run_cli(
+        capsys, "play", "--variant", "school-2016", "--seed", "7", "--set", "bottom_size=10", "--json"
+    )
     assert code == 0, err
     history = json.loads(out)["history"]
     assert len(history["bottom"].split()) == 10
@@ -27,19 +28,35 @@ def test_play_with_set_deals_the_overridden_bottom(capsys):
 
 
 def test_play_with_several_sets_plays_a_match(capsys):
-    code, out, err = run_cli(capsys, "play", "--variant", "two-deck-2011", "--seed", "3", "--set", "bottom_size=4",
-                             "--set", "takeover=60", "--match", "--policies", "basic")
+    code, out, err = run_cli(
+        capsys,
+        "play",
+        "--variant",
+        "two-deck-2011",
+        "--seed",
+        "3",
+        "--set",
+        "bottom_size=4",
+        "--set",
+        "takeover=60",
+        "--match",
+        "--policies",
+        "basic",
+    )
     assert code == 0, err
     assert "two-deck-2011: match 0 of seed 3" in out
 
 
-@pytest.mark.parametrize("argv, needles", [
-    (["--set", "bottom_size=8"], ["bottom_size = 8 does not divide the deal evenly", "2, 6, 10"]),
-    (["--set", "decks=5"], ["decks = 5", "from 1 to 4", "216 cards"]),
-    (["--set", "no_such_key=1"], ["unknown key 'no_such_key'"]),
-    (["--set", "bottom_size"], ["--set expects key=value"]),
-    (["--set", "step=10", "--set", "step=20"], ["--set step is given twice"]),
-])
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (["--set", "bottom_size=8"], ["bottom_size = 8 does not divide the deal evenly", "2, 6, 10"]),
+        (["--set", "decks=5"], ["decks = 5", "from 1 to 4", "216 cards"]),
+        (["--set", "no_such_key=1"], ["unknown key 'no_such_key'"]),
+        (["--set", "bottom_size"], ["--set expects key=value"]),
+        (["--set", "step=10", "--set", "step=20"], ["--set step is given twice"]),
+    ],
+)
 def test_play_refuses_a_bad_set_in_one_line(capsys, argv, needles):
     code, _, err = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "1", *argv)
     one_line_error(code, err, *needles, command="play")
@@ -77,15 +94,18 @@ def _replayed_variant(monkeypatch, capsys, command: str):
 
 
 def test_an_engine_error_prints_a_play_command_with_the_overrides(monkeypatch, capsys):
-    v = load_variant("school-2016").with_overrides({"bottom_size": 10, "follow_order": ["tt", "long", "pairs"],
-                                                    "throws": False}, source="school-2016 with --set")
+    v = load_variant("school-2016").with_overrides(
+        {"bottom_size": 10, "follow_order": ["tt", "long", "pairs"], "throws": False}, source="school-2016 with --set"
+    )
     _fail_match(monkeypatch, 3)
     with pytest.raises(SimsuiteError) as info:
         sim_match.play_match_batch(v, 5, 0, 4, "expert,basic")
     message = str(info.value)
     command = message.split("reproduce it with: ")[1]
-    assert command == ("simsuite play --variant school-2016 --set bottom_size=10 --set follow_order=tt,long,pairs "
-                       "--set throws=false --seed 5 --match --match-index 3 --policies expert,basic")
+    assert command == (
+        "simsuite play --variant school-2016 --set bottom_size=10 --set follow_order=tt,long,pairs "
+        "--set throws=false --seed 5 --match --match-index 3 --policies expert,basic"
+    )
     monkeypatch.undo()
     replayed = _replayed_variant(monkeypatch, capsys, command)
     assert replayed.rules_hash == v.rules_hash
@@ -100,16 +120,41 @@ def test_a_failed_simulate_chunk_prints_a_play_command_with_the_overrides(tmp_pa
         return real(variant, seed, start, count, policies, max_hands)
 
     monkeypatch.setattr(executor, "play_match_batch", fake)
-    code, _, err = run_cli(capsys, "simulate", "--variant", "two-deck-2011", "--set", "bottom_size=4", "--set",
-                           "throws=false", "--matches", "4", "--chunk", "2", "--seed", "9", "--out",
-                           str(tmp_path / "run"), "--quiet", "--jobs", "1")
-    line = one_line_error(code, err, "SimsuiteError: injected", "reproduce with: simsuite play --variant two-deck-2011 "
-                          "--set bottom_size=4 --set throws=false --seed 9 --match --match-index 2 --policies expert,basic")
+    code, _, err = run_cli(
+        capsys,
+        "simulate",
+        "--variant",
+        "two-deck-2011",
+        "--set",
+        "bottom_size=4",
+        "--set",
+        "throws=false",
+        "--matches",
+        "4",
+        "--chunk",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        str(tmp_path / "run"),
+        "--quiet",
+        "--jobs",
+        "1",
+    )
+    line = one_line_error(
+        code,
+        err,
+        "SimsuiteError: injected",
+        "reproduce with: simsuite play --variant two-deck-2011 "
+        "--set bottom_size=4 --set throws=false --seed 9 --match --match-index 2 --policies expert,basic",
+    )
     command = line.split("reproduce with: ")[1].split("; then resume")[0]
     monkeypatch.undo()
     replayed = _replayed_variant(monkeypatch, capsys, command)
-    assert replayed.rules_hash == load_variant("two-deck-2011").with_overrides(
-        {"bottom_size": 4, "throws": False}).rules_hash
+    assert (
+        replayed.rules_hash
+        == load_variant("two-deck-2011").with_overrides({"bottom_size": 4, "throws": False}).rules_hash
+    )
 
 
 def test_the_play_command_of_a_variant_file_names_the_file_and_only_what_was_set(tmp_path, monkeypatch, capsys):
@@ -120,7 +165,9 @@ def test_the_play_command_of_a_variant_file_names_the_file_and_only_what_was_set
     with pytest.raises(SimsuiteError) as info:
         sim_match.play_match_batch(v, 2, 0, 1, "basic")
     command = str(info.value).split("reproduce it with: ")[1]
-    assert command == (f"simsuite play --variant {shlex.quote(str(path))} --set throws=false --seed 2 --match "
-                       "--match-index 0 --policies basic")
+    assert command == (
+        f"simsuite play --variant {shlex.quote(str(path))} --set throws=false --seed 2 --match "
+        "--match-index 0 --policies basic"
+    )
     monkeypatch.undo()
     assert _replayed_variant(monkeypatch, capsys, command).rules_hash == v.rules_hash

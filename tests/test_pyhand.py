@@ -57,9 +57,9 @@ def _args(seed: int) -> dict:
 
 
 def assert_same_hand(a, b, where: str) -> None:
-    assert a.record == b.record, (
-        f"{where}: records differ: " + ", ".join(f"{k} {a.record[k]} != {b.record[k]}"
-                                                 for k in a.record if a.record[k] != b.record.get(k)))
+    assert a.record == b.record, f"{where}: records differ: " + ", ".join(
+        f"{k} {a.record[k]} != {b.record[k]}" for k in a.record if a.record[k] != b.record.get(k)
+    )
     for f in HISTORY_FIELDS:
         x, y = getattr(a.history, f), getattr(b.history, f)
         assert x.shape == y.shape and np.array_equal(x, y), f"{where}: history.{f} differs"
@@ -80,21 +80,27 @@ def test_builtin_policies_replay_the_engine_exactly(vid, mix):
         assert_same_hand(engine, py, f"{vid}, {mix!r}, seed {seed}, {kw}")
 
 
-@pytest.mark.parametrize("changes", [
-    dict(override_takes_deal=True, self_override=True),  # 反主反庄 in later hands
-    dict(bidding="concealed"),
-    dict(fallback="random_bottom_card", min_declare=3, min_override=3),  # few declarations: the fallback decides
-    dict(fallback="redeal", min_declare=3, min_override=3),
-    dict(throw_failure="forfeit"),
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        dict(override_takes_deal=True, self_override=True),  # 反主反庄 in later hands
+        dict(bidding="concealed"),
+        dict(fallback="random_bottom_card", min_declare=3, min_override=3),  # few declarations: the fallback decides
+        dict(fallback="redeal", min_declare=3, min_override=3),
+        dict(throw_failure="forfeit"),
+    ],
+)
 @pytest.mark.full_loop
 def test_builtin_policies_replay_the_engine_on_changed_rules(changes):
     v = replace(variant("school-2016"), **changes)
     for seed in range(6):
         for mix in ("expert,basic", "random"):
             kw = _args(seed)
-            assert_same_hand(play_one(v, seed, mix, **kw), play_hand_py(v, seed, builtins(mix), **kw),
-                             f"school-2016 with {changes}, {mix!r}, seed {seed}")
+            assert_same_hand(
+                play_one(v, seed, mix, **kw),
+                play_hand_py(v, seed, builtins(mix), **kw),
+                f"school-2016 with {changes}, {mix!r}, seed {seed}",
+            )
 
 
 def test_full_for_compiles_the_lean_loops_only_for_the_three_heuristics():
@@ -142,8 +148,11 @@ def test_specs_and_variant_ids_are_accepted():
 @pytest.mark.full_loop
 def test_one_builtin_object_can_take_every_seat():
     p = BuiltinPolicy("expert")
-    assert_same_hand(play_one(variant("baiyun-2016"), 9, "expert"), play_hand_py("baiyun-2016", 9, [p] * 4),
-                     "one object at four seats")
+    assert_same_hand(
+        play_one(variant("baiyun-2016"), 9, "expert"),
+        play_hand_py("baiyun-2016", 9, [p] * 4),
+        "one object at four seats",
+    )
     assert p.seated_at is None  # detached after the hand
 
 
@@ -284,7 +293,6 @@ def test_a_python_policy_can_delegate_to_a_builtin():
                 check_invariants(v, res, f"{vid}, delegating policy, seed {seed}")
 
 
-
 def test_search_on_its_own_says_to_seat_it():
     """A built-in policy on its own answers a view; the search cannot (it samples from the whole
     hand's state), and says so for each kind of decision, the bury included."""
@@ -312,10 +320,13 @@ def test_search_on_its_own_says_to_seat_it():
     play_hand_py(variant("school-2016"), 1, [Recorder() for _ in range(4)])
     search = BuiltinPolicy("search")
     for kind, view in views.items():
-        with pytest.raises(SimsuiteError, match="the search policy reads the hand's whole state .*: "
-                                                 "seat it at simsuite.play.pyhand.play_hand_py"):
+        with pytest.raises(
+            SimsuiteError,
+            match="the search policy reads the hand's whole state .*: seat it at simsuite.play.pyhand.play_hand_py",
+        ):
             getattr(search, kind)(view)
     assert set(views) == {"bury", "lead", "follow"}
+
 
 class Reckless:
     """Greedy, but leads a throw (the highest and the lowest card of its longest side suit)
@@ -441,7 +452,9 @@ def test_breaking_the_lead_shape_is_stopped_with_the_follow_priority_rule():
 
     e = _raises(BreakPairs(), seeds=range(30), seat=2, others=lambda: BuiltinPolicy("expert"))
     msg = str(e)
-    assert re.match(FOLLOW_HEAD + r"S must follow the lead's shape \(.+\) as far as the hand allows: it gives", msg), msg
+    assert re.match(FOLLOW_HEAD + r"S must follow the lead's shape \(.+\) as far as the hand allows: it gives", msg), (
+        msg
+    )
     assert "follow priority:" in msg and e.rule in msg
 
 
@@ -493,8 +506,11 @@ def test_two_suit_lead():
 
     e = _raises(TwoSuits(), seat=0)
     msg = str(e)
-    assert re.match(r"^N's lead in trick \d+ \(\S+ \S+\) is illegal: a lead must be of one suit-class; "
-                    r"this mixes (S|H|D|C), (S|H|D|C|trump)$", msg), msg
+    assert re.match(
+        r"^N's lead in trick \d+ \(\S+ \S+\) is illegal: a lead must be of one suit-class; "
+        r"this mixes (S|H|D|C), (S|H|D|C|trump)$",
+        msg,
+    ), msg
     assert e.rule.startswith("a lead must be of one suit-class")
 
 
@@ -524,8 +540,10 @@ def test_illegal_bury():
             missing = next(c for c in range(N_CARDS) if view.counts[c] == 0)
             return list(view.hand[: view.bottom_size - 1]) + [missing]
 
-    for cls, text in ((ShortBury, r"buries 5 card\(s\), but the bottom is 6 cards and exactly 6 must be buried"),
-                      (FakeBury, r"buries cards that are not in [NESW]'s hand")):
+    for cls, text in (
+        (ShortBury, r"buries 5 card\(s\), but the bottom is 6 cards and exactly 6 must be buried"),
+        (FakeBury, r"buries cards that are not in [NESW]'s hand"),
+    ):
         err = None
         for seed in range(10):
             try:
@@ -587,24 +605,46 @@ def test_load_policy_builtins_files_and_modules(tmp_path, monkeypatch):
         "from simsuite.play.builtin import BuiltinPolicy\n"
         "class Basic(BuiltinPolicy):\n"
         "    def __init__(self):\n"
-        "        super().__init__('basic')\n")
+        "        super().__init__('basic')\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     m = load_policy("my_policies:Basic")
     assert isinstance(m, BuiltinPolicy) and m.name == "basic"
     assert load_policy(g) is g
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("nosuch", r"^policy 'nosuch': not a built-in policy \(random, basic, expert, search, expert-v1, learned\) nor path/to/file.py:ClassName nor package.module:ClassName$"),
-    ("nowhere/missing.py:Greedy", r"^policy 'nowhere/missing.py:Greedy': file nowhere/missing.py not found$"),
-    ("no_such_module_xyz:Greedy", r"^policy 'no_such_module_xyz:Greedy': module no_such_module_xyz is not importable: ModuleNotFoundError: No module named 'no_such_module_xyz'$"),
-    ("simsuite.nothing_here:X", r"^policy 'simsuite.nothing_here:X': module simsuite.nothing_here is not importable: ModuleNotFoundError"),
-    (f"{GREEDY}:Nope", r"^policy '.*greedy.py:Nope': file .*greedy.py has no class Nope$"),
-    ("simsuite.play.policy:Nope", r"^policy 'simsuite.play.policy:Nope': module simsuite.play.policy has no class Nope$"),
-    ("simsuite.play.policy:View", r"^policy 'simsuite.play.policy:View': class View lacks the policy method\(s\) bid, bury, lead, follow \(a policy needs bid, bury, lead and follow\)$"),
-    ("simsuite.rules.cards:N_CARDS", r"^policy 'simsuite.rules.cards:N_CARDS': N_CARDS lacks the policy method\(s\) bid, bury, lead, follow"),
-    ("expert:", r"^policy 'expert:': write path/to/file.py:ClassName or package.module:ClassName$"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (
+            "nosuch",
+            r"^policy 'nosuch': not a built-in policy \(random, basic, expert, search, expert-v1, learned\) nor path/to/file.py:ClassName nor package.module:ClassName$",
+        ),
+        ("nowhere/missing.py:Greedy", r"^policy 'nowhere/missing.py:Greedy': file nowhere/missing.py not found$"),
+        (
+            "no_such_module_xyz:Greedy",
+            r"^policy 'no_such_module_xyz:Greedy': module no_such_module_xyz is not importable: ModuleNotFoundError: No module named 'no_such_module_xyz'$",
+        ),
+        (
+            "simsuite.nothing_here:X",
+            r"^policy 'simsuite.nothing_here:X': module simsuite.nothing_here is not importable: ModuleNotFoundError",
+        ),
+        (f"{GREEDY}:Nope", r"^policy '.*greedy.py:Nope': file .*greedy.py has no class Nope$"),
+        (
+            "simsuite.play.policy:Nope",
+            r"^policy 'simsuite.play.policy:Nope': module simsuite.play.policy has no class Nope$",
+        ),
+        (
+            "simsuite.play.policy:View",
+            r"^policy 'simsuite.play.policy:View': class View lacks the policy method\(s\) bid, bury, lead, follow \(a policy needs bid, bury, lead and follow\)$",
+        ),
+        (
+            "simsuite.rules.cards:N_CARDS",
+            r"^policy 'simsuite.rules.cards:N_CARDS': N_CARDS lacks the policy method\(s\) bid, bury, lead, follow",
+        ),
+        ("expert:", r"^policy 'expert:': write path/to/file.py:ClassName or package.module:ClassName$"),
+    ],
+)
 def test_load_policy_bad_specs(spec, message):
     with pytest.raises(SimsuiteError) as info:
         load_policy(spec)
@@ -619,7 +659,9 @@ def test_load_policy_file_that_fails(tmp_path):
     with pytest.raises(SimsuiteError, match=r"importing file .*broken.py failed: ModuleNotFoundError"):
         load_policy(f"{bad}:X")
     half = tmp_path / "half.py"
-    half.write_text("class Half:\n    def bid(self, view):\n        return None\n    def lead(self, view):\n        return []\n")
+    half.write_text(
+        "class Half:\n    def bid(self, view):\n        return None\n    def lead(self, view):\n        return []\n"
+    )
     with pytest.raises(SimsuiteError, match=r"class Half lacks the policy method\(s\) bury, follow \("):
         load_policy(f"{half}:Half")
     with pytest.raises(SimsuiteError, match=r"unknown built-in policy 'clever'"):

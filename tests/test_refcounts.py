@@ -36,8 +36,9 @@ first(np.ones(1))
 
 
 def _probe(before: str = "") -> str:
-    done = subprocess.run([sys.executable, "-c", _PROBE.format(before=before)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(before=before)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -95,7 +96,6 @@ print(simsuite.engine.plain_refcounts(), grown < 40_000)  # kB; 400,000 leaked a
 def test_compiled_allocations_are_freed_with_plain_refcounts():
     """numba's plain counter returned the old count, so NRT_decref never saw 0 and no array that
     compiled code allocated was freed (simsuite/engine/__init__.py, ``_plain_inc_dec``)."""
-    done = subprocess.run([sys.executable, "-c", _FREES.format(before="")], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", _FREES.format(before="")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]

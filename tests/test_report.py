@@ -57,8 +57,16 @@ def browser() -> str | None:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    return simulate({"variants": ["school-2016", "two-deck-2011"], "matches": 40, "seed": 1, "jobs": 1,
-                     "quiet": True, "out": tmp_path_factory.mktemp("report") / "run"})
+    return simulate(
+        {
+            "variants": ["school-2016", "two-deck-2011"],
+            "matches": 40,
+            "seed": 1,
+            "jobs": 1,
+            "quiet": True,
+            "out": tmp_path_factory.mktemp("report") / "run",
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -190,10 +198,16 @@ def test_default_output_is_report_html_in_the_current_folder(run, tmp_path, caps
 
 def test_a_folder_that_is_not_a_run(tmp_path, capsys):
     (tmp_path / "notarun").mkdir()
-    one_line_error(*run_cli(capsys, "report", str(tmp_path / "notarun"), "-o", str(tmp_path / "r.html"))[::2],
-                   "not a simsuite run", command="report")
-    one_line_error(*run_cli(capsys, "report", str(tmp_path / "missing"), "-o", str(tmp_path / "r.html"))[::2],
-                   "no such folder", command="report")
+    one_line_error(
+        *run_cli(capsys, "report", str(tmp_path / "notarun"), "-o", str(tmp_path / "r.html"))[::2],
+        "not a simsuite run",
+        command="report",
+    )
+    one_line_error(
+        *run_cli(capsys, "report", str(tmp_path / "missing"), "-o", str(tmp_path / "r.html"))[::2],
+        "no such folder",
+        command="report",
+    )
     assert not (tmp_path / "r.html").exists()
 
 
@@ -206,17 +220,27 @@ def test_a_run_with_no_rows(run, tmp_path, capsys):
     (empty / "manifest.json").write_text(json.dumps(m))
     shutil.rmtree(empty / "hands")
     shutil.rmtree(empty / "matches")
-    one_line_error(*run_cli(capsys, "report", str(empty), "-o", str(tmp_path / "r.html"))[::2], "no rows", command="report")
+    one_line_error(
+        *run_cli(capsys, "report", str(empty), "-o", str(tmp_path / "r.html"))[::2], "no rows", command="report"
+    )
     assert not (tmp_path / "r.html").exists()
 
 
 def test_an_unwritable_output_path(run, tmp_path, capsys):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    one_line_error(*run_cli(capsys, "report", str(run), "-o", str(blocker / "r.html"))[::2],
-                   "cannot write the report", "not a folder", command="report")
-    one_line_error(*run_cli(capsys, "report", str(run), "-o", str(tmp_path))[::2],
-                   "cannot write the report", "is a folder", command="report")
+    one_line_error(
+        *run_cli(capsys, "report", str(run), "-o", str(blocker / "r.html"))[::2],
+        "cannot write the report",
+        "not a folder",
+        command="report",
+    )
+    one_line_error(
+        *run_cli(capsys, "report", str(run), "-o", str(tmp_path))[::2],
+        "cannot write the report",
+        "is a folder",
+        command="report",
+    )
 
 
 # --- a real browser ------------------------------------------------------------------------------------
@@ -249,23 +273,34 @@ def test_the_browser_lookup_waits_for_the_ci_install(tmp_path, monkeypatch):
 
 
 def chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
-    cmd = [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-           f"--user-data-dir={profile}", *args]
+    cmd = [
+        binary,
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
 
 
 def test_chromium_loads_the_report_and_decodes_every_image(report, tmp_path):
     binary = browser()
     if binary is None:
-        pytest.skip("no Chromium binary on PATH (Debian: apt-get install -y chromium); "
-                    "the headless-browser check of the report needs one")
+        pytest.skip(
+            "no Chromium binary on PATH (Debian: apt-get install -y chromium); "
+            "the headless-browser check of the report needs one"
+        )
     out, text = report
     url = out.resolve().as_uri()
     n_img = text.count("<img")
 
     # the DOM after load: the page's inline script marks every image the browser decoded
-    got = chromium(binary, tmp_path / "p1", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
-                   "--dump-dom", url)
+    got = chromium(
+        binary, tmp_path / "p1", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom", url
+    )
     assert got.returncode == 0, got.stderr[-2000:]
     dom = got.stdout
     assert "simsuite report" in dom and "</html>" in dom
@@ -323,11 +358,20 @@ def test_cli_report_of_a_design_folder(design_page, tmp_path, capsys):
 def test_chromium_loads_the_design_page(design_page, tmp_path):
     binary = browser()
     if binary is None:
-        pytest.skip("no Chromium binary on PATH (Debian: apt-get install -y chromium); "
-                    "the headless-browser check of the design page needs one")
+        pytest.skip(
+            "no Chromium binary on PATH (Debian: apt-get install -y chromium); "
+            "the headless-browser check of the design page needs one"
+        )
     out, text, _ = design_page
-    got = chromium(binary, tmp_path / "p1", "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
-                   "--dump-dom", out.resolve().as_uri())
+    got = chromium(
+        binary,
+        tmp_path / "p1",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        out.resolve().as_uri(),
+    )
     assert got.returncode == 0, got.stderr[-2000:]
     dom = got.stdout
     assert "simsuite design" in dom and "The answer" in dom and "</html>" in dom
@@ -335,8 +379,14 @@ def test_chromium_loads_the_design_page(design_page, tmp_path):
     console = [line for line in got.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
     assert not console, console
     shot = tmp_path / "shot.png"
-    got = chromium(binary, tmp_path / "p2", "--virtual-time-budget=10000", f"--screenshot={shot}", "--window-size=1280,2400",
-                   out.resolve().as_uri())
+    got = chromium(
+        binary,
+        tmp_path / "p2",
+        "--virtual-time-budget=10000",
+        f"--screenshot={shot}",
+        "--window-size=1280,2400",
+        out.resolve().as_uri(),
+    )
     assert got.returncode == 0 and shot.is_file(), got.stderr[-2000:]
     px = np.asarray(Image.open(shot).convert("RGB"))
     assert px.var() > 100 and coloured(px).sum() > 500  # the plot's coloured points and bars

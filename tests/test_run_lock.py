@@ -31,8 +31,25 @@ START_TIMEOUT_S = 120  # a cold numba cache makes the first worker slow to start
 
 
 def simulate_argv(out: Path, seed: int, matches: int = 4, jobs: int = 1) -> list[str]:
-    return [sys.executable, "-m", "simsuite.cli", "simulate", "--variant", "school-2016", "--matches", str(matches),
-            "--chunk", "2", "--seed", str(seed), "--jobs", str(jobs), "--out", str(out), "--quiet"]
+    return [
+        sys.executable,
+        "-m",
+        "simsuite.cli",
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        str(matches),
+        "--chunk",
+        "2",
+        "--seed",
+        str(seed),
+        "--jobs",
+        str(jobs),
+        "--out",
+        str(out),
+        "--quiet",
+    ]
 
 
 def dead_pid() -> int:
@@ -48,6 +65,7 @@ def write_lock(folder: Path, **holder) -> None:
 
 
 # --- the lock itself --------------------------------------------------------------------------------
+
 
 def test_lock_is_exclusive_between_threads(tmp_path):
     """Rule: at most one holder at a time, however the two attempts interleave (200 races)."""
@@ -109,8 +127,10 @@ def test_two_concurrent_runs_never_both_succeed(tmp_path):
     succeed; the other says why; the folder holds only the winner's seed, as its manifest says."""
     for i in range(RACES):
         out = tmp_path / f"race{i}"
-        procs = [subprocess.Popen(simulate_argv(out, seed), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for seed in (1, 2)]
+        procs = [
+            subprocess.Popen(simulate_argv(out, seed), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for seed in (1, 2)
+        ]
         results = [(p.wait(timeout=START_TIMEOUT_S), p.stderr.read()) for p in procs]
         codes = [c for c, _ in results]
         assert codes.count(0) == 1, results
@@ -124,11 +144,16 @@ def test_two_concurrent_runs_never_both_succeed(tmp_path):
 
 # --- workers die with their driver ------------------------------------------------------------------
 
+
 def _start_with_workers(tmp_path: Path, busy: bool = True) -> tuple[subprocess.Popen, list[psutil.Process]]:
     """A two-worker run big enough to be busy when it is killed; returns once both workers exist
     (and, if ``busy``, once a chunk is written: the workers are playing)."""
-    proc = subprocess.Popen(simulate_argv(tmp_path / "run", 1, matches=20000, jobs=2),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        simulate_argv(tmp_path / "run", 1, matches=20000, jobs=2),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         kids = psutil.Process(proc.pid).children(recursive=True)
@@ -214,6 +239,8 @@ def test_a_pool_worker_watches_its_driver_before_importing_the_engine():
         kwargs = config["backend"].backend_kwargs
     assert kwargs["initializer"] is orphans.die_with_driver and kwargs["initargs"] == (os.getpid(),)
     assert orphans.die_with_driver.__module__ == "simsuite.sim.orphans"
-    code = "import sys, simsuite.sim.orphans; print(sorted(m for m in ('numba', 'polars', 'numpy') if m in sys.modules))"
+    code = (
+        "import sys, simsuite.sim.orphans; print(sorted(m for m in ('numba', 'polars', 'numpy') if m in sys.modules))"
+    )
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert got.stdout.strip() == "[]", got.stdout

@@ -12,12 +12,28 @@ from simsuite.rules.variant import known_ids, load_variant, replace
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 
 
-def cap(vid: str, *, unit: int = 1, trump: bool = True, lead: int | None = None, winner: int = 1,
-        declarers: int = 0, trick: int = 0, bottom: int = 20) -> Capture:
+def cap(
+    vid: str,
+    *,
+    unit: int = 1,
+    trump: bool = True,
+    lead: int | None = None,
+    winner: int = 1,
+    declarers: int = 0,
+    trick: int = 0,
+    bottom: int = 20,
+) -> Capture:
     """The capture of a last trick won by ``winner`` (defenders by default) with ``unit`` cards."""
-    return capture(load_variant(vid), winner_team=winner, declarers=declarers, unit_cards=unit,
-                   won_with_trump=trump, lead_cards=unit if lead is None else lead,
-                   trick_points=trick, bottom_points=bottom)
+    return capture(
+        load_variant(vid),
+        winner_team=winner,
+        declarers=declarers,
+        unit_cards=unit,
+        won_with_trump=trump,
+        lead_cards=unit if lead is None else lead,
+        trick_points=trick,
+        bottom_points=bottom,
+    )
 
 
 # --- captures ---------------------------------------------------------------------------------
@@ -59,7 +75,10 @@ def test_huizhou_only_trump_captures(unit):
 @pytest.mark.parametrize("unit, trump_mult, side_mult", [(1, 2, 1), (2, 4, 2), (4, 8, 4), (6, 12, 6)])
 def test_two_deck_2011_side_suit_capture_half(unit, trump_mult, side_mult):
     """三、15: trump single x2, pair x4, tractor x(2 x cards); side x1, x2, x cards."""
-    t, s = cap("two-deck-2011", unit=unit, trump=True, bottom=15), cap("two-deck-2011", unit=unit, trump=False, bottom=15)
+    t, s = (
+        cap("two-deck-2011", unit=unit, trump=True, bottom=15),
+        cap("two-deck-2011", unit=unit, trump=False, bottom=15),
+    )
     assert (t.multiplier, t.points) == (trump_mult, 15 * trump_mult)
     assert (s.multiplier, s.points) == (side_mult, 15 * side_mult)
 
@@ -124,21 +143,36 @@ def test_single_card_captures_flag_applies_to_bottom_schemes():
 def test_power_scheme_doubles_per_card(unit, mult):
     """capture_scheme = power: capture_base ** unit_cards (a common house rule, as a parameter)."""
     v = replace(load_variant("two-deck-2011"), capture_scheme="power", capture_base=2)
-    c = capture(v, winner_team=1, declarers=0, unit_cards=unit, won_with_trump=True, lead_cards=unit,
-                trick_points=0, bottom_points=10)
+    c = capture(
+        v,
+        winner_team=1,
+        declarers=0,
+        unit_cards=unit,
+        won_with_trump=True,
+        lead_cards=unit,
+        trick_points=0,
+        bottom_points=10,
+    )
     assert (c.multiplier, c.points) == (mult, 10 * mult)
 
 
 def test_either_side_bottom_capture_subtracts_for_declarers():
     """capture_by = either with a bottom scheme: the declarers' capture comes off the defenders."""
     v = replace(load_variant("school-2016"), capture_by="either")
-    c = capture(v, winner_team=0, declarers=0, unit_cards=2, won_with_trump=True, lead_cards=2,
-                trick_points=0, bottom_points=20)
+    c = capture(
+        v, winner_team=0, declarers=0, unit_cards=2, won_with_trump=True, lead_cards=2, trick_points=0, bottom_points=20
+    )
     assert (c.by, c.multiplier, c.points) == ("declarers", 6, -120)
 
 
-@pytest.mark.parametrize("kw", [dict(unit_cards=0, lead_cards=1), dict(unit_cards=3, lead_cards=2),
-                                dict(unit_cards=1, lead_cards=1, winner_team=2)])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(unit_cards=0, lead_cards=1),
+        dict(unit_cards=3, lead_cards=2),
+        dict(unit_cards=1, lead_cards=1, winner_team=2),
+    ],
+)
 def test_capture_rejects_impossible_tricks(kw):
     args = dict(winner_team=1, declarers=0, won_with_trump=True, trick_points=0, bottom_points=0) | kw
     with pytest.raises(ValueError):
@@ -150,29 +184,92 @@ def test_capture_rejects_impossible_tricks(kw):
 # (variant, P, defenders take over, levels gained by the winning side): both sides of every edge.
 BANDS = {
     "school-2016": [  # 三、(六)
-        (-40, False, 4), (0, False, 4), (25, False, 4), (30, False, 3), (55, False, 3), (60, False, 2),
-        (85, False, 2), (90, False, 1), (115, False, 1), (120, True, 0), (145, True, 0), (150, True, 1),
-        (175, True, 1), (180, True, 2), (205, True, 2), (210, True, 3), (300, True, 6),
+        (-40, False, 4),
+        (0, False, 4),
+        (25, False, 4),
+        (30, False, 3),
+        (55, False, 3),
+        (60, False, 2),
+        (85, False, 2),
+        (90, False, 1),
+        (115, False, 1),
+        (120, True, 0),
+        (145, True, 0),
+        (150, True, 1),
+        (175, True, 1),
+        (180, True, 2),
+        (205, True, 2),
+        (210, True, 3),
+        (300, True, 6),
     ],
     "huizhou": [  # 第六
-        (-20, False, 3), (0, False, 3), (5, False, 2), (55, False, 2), (60, False, 1), (115, False, 1),
-        (120, True, 0), (175, True, 0), (180, True, 1), (235, True, 1), (240, True, 2), (295, True, 2),
+        (-20, False, 3),
+        (0, False, 3),
+        (5, False, 2),
+        (55, False, 2),
+        (60, False, 1),
+        (115, False, 1),
+        (120, True, 0),
+        (175, True, 0),
+        (180, True, 1),
+        (235, True, 1),
+        (240, True, 2),
+        (295, True, 2),
         (300, True, 3),
     ],
     "baiyun-2016": [  # (八)7, thresholds RECONSTRUCTED as huizhou, plus one per -60 below zero
-        (-125, False, 5), (-120, False, 5), (-115, False, 4), (-60, False, 4), (-55, False, 3),
-        (-5, False, 3), (0, False, 3), (5, False, 2), (55, False, 2), (60, False, 1), (115, False, 1),
-        (120, True, 0), (175, True, 0), (180, True, 1), (235, True, 1), (240, True, 2), (300, True, 3),
+        (-125, False, 5),
+        (-120, False, 5),
+        (-115, False, 4),
+        (-60, False, 4),
+        (-55, False, 3),
+        (-5, False, 3),
+        (0, False, 3),
+        (5, False, 2),
+        (55, False, 2),
+        (60, False, 1),
+        (115, False, 1),
+        (120, True, 0),
+        (175, True, 0),
+        (180, True, 1),
+        (235, True, 1),
+        (240, True, 2),
+        (300, True, 3),
     ],
     "two-deck-2011": [  # 三、16
-        (-10, False, 3), (0, False, 3), (5, False, 2), (35, False, 2), (40, False, 1), (75, False, 1),
-        (80, True, 0), (115, True, 0), (120, True, 1), (155, True, 1), (160, True, 2), (195, True, 2),
-        (200, True, 3), (235, True, 3), (240, True, 4),
+        (-10, False, 3),
+        (0, False, 3),
+        (5, False, 2),
+        (35, False, 2),
+        (40, False, 1),
+        (75, False, 1),
+        (80, True, 0),
+        (115, True, 0),
+        (120, True, 1),
+        (155, True, 1),
+        (160, True, 2),
+        (195, True, 2),
+        (200, True, 3),
+        (235, True, 3),
+        (240, True, 4),
     ],
     "guangxi-2012": [  # 第七章1
-        (-160, False, 5), (-155, False, 4), (-80, False, 4), (-75, False, 3), (-5, False, 3), (0, False, 3),
-        (5, False, 2), (75, False, 2), (80, False, 1), (155, False, 1), (160, True, 0), (235, True, 0),
-        (240, True, 1), (315, True, 1), (320, True, 2), (400, True, 3),
+        (-160, False, 5),
+        (-155, False, 4),
+        (-80, False, 4),
+        (-75, False, 3),
+        (-5, False, 3),
+        (0, False, 3),
+        (5, False, 2),
+        (75, False, 2),
+        (80, False, 1),
+        (155, False, 1),
+        (160, True, 0),
+        (235, True, 0),
+        (240, True, 1),
+        (315, True, 1),
+        (320, True, 2),
+        (400, True, 3),
     ],
 }
 CASES = [(vid, p, take, n) for vid, rows in BANDS.items() for p, take, n in rows]
@@ -189,11 +286,17 @@ def test_band_edges(vid, p, take, n):
     assert o.level_change == ((n, 0) if take else (0, n))
 
 
-@pytest.mark.parametrize("p, band", [
-    (-40, "25 and below: declarers +4 (cap)"), (25, "25 and below: declarers +4 (cap)"),
-    (30, "30-55: declarers +3"), (115, "90-115: declarers +1"), (120, "120-145: defenders take over"),
-    (150, "150-175: defenders take over, defenders +1"),
-])
+@pytest.mark.parametrize(
+    "p, band",
+    [
+        (-40, "25 and below: declarers +4 (cap)"),
+        (25, "25 and below: declarers +4 (cap)"),
+        (30, "30-55: declarers +3"),
+        (115, "90-115: declarers +1"),
+        (120, "120-145: defenders take over"),
+        (150, "150-175: defenders take over, defenders +1"),
+    ],
+)
 def test_school_2016_band_edges(p, band):
     """三、(六): 0-25 or negative +4 (the cap); 120-145 take over with no level; +1 per further 30."""
     assert outcome(load_variant("school-2016"), defender_points=p, declarers=0, dealer=0).band == band
@@ -205,16 +308,22 @@ def test_school_2016_one_level_win_reading_is_a_parameter():
     assert [defender_levels(v, p) for p in (120, 145, 150, 180)] == [1, 1, 2, 3]
 
 
-@pytest.mark.parametrize("vid, p, band", [
-    ("huizhou", 0, "0: big bald (大光), declarers +3"), ("huizhou", -20, "below 0: big bald (大光), declarers +3"),
-    ("huizhou", 5, "5-55: declarers +2"), ("huizhou", 60, "60-115: declarers +1"),
-    ("huizhou", 240, "240-295: defenders take over, defenders +2"),
-    ("two-deck-2011", 5, "5-35: declarers +2"), ("two-deck-2011", 80, "80-115: defenders take over"),
-    ("guangxi-2012", -5, "-75 to -5: below zero, declarers +3"),
-    ("guangxi-2012", -80, "-155 to -80: below zero, declarers +4"),
-    ("guangxi-2012", 160, "160-235: defenders take over"),
-    ("baiyun-2016", -60, "-115 to -60: below zero, declarers +4"),
-])
+@pytest.mark.parametrize(
+    "vid, p, band",
+    [
+        ("huizhou", 0, "0: big bald (大光), declarers +3"),
+        ("huizhou", -20, "below 0: big bald (大光), declarers +3"),
+        ("huizhou", 5, "5-55: declarers +2"),
+        ("huizhou", 60, "60-115: declarers +1"),
+        ("huizhou", 240, "240-295: defenders take over, defenders +2"),
+        ("two-deck-2011", 5, "5-35: declarers +2"),
+        ("two-deck-2011", 80, "80-115: defenders take over"),
+        ("guangxi-2012", -5, "-75 to -5: below zero, declarers +3"),
+        ("guangxi-2012", -80, "-155 to -80: below zero, declarers +4"),
+        ("guangxi-2012", 160, "160-235: defenders take over"),
+        ("baiyun-2016", -60, "-115 to -60: below zero, declarers +4"),
+    ],
+)
 def test_band_names(vid, p, band):
     """The band names carry the edges of the band, so a log can be checked against the original."""
     assert outcome(load_variant(vid), defender_points=p, declarers=0, dealer=2).band == band
@@ -230,7 +339,10 @@ def test_defender_cap_caps():
     """defender_cap > 0 caps the defenders' gain (two-deck-2011's wrong-bury rule: max 3)."""
     v = replace(load_variant("two-deck-2011"), defender_cap=3)
     assert [defender_levels(v, p) for p in (195, 200, 240, 400)] == [2, 3, 3, 3]
-    assert outcome(v, defender_points=240, declarers=0, dealer=0).band == "200 and above: defenders take over, defenders +3 (cap)"
+    assert (
+        outcome(v, defender_points=240, declarers=0, dealer=0).band
+        == "200 and above: defenders take over, defenders +3 (cap)"
+    )
 
 
 @pytest.mark.parametrize("vid", IDS)
@@ -309,8 +421,17 @@ def test_no_branch_on_variant_id():
         v = load_variant(vid)
         w = dataclasses.replace(v, id="renamed")
         for p in range(-200, v.total_points + 5, 5):
-            assert outcome(v, defender_points=p, declarers=1, dealer=3) == outcome(w, defender_points=p, declarers=1, dealer=3)
+            assert outcome(v, defender_points=p, declarers=1, dealer=3) == outcome(
+                w, defender_points=p, declarers=1, dealer=3
+            )
         for unit in (1, 2, 4):
-            kw = dict(winner_team=1, declarers=0, unit_cards=unit, won_with_trump=False, lead_cards=4,
-                      trick_points=40, bottom_points=25)
+            kw = dict(
+                winner_team=1,
+                declarers=0,
+                unit_cards=unit,
+                won_with_trump=False,
+                lead_cards=4,
+                trick_points=40,
+                bottom_points=25,
+            )
             assert capture(v, **kw) == capture(w, **kw)

@@ -37,6 +37,7 @@ FAST = "search-k2-c3"  # small enough for tests
 
 # --- names ----------------------------------------------------------------------------------------
 
+
 def test_search_names_round_trip():
     assert policy_code("search") == search.SEARCH
     code = policy_code("search-k16-c8")
@@ -58,6 +59,7 @@ def test_unknown_policy_lists_search():
 
 
 # --- whole hands --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("vid", IDS)
 def test_search_hands_are_legal_and_match_the_python_path(vid):
@@ -87,6 +89,7 @@ def test_search_changes_play():
 
 
 # --- sampling -----------------------------------------------------------------------------------------
+
 
 def _midhand_state(vid="two-deck-2011", seed=4, tricks=6):
     """The state of an expert hand after ``tricks`` tricks (via the phases)."""
@@ -156,12 +159,14 @@ def test_the_dealer_knows_the_bottom():
 
 # --- positions with a known right answer -----------------------------------------------------------------
 
+
 def test_feed_points_to_a_partner_whose_trick_is_sure():
     # two-deck-2011, two cards left each: N (declarer) leads the last big joker, E follows, S (void
     # in trump) holds D10 and D3. N's trick is sure; the D10 kept for the last trick may fall to the
     # defenders (and be multiplied as the bottom is captured): feed it now.
-    s = position({}, {"S": "D10 D3"}, ["BJ", "C4"], "N", "S",
-                  unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8", bottom_hidden="")
+    s = position(
+        {}, {"S": "D10 D3"}, ["BJ", "C4"], "N", "S", unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8", bottom_hidden=""
+    )
     # the 12 unseen cards: N 1, E 1, W 2 and the 8 of the bottom
     a = advise(s, load_variant("two-deck-2011"), "search-k12-c6")
     assert format_cards(a.choice) == "D10"
@@ -173,14 +178,22 @@ def test_take_the_last_trick_when_the_bottom_is_rich():
     # leads with two cards each left, holding the last big joker and C3. Leading C3 keeps the joker
     # for the last trick, which it is sure to win, capturing the bottom; leading the joker first
     # leaves C3 to lose the last trick. Search must lead C3.
-    s = position({"points": 60}, {"E": "BJ C3"}, None, None, "E",
-                  unseen="C4 C5 D6 D7 H6 H7 DK D10 D5 HK H10 H5 S3 S4",
-                  bottom_hidden="", decks=2)
+    s = position(
+        {"points": 60},
+        {"E": "BJ C3"},
+        None,
+        None,
+        "E",
+        unseen="C4 C5 D6 D7 H6 H7 DK D10 D5 HK H10 H5 S3 S4",
+        bottom_hidden="",
+        decks=2,
+    )
     a = advise(s, load_variant("two-deck-2011"), "search-k12-c6")
     assert format_cards(a.choice) == "C3"
 
 
 # --- advise: command line ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["advise-lead", "advise-follow", "advise-near-the-end"])
 def test_advise_json_contract(name, capsys):
@@ -206,20 +219,39 @@ def test_advise_expert_gives_its_choice_only(capsys):
 
 
 BAD_POSITIONS = [
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nN = "S3"\n',
-     "give the hand of the seat to move"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\nplayed = "S3"\n[hands]\nE = "S4 S5"\n',
-     "played lists 1 card(s)"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\nto_move = "E"\n[hands]\nE = "S4"\n', "needs level, trump, declarers and dealer"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nplayed = "S3"\n[hands]\nE = "S4"\n', "give to_move too"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "N"\n[hands]\nN = "S4"\n',
-     "is the dealer and buried the bottom"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S4 S4 S4"\n',
-     "deck(s) hold only 2"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "S"\n[hands]\nS = "S4"\n'
-     '[trick]\nleader = "N"\nplays = ["S3"]\n', "it is E's turn"),
-    ('level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[voids]\nW = "X"\n[hands]\nE = "S4"\n',
-     "[voids] W"),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nN = "S3"\n',
+        "give the hand of the seat to move",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\nplayed = "S3"\n[hands]\nE = "S4 S5"\n',
+        "played lists 1 card(s)",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\nto_move = "E"\n[hands]\nE = "S4"\n',
+        "needs level, trump, declarers and dealer",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nplayed = "S3"\n[hands]\nE = "S4"\n',
+        "give to_move too",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "N"\n[hands]\nN = "S4"\n',
+        "is the dealer and buried the bottom",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[hands]\nE = "S4 S4 S4"\n',
+        "deck(s) hold only 2",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "S"\n[hands]\nS = "S4"\n'
+        '[trick]\nleader = "N"\nplays = ["S3"]\n',
+        "it is E's turn",
+    ),
+    (
+        'level = "2"\ntrump = "S"\ndeclarers = "NS"\ndealer = "N"\nto_move = "E"\n[voids]\nW = "X"\n[hands]\nE = "S4"\n',
+        "[voids] W",
+    ),
 ]
 
 
@@ -233,21 +265,38 @@ def test_advise_bad_positions_get_one_line(tmp_path, capsys, text, words):
     assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("extra, hands, plays, words", [
-    # a seat void in a suit it holds, shows or plays
-    ({"voids": {"S": "D"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] S is void in D but holds D3"),
-    ({"voids": {"E": "C"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] E is void in C but shows or plays C4"),
-    ({"voids": {"W": "T"}, "shown": {"W": "S3"}}, {"S": "D10 D3"}, None,
-     "[voids] W is void in trump but shows or plays S3"),
-    # voids that leave seats fewer cards than they hold: each alone, and three together
-    ({"voids": {"W": "S H D C T"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] leave W 0 unseen card(s)"),
-    ({"voids": {"N": "S H D C T", "E": "S H D C T", "W": "S H D C T"}}, {"S": "D10 D3"}, None,
-     "[voids] leave N 0 unseen card(s)"),
-])
+@pytest.mark.parametrize(
+    "extra, hands, plays, words",
+    [
+        # a seat void in a suit it holds, shows or plays
+        ({"voids": {"S": "D"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] S is void in D but holds D3"),
+        ({"voids": {"E": "C"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] E is void in C but shows or plays C4"),
+        (
+            {"voids": {"W": "T"}, "shown": {"W": "S3"}},
+            {"S": "D10 D3"},
+            None,
+            "[voids] W is void in trump but shows or plays S3",
+        ),
+        # voids that leave seats fewer cards than they hold: each alone, and three together
+        ({"voids": {"W": "S H D C T"}}, {"S": "D10 D3"}, ["BJ", "C4"], "[voids] leave W 0 unseen card(s)"),
+        (
+            {"voids": {"N": "S H D C T", "E": "S H D C T", "W": "S H D C T"}},
+            {"S": "D10 D3"},
+            None,
+            "[voids] leave N 0 unseen card(s)",
+        ),
+    ],
+)
 def test_advise_refuses_voids_the_position_contradicts(extra, hands, plays, words):
-    s = position(extra, hands, plays, "N" if plays else None, "S",
-                 unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8" if plays else "C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8 S3 S4",
-                 bottom_hidden="")
+    s = position(
+        extra,
+        hands,
+        plays,
+        "N" if plays else None,
+        "S",
+        unseen="C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8" if plays else "C5 H6 H7 C8 C9 HJ D4 H3 C3 C6 H4 H8 S3 S4",
+        bottom_hidden="",
+    )
     with pytest.raises(SimsuiteError, match=re.escape(words)):
         advise(s, load_variant("two-deck-2011"), FAST)
 
@@ -258,6 +307,7 @@ def test_advise_needs_one_variant(tmp_path, capsys):
 
 
 # --- the bury responds to the rules -------------------------------------------------------------------
+
 
 def test_search_buries_fewer_points_as_the_capture_multiplier_grows():
     # school-2016 三、(五)(2): the bottom is multiplied 3 per card of the capturing unit; with no

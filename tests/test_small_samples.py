@@ -17,8 +17,9 @@ FOLLOW = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "ad
 def test_small_samples_give_intervals_inside_what_the_figure_can_be(capsys):
     """Normal intervals of two or three hands stay inside the figure's range: no share's difference
     beyond -1 or 1, no mean |level change| or points buried below 0."""
-    code, out, err = run_cli(capsys, "compare-policies", "--hands", "2", "--policies", "expert,basic", "--variant",
-                             "school-2016", "--json")
+    code, out, err = run_cli(
+        capsys, "compare-policies", "--hands", "2", "--policies", "expert,basic", "--variant", "school-2016", "--json"
+    )
     assert code == 0, err
     figures = json.loads(out)[0]["figures"]
     for f in figures.values():

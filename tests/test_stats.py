@@ -39,7 +39,7 @@ def test_bca_acceleration_from_the_jackknife():
     """Jackknife values 0, 0, 3: d = 1, 1, -2, a = (1 + 1 - 8) / (6 * 6^1.5) = -1 / 14.70."""
     boots = _normal_boots()
     jack = np.array([0.0, 0.0, 3.0])
-    a = -6 / (6 * 6 ** 1.5)
+    a = -6 / (6 * 6**1.5)
     z = ND.inv_cdf(0.975)
     q = [ND.cdf(t / (1 - a * t)) for t in (-z, z)]
     assert bca_bounds(boots, 0.0, jack) == _quantiles(boots, tuple(q))

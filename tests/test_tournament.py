@@ -52,8 +52,12 @@ def met(result, upto_round):
 
 def test_school_2016_swiss_round_1_drawn_by_lot():
     v = SCHOOL.with_overrides({"rounds": 1})
-    draws = {tuple(sorted(map(tuple, map(sorted, pairs_of(run_tournament(v, list("ABCDEFGH"), strongest_wins, s).rounds[0])))))
-             for s in range(12)}
+    draws = {
+        tuple(
+            sorted(map(tuple, map(sorted, pairs_of(run_tournament(v, list("ABCDEFGH"), strongest_wins, s).rounds[0]))))
+        )
+        for s in range(12)
+    }
     assert len(draws) > 1  # the draw depends on the seed
     res = run_tournament(v, list("ABCDEFGH"), strongest_wins, 3)
     order = res.rounds[0].order
@@ -73,7 +77,11 @@ def test_school_2016_swiss_pairs_by_standing_1v2_3v4():
     expected = winners + losers_order
     assert list(res.rounds[1].order) == expected
     assert [(p.team_a, p.team_b) for p in res.rounds[1].pairings] == [
-        (expected[0], expected[1]), (expected[2], expected[3]), (expected[4], expected[5]), (expected[6], expected[7])]
+        (expected[0], expected[1]),
+        (expected[2], expected[3]),
+        (expected[4], expected[5]),
+        (expected[6], expected[7]),
+    ]
 
 
 def _draw_first_round(levels_by_call):
@@ -195,7 +203,7 @@ def ranked(entries, tiebreaks=SCHOOL.tiebreaks, seed=0):
 def test_school_2016_tiebreak_points_first():
     entries = {
         "B": [E(0, "X", "win", 12, 12), E(1, "Y", "loss", -1, 0)],  # 3 points, better everything else
-        "A": [E(0, "X", "win", 1, 1), E(1, "Y", "draw", 0, 0)],      # 4 points
+        "A": [E(0, "X", "win", 1, 1), E(1, "Y", "draw", 0, 0)],  # 4 points
     }
     order, rows = ranked(entries)
     assert order == ["A", "B"] and rows[1].separated_by == "points"
@@ -236,7 +244,7 @@ def test_school_2016_tiebreak_round_level():
 def test_school_2016_tiebreak_total_level_diff():
     entries = {
         "B": [E(0, "X", "win", 5, 11), E(1, "Y", "win", 6, 8)],  # total +11, levels 19
-        "A": [E(0, "X", "win", 8, 8), E(1, "Y", "win", 6, 8)],   # total +14, levels 16
+        "A": [E(0, "X", "win", 8, 8), E(1, "Y", "win", 6, 8)],  # total +14, levels 16
     }
     order, rows = ranked(entries)
     assert order == ["A", "B"] and rows[1].separated_by == "total_level_diff"
@@ -327,8 +335,9 @@ def test_two_deck_2011_single_elimination_champion():
     finalist = next(t for t in (res.rounds[2].pairings[0].team_a, res.rounds[2].pairings[0].team_b) if t != "A")
     assert res.standings[1].team == finalist and res.standings[1].separated_by == "stage"
     # Lots are drawn every round: the semi-finals vary with the seed even for the same survivors.
-    semis = {frozenset(pairs_of(run_tournament(TWO_DECK, list("ABCDEFGH"), strongest_wins, s).rounds[1]))
-             for s in range(12)}
+    semis = {
+        frozenset(pairs_of(run_tournament(TWO_DECK, list("ABCDEFGH"), strongest_wins, s).rounds[1])) for s in range(12)
+    }
     assert len(semis) > 1
 
 
@@ -428,12 +437,15 @@ def _trace(res):
     return [(p.round_index, p.table, p.team_a, p.team_b, p.match_seed) for rec in res.rounds for p in rec.pairings]
 
 
-@pytest.mark.parametrize("variant,teams,kw", [
-    (SCHOOL, list("ABCDEFG"), {}),
-    (BAIYUN, list("ABCDEF"), {}),
-    (TWO_DECK, list("ABCDEFG"), {}),
-    (TWO_DECK, list("ABCDEFG"), {"elimination": "double"}),
-])
+@pytest.mark.parametrize(
+    "variant,teams,kw",
+    [
+        (SCHOOL, list("ABCDEFG"), {}),
+        (BAIYUN, list("ABCDEF"), {}),
+        (TWO_DECK, list("ABCDEFG"), {}),
+        (TWO_DECK, list("ABCDEFG"), {"elimination": "double"}),
+    ],
+)
 def test_same_seed_same_pairings(variant, teams, kw):
     a = run_tournament(variant, teams, seeded_coin, 21, **kw)
     b = run_tournament(variant, teams, seeded_coin, 21, **kw)

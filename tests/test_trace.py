@@ -52,14 +52,34 @@ def synthetic(variant_id: str, declared: bool) -> tuple:
     """A two-trick hand-built history: N (declarers NS) throws HA HK; E holds HA, so it fails."""
     v = load_variant(variant_id)
     rec = dict.fromkeys(RECORD_FIELDS, 0)
-    rec.update(dealer=0, declarers=0, level=0, trump=0, declared=int(declared), declarer_seat=0 if declared else -1,
-               tricks=2, throws=1, throws_failed=1, trick_points=10, final_points=20, penalties=10,
-               next_dealer=2, next_declarers=0, levels_ns=1)
+    rec.update(
+        dealer=0,
+        declarers=0,
+        level=0,
+        trump=0,
+        declared=int(declared),
+        declarer_seat=0 if declared else -1,
+        tricks=2,
+        throws=1,
+        throws_failed=1,
+        trick_points=10,
+        final_points=20,
+        penalties=10,
+        next_dealer=2,
+        next_declarers=0,
+        levels_ns=1,
+    )
     deal = np.stack([vec("HA HK S5"), vec("HA H10 S6"), vec("H3 H4 S7"), vec("H5 H6 S8")])
     plays = [
         (0, 0, 1, -1, "HA HK"),
-        (0, 0, 0, 1, "HK"), (0, 1, 0, 1, "HA"), (0, 2, 0, 1, "H3"), (0, 3, 0, 1, "H5"),
-        (1, 1, 0, 0, "H10"), (1, 2, 0, 0, "H4"), (1, 3, 0, 0, "H6"), (1, 0, 0, 0, "HA"),
+        (0, 0, 0, 1, "HK"),
+        (0, 1, 0, 1, "HA"),
+        (0, 2, 0, 1, "H3"),
+        (0, 3, 0, 1, "H5"),
+        (1, 1, 0, 0, "H10"),
+        (1, 2, 0, 0, "H4"),
+        (1, 3, 0, 0, "H6"),
+        (1, 0, 0, 0, "HA"),
     ]
     rows = np.array([[t, s, k, w, *vec(c)] for t, s, k, w, c in plays], np.int64)
     bids = np.array([[0, 0, 1, 1]] if declared else np.zeros((0, 4)), np.int64)

@@ -81,7 +81,12 @@ def test_guangxi_2012_side_bomb_never_beats_earlier_trump():
 
 def test_guangxi_2012_special_tractor_beats_pair_tractor():
     # 第六章3: 555666 beats AAKKQQ
-    t = trick("guangxi-2012", N, ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H4 H7 H8 H9 H10 HJ", "C4 C5 C6 C7 C8 C9"], level="3")
+    t = trick(
+        "guangxi-2012",
+        N,
+        ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6", "H4 H7 H8 H9 H10 HJ", "C4 C5 C6 C7 C8 C9"],
+        level="3",
+    )
     assert t.winner == E
 
 
@@ -140,8 +145,12 @@ def test_school_2016_failed_throw_by_defender_subtracts():
 
 def test_school_2016_throw_absolute_max_pair_counts_two():
     # 四、5(6): a pair below another player's card counts as two cards
-    t = trick("school-2016", N, ["HA HQ HQ", "H9 H10 C3", "HK H5 D4", "H3 H4 D9"],
-              {N: "HA HQ HQ", E: "H9 H10 C3", S: "HK H5 D4", W: "H3 H4 D9"})
+    t = trick(
+        "school-2016",
+        N,
+        ["HA HQ HQ", "H9 H10 C3", "HK H5 D4", "H3 H4 D9"],
+        {N: "HA HQ HQ", E: "H9 H10 C3", S: "HK H5 D4", W: "H3 H4 D9"},
+    )
     assert t.throw.stands is False and t.throw.defender_points_delta == 20
 
 

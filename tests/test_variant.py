@@ -337,8 +337,10 @@ def test_with_overrides_about_field_is_not_a_rule():
     assert "'name'" in str(info.value)
 
 
-@pytest.mark.parametrize("key, value, allowed", [("bottom_size", "8", "integer"), ("throws", 1, "true or false"),
-                                                  ("capture_with", "hearts", "any, trump")])
+@pytest.mark.parametrize(
+    "key, value, allowed",
+    [("bottom_size", "8", "integer"), ("throws", 1, "true or false"), ("capture_with", "hearts", "any, trump")],
+)
 def test_with_overrides_wrong_type_names_the_field(key, value, allowed):
     with pytest.raises(VariantError) as info:
         load_variant("two-deck-2011").with_overrides({key: value})

@@ -85,12 +85,32 @@ def test_simulate_warms_the_engine_in_the_driver_before_local_workers(tmp_path, 
     calls = []
     monkeypatch.setattr(executor, "warm_up", lambda *a, **k: calls.append(a) or 0.0)
     monkeypatch.setattr(executor, "_WARMED", set())
-    simulate(dict(variants=["school-2016"], policies="basic", matches=4, seed=1, chunk=2, jobs=1, quiet=True,
-                  out=tmp_path / "run"))
+    simulate(
+        dict(
+            variants=["school-2016"],
+            policies="basic",
+            matches=4,
+            seed=1,
+            chunk=2,
+            jobs=1,
+            quiet=True,
+            out=tmp_path / "run",
+        )
+    )
     assert calls == [()]
     # a second run of the same policy set in this process (a design's next round) has nothing to warm
-    simulate(dict(variants=["school-2016"], policies="expert,basic", matches=4, seed=1, chunk=2, jobs=1,
-                  quiet=True, out=tmp_path / "run2"))
+    simulate(
+        dict(
+            variants=["school-2016"],
+            policies="expert,basic",
+            matches=4,
+            seed=1,
+            chunk=2,
+            jobs=1,
+            quiet=True,
+            out=tmp_path / "run2",
+        )
+    )
     assert calls == [()]
 
 
@@ -100,8 +120,18 @@ def test_a_failed_warm_up_leaves_the_run_to_the_workers(tmp_path, monkeypatch):
 
     monkeypatch.setattr(executor, "warm_up", boom)
     monkeypatch.setattr(executor, "_WARMED", set())
-    out = simulate(dict(variants=["school-2016"], policies="basic", matches=4, seed=1, chunk=2, jobs=1, quiet=True,
-                        out=tmp_path / "run"))
+    out = simulate(
+        dict(
+            variants=["school-2016"],
+            policies="basic",
+            matches=4,
+            seed=1,
+            chunk=2,
+            jobs=1,
+            quiet=True,
+            out=tmp_path / "run",
+        )
+    )
     assert (out / "manifest.json").exists()
 
 

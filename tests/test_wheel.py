@@ -56,8 +56,15 @@ ROOT = Path(__file__).resolve().parents[1]
 # the package's files; caches (bytecode, numba's) and build leftovers stay behind
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info")
 # variables that would let the installed command see the checkout or the test run
-DROP_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "NUMBA_CACHE_DIR",
-            "CONDA_PREFIX")
+DROP_ENV = (
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSTARTUP",
+    "PYTHONDONTWRITEBYTECODE",
+    "VIRTUAL_ENV",
+    "NUMBA_CACHE_DIR",
+    "CONDA_PREFIX",
+)
 # what the compile notice prints on a fresh install (engine.warm.CompileNotice)
 NOTICE = re.compile(r"^simsuite: (compiling the engine, once per checkout|engine compiled in \d+ s)")
 SCENARIO = """\
@@ -114,8 +121,7 @@ def _pins(uv: str | None) -> list[str]:
         text = _run([uv, "pip", "freeze", "--python", sys.executable], 60).stdout
     else:
         text = _run([sys.executable, "-m", "pip", "freeze"], 60).stdout
-    return [line for line in text.splitlines()
-            if "==" in line and not line.lower().startswith(("simsuite==", "-e"))]
+    return [line for line in text.splitlines() if "==" in line and not line.lower().startswith(("simsuite==", "-e"))]
 
 
 class Installed:
@@ -125,16 +131,25 @@ class Installed:
         self.venv, self.work, self.wheel = venv, work, wheel
         self.bin = venv / "bin"
         self.package = next(venv.glob("lib/python3*/site-packages")) / "simsuite"
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in DROP_ENV and not k.startswith(("SIMSUITE_", "PYTEST_", "COV_CORE_"))}
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in DROP_ENV and not k.startswith(("SIMSUITE_", "PYTEST_", "COV_CORE_"))
+        }
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
 
     def cli(self, *args: str, timeout: float = 120, stderr_ok: re.Pattern | None = None) -> str:
         """``simsuite ARGS`` of the installed venv: exit 0 and stderr empty (but lines matching
         ``stderr_ok``); its stdout."""
         with step(" ".join(args[:1]) or "--help"):
-            res = subprocess.run([str(self.bin / "simsuite"), *args], cwd=self.work, env=self.env, capture_output=True,
-                                 text=True, timeout=timeout)
+            res = subprocess.run(
+                [str(self.bin / "simsuite"), *args],
+                cwd=self.work,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
         self.stderr = res.stderr
         shown = f"simsuite {' '.join(args)}: exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}"
         assert res.returncode == 0, shown
@@ -179,19 +194,30 @@ def installed(tmp_path_factory) -> Installed:
             _run([str(py), "-m", "pip", "install", "-q", "-c", str(pins), str(wheels[0])], 600)
     work.mkdir()
     yield Installed(venv, work, wheels[0])
-    print("\ntests/test_wheel.py steps (wall s / CPU s): "
-          + ", ".join(f"{name} {secs:.1f}/{cpu:.1f}" for name, secs, cpu in TIMES))
+    print(
+        "\ntests/test_wheel.py steps (wall s / CPU s): "
+        + ", ".join(f"{name} {secs:.1f}/{cpu:.1f}" for name, secs, cpu in TIMES)
+    )
 
 
 def test_wheel_installs_and_runs(installed):
     """The cheap commands of the installed wheel: the package, its data and its command line."""
     w = installed
     with step("import"):  # the package, and the package data that no command below reads
-        res = _run([str(w.bin / "python"), "-c", "import simsuite\n"
-                    "from simsuite.analysis.calibrate import load_all_references\n"
-                    "from simsuite.engine.model import active_model, active_path\n"
-                    "print(simsuite.__file__, simsuite.__version__, len(load_all_references()), active_path())\n"
-                    "assert active_model()"], 120, cwd=w.work, env=w.env)
+        res = _run(
+            [
+                str(w.bin / "python"),
+                "-c",
+                "import simsuite\n"
+                "from simsuite.analysis.calibrate import load_all_references\n"
+                "from simsuite.engine.model import active_model, active_path\n"
+                "print(simsuite.__file__, simsuite.__version__, len(load_all_references()), active_path())\n"
+                "assert active_model()",
+            ],
+            120,
+            cwd=w.work,
+            env=w.env,
+        )
     where, version, references, model = res.stdout.split()
     for path in (where, model):
         assert Path(path).resolve().is_relative_to(w.venv.resolve()), path
@@ -257,9 +283,24 @@ def _seed_engine_cache(w: Installed) -> int:
 def _simulate(w: Installed, out: str, *extra: str, stderr_ok: str = "") -> dict:
     """``simulate`` of the installed wheel, 4 matches of school-2016 in 2 chunks, basic against random
     (the lean loop set, the cheapest to compile): its manifest, checked complete."""
-    w.cli("simulate", "--variant", "school-2016", "--matches", "4", "--chunk", "2", "--policies", "basic,random",
-          "--seed", "1", "--out", out, *extra, timeout=540,
-          stderr_ok=re.compile(rf"^{out}: 4 matches, \d+ hands in " + (f"|{stderr_ok}" if stderr_ok else "")))
+    w.cli(
+        "simulate",
+        "--variant",
+        "school-2016",
+        "--matches",
+        "4",
+        "--chunk",
+        "2",
+        "--policies",
+        "basic,random",
+        "--seed",
+        "1",
+        "--out",
+        out,
+        *extra,
+        timeout=540,
+        stderr_ok=re.compile(rf"^{out}: 4 matches, \d+ hands in " + (f"|{stderr_ok}" if stderr_ok else "")),
+    )
     manifest = json.loads((w.work / out / "manifest.json").read_text())
     assert manifest["status"] == "complete", manifest["status"]
     assert [c["status"] for c in manifest["chunks"]] == ["done", "done"], manifest["chunks"]
@@ -277,8 +318,10 @@ def test_wheel_runs_the_engine(installed):
         _simulate(w, "local")
     except AssertionError as exc:
         if "compiling the engine" in w.stderr:
-            raise AssertionError("the installed engine compiled instead of loading the cache copied from the "
-                                 f"checkout (is the checkout's cache stale? make clean-cache)\n{exc}") from None
+            raise AssertionError(
+                "the installed engine compiled instead of loading the cache copied from the "
+                f"checkout (is the checkout's cache stale? make clean-cache)\n{exc}"
+            ) from None
         raise
 
     out = w.cli("summary", "local")
@@ -350,22 +393,57 @@ def dask_cluster(installed, tmp_path):
     procs: list = []
     try:
         info = tmp_path / "scheduler.json"
-        sched = _start([str(installed.bin / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                        "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info),
-                        "--idle-timeout", "300"],  # and the worker's --death-timeout: gone even if this process is killed
-                       installed, tmp_path / "scheduler.log", procs)
+        sched = _start(
+            [
+                str(installed.bin / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--dashboard-address",
+                "127.0.0.1:0",
+                "--scheduler-file",
+                str(info),
+                "--idle-timeout",
+                "300",
+            ],  # and the worker's --death-timeout: gone even if this process is killed
+            installed,
+            tmp_path / "scheduler.log",
+            procs,
+        )
         deadline = time.monotonic() + 60
         while not info.exists() and sched.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         assert info.exists(), (tmp_path / "scheduler.log").read_text()
         address = json.loads(info.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:"), address
-        _start([str(installed.bin / "dask"), "worker", address, "--host", "127.0.0.1", "--nworkers", "1",
-                "--nthreads", "2", "--no-dashboard", "--death-timeout", "60",
-                "--local-directory", str(tmp_path / "worker")], installed, tmp_path / "worker.log", procs)
+        _start(
+            [
+                str(installed.bin / "dask"),
+                "worker",
+                address,
+                "--host",
+                "127.0.0.1",
+                "--nworkers",
+                "1",
+                "--nthreads",
+                "2",
+                "--no-dashboard",
+                "--death-timeout",
+                "60",
+                "--local-directory",
+                str(tmp_path / "worker"),
+            ],
+            installed,
+            tmp_path / "worker.log",
+            procs,
+        )
         with step("dask up"):  # the worker has joined (the CLI's scheduler check does not wait for workers)
-            joined = _on_cluster(installed, address, "c.wait_for_workers(1, timeout=60); "
-                                                     "print(len(c.scheduler_info()['workers']))")
+            joined = _on_cluster(
+                installed, address, "c.wait_for_workers(1, timeout=60); print(len(c.scheduler_info()['workers']))"
+            )
         assert joined == "1", (joined, (tmp_path / "worker.log").read_text())
         yield address
     finally:
@@ -378,9 +456,27 @@ def test_wheel_dask(installed, dask_cluster):
     from it: every chunk runs on the worker and the run is complete."""
     w = installed
     _seed_engine_cache(w)  # the worker loads the engine (test_wheel_compiles_the_engine compiles it)
-    w.cli("simulate", "--variant", "huizhou", "--matches", "4", "--chunk", "2", "--policies", "random,basic",
-          "--seed", "2", "--backend", "dask", "--scheduler", dask_cluster, "--out", "dask", timeout=540,
-          stderr_ok=re.compile(r"^dask: 4 matches, \d+ hands in "))
+    w.cli(
+        "simulate",
+        "--variant",
+        "huizhou",
+        "--matches",
+        "4",
+        "--chunk",
+        "2",
+        "--policies",
+        "random,basic",
+        "--seed",
+        "2",
+        "--backend",
+        "dask",
+        "--scheduler",
+        dask_cluster,
+        "--out",
+        "dask",
+        timeout=540,
+        stderr_ok=re.compile(r"^dask: 4 matches, \d+ hands in "),
+    )
     manifest = json.loads((w.work / "dask" / "manifest.json").read_text())
     assert manifest["status"] == "complete", manifest["status"]
     assert [c["status"] for c in manifest["chunks"]] == ["done", "done"], manifest["chunks"]
@@ -388,7 +484,8 @@ def test_wheel_dask(installed, dask_cluster):
     assert session["backend"] == "dask" and session["chunks_played"] == 2, session
     out = w.cli("summary", "dask")
     assert "huizhou" in out and "n=4" in out, out
-    where = json.loads(_on_cluster(w, dask_cluster, "import json\n"
-                                   "print(json.dumps(c.run(lambda: sys.modules['simsuite'].__file__)))"))
+    where = json.loads(
+        _on_cluster(w, dask_cluster, "import json\nprint(json.dumps(c.run(lambda: sys.modules['simsuite'].__file__)))")
+    )
     assert len(where) == 1, where  # the one worker played the chunks, with simsuite from the new venv
     assert all(Path(f).resolve().is_relative_to(w.venv.resolve()) for f in where.values()), where

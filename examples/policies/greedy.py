@@ -48,7 +48,7 @@ class Greedy:
             copies = int(view.counts[card])
             if copies == 0:
                 continue
-            length = int(view.counts[suit * 13:suit * 13 + 13].sum())
+            length = int(view.counts[suit * 13 : suit * 13 + 13].sum())
             if best is None or length > best[0]:
                 best = (length, card, copies)
         if best is None:
@@ -63,7 +63,7 @@ class Greedy:
 
     def bury(self, view):
         weakest = sorted(view.hand, key=lambda c: (self.cost(view, c), c))
-        return weakest[:view.bottom_size]
+        return weakest[: view.bottom_size]
 
     def lead(self, view):
         side = [k for k in range(4) if view.in_class(k)]
@@ -80,7 +80,8 @@ class Greedy:
                 return [mine[0]]
             return [min(view.hand, key=lambda c: (self.cost(view, c), c))]
         if len(mine) <= n:
-            rest = sorted((c for c in view.hand if view.class_of(c) != view.lead_class),
-                          key=lambda c: (self.cost(view, c), c))
-            return mine + rest[:n - len(mine)]
+            rest = sorted(
+                (c for c in view.hand if view.class_of(c) != view.lead_class), key=lambda c: (self.cost(view, c), c)
+            )
+            return mine + rest[: n - len(mine)]
         return min(view.legal_follows(), key=lambda play: (sum(self.cost(view, c) for c in play), play))

@@ -52,7 +52,7 @@ def replication(nb, cf: C.ClaimsFile) -> pd.DataFrame:
         found = list(FIGURE.finditer(line))
         if len(found) < 2:
             continue
-        head = line[:found[0].start()].split()
+        head = line[: found[0].start()].split()
         index, fig = " ".join(head[1:-1]), head[-1]
         key = f"{fig}#{len(keys)}"
         keys.append(key)
@@ -79,8 +79,11 @@ def marks(nb, cf: C.ClaimsFile) -> list[tuple[str, dict]]:
         eff = {}
         for p, cell in zip(C.PAIRINGS, [tds[i] for i in cols]):
             m = EFFECT.search(cell)
-            eff[p] = (Estimate(float(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4).replace(",", "")))
-                      if m else Estimate(float("nan"), float("nan"), float("nan"), 0))
+            eff[p] = (
+                Estimate(float(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4).replace(",", "")))
+                if m
+                else Estimate(float("nan"), float("nan"), float("nan"), 0)
+            )
         items.append((eff, c["sign"], c["margin"]))
     return list(zip([c["text"] for c in rob], C.classify_all(items)))
 

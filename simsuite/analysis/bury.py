@@ -34,9 +34,14 @@ class BuryStudy:
     by_trumps: list[tuple[str, Estimate]]  # points buried per hand, by thirds of the dealer's trumps
 
     def as_dict(self) -> dict:
-        return {"variant": self.variant, "policy": self.policy, "hands": self.hands,
-                "points": self.points.as_dict(), "any_points": self.any_points.as_dict(),
-                "by_trumps": [{"trumps": k, "points": e.as_dict()} for k, e in self.by_trumps]}
+        return {
+            "variant": self.variant,
+            "policy": self.policy,
+            "hands": self.hands,
+            "points": self.points.as_dict(),
+            "any_points": self.any_points.as_dict(),
+            "by_trumps": [{"trumps": k, "points": e.as_dict()} for k, e in self.by_trumps],
+        }
 
 
 def bury_rows(variant: Variant, policy: str, hands: int, seed: int) -> np.ndarray:
@@ -58,8 +63,17 @@ def bury_study(variant: Variant, policy: str, hands: int, seed: int) -> BuryStud
     rows = bury_rows(variant, policy, hands, seed)
     pts, trumps = rows[:, BURIED_POINTS].astype(float), rows[:, BURIED_TRUMPS]
     lo, hi = np.quantile(trumps, [1 / 3, 2 / 3])
-    groups = [(f"<= {lo:g}", trumps <= lo), (f"{lo:g} < t <= {hi:g}", (trumps > lo) & (trumps <= hi)),
-              (f"> {hi:g}", trumps > hi)]
+    groups = [
+        (f"<= {lo:g}", trumps <= lo),
+        (f"{lo:g} < t <= {hi:g}", (trumps > lo) & (trumps <= hi)),
+        (f"> {hi:g}", trumps > hi),
+    ]
     by = [(name, within(mean_ci(pts[mask]), 0.0)) for name, mask in groups if mask.sum() >= 2]  # points >= 0
-    return BuryStudy(variant.id, policy_name(policy_codes(policy)[0]), hands, within(mean_ci(pts), 0.0),
-                     wilson(int((pts > 0).sum()), hands), by)
+    return BuryStudy(
+        variant.id,
+        policy_name(policy_codes(policy)[0]),
+        hands,
+        within(mean_ci(pts), 0.0),
+        wilson(int((pts > 0).sum()), hands),
+        by,
+    )

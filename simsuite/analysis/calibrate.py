@@ -127,8 +127,10 @@ def _reference_path(id_or_path: str | Path) -> Path:
         return path
     path = CALIBRATION_DIR / f"{text}.toml"
     if id_problem(text) is not None or not path.is_file():  # an id never becomes a path outside calibration/
-        raise SimsuiteError(f"unknown reference {text!r}; known references: {', '.join(known_references()) or 'none'} "
-                            "(or give the path of a reference file)")
+        raise SimsuiteError(
+            f"unknown reference {text!r}; known references: {', '.join(known_references()) or 'none'} "
+            "(or give the path of a reference file)"
+        )
     return path
 
 
@@ -160,9 +162,20 @@ def load_reference(id_or_path: str | Path) -> Reference:
     max_hands, capped = _cap(population, variant, problems)
     if problems:
         raise _fail(path, problems)
-    return Reference(id=raw["id"], title=raw["title"], path=path, source=source, policies=policies, variant=variant,
-                     extends=extends, skip_final_hold=skip, deviations=deviations, figures=tuple(figures),
-                     max_hands=max_hands, capped_matches=capped)
+    return Reference(
+        id=raw["id"],
+        title=raw["title"],
+        path=path,
+        source=source,
+        policies=policies,
+        variant=variant,
+        extends=extends,
+        skip_final_hold=skip,
+        deviations=deviations,
+        figures=tuple(figures),
+        max_hands=max_hands,
+        capped_matches=capped,
+    )
 
 
 def harness_cap(variant: Variant) -> int:
@@ -179,16 +192,22 @@ def _cap(population: Mapping, variant: Variant | None, problems: list[str]) -> t
     cap = population.get("max_hands")
     capped = population.get("capped_matches")
     most = harness_cap(variant) if variant is not None else None
-    allowed = f"a whole number of hands from 1 to {most:,} (the harness plays these rules to {most:,})" if most else \
-        "a whole number of hands, at least 1"
-    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1
-                            or (most is not None and cap > most)):
+    allowed = (
+        f"a whole number of hands from 1 to {most:,} (the harness plays these rules to {most:,})"
+        if most
+        else "a whole number of hands, at least 1"
+    )
+    if cap is not None and (
+        isinstance(cap, bool) or not isinstance(cap, int) or cap < 1 or (most is not None and cap > most)
+    ):
         problems.append(f"[population] max_hands must be {allowed}; got {cap!r}")
         cap = None
     if capped is None:
         if "max_hands" in population:
-            problems.append("[population] capped_matches must say how the reference counts a match cut at max_hands: "
-                            + " or ".join(CAPPED_MATCHES))
+            problems.append(
+                "[population] capped_matches must say how the reference counts a match cut at max_hands: "
+                + " or ".join(CAPPED_MATCHES)
+            )
         capped = "counted"
     elif capped not in CAPPED_MATCHES:
         problems.append(f"[population] capped_matches must be one of {', '.join(CAPPED_MATCHES)}; got {capped!r}")
@@ -196,8 +215,9 @@ def _cap(population: Mapping, variant: Variant | None, problems: list[str]) -> t
     return cap, capped
 
 
-def _table(raw: Mapping, key: str, problems: list[str], required: Sequence[str], optional: bool = False,
-           strings: bool = True) -> dict:
+def _table(
+    raw: Mapping, key: str, problems: list[str], required: Sequence[str], optional: bool = False, strings: bool = True
+) -> dict:
     value = raw.get(key)
     if value is None and optional:
         return {}
@@ -251,9 +271,17 @@ def _figures(items: Any, problems: list[str]) -> list[Figure]:
         band = _band(t, value, where, problems)
         if band is None:
             continue
-        out.append(Figure(measure, float(value), band[0], band[1], reason if isinstance(reason, str) else "",
-                          t.get("quote", "") if isinstance(t.get("quote"), str) else "",
-                          t.get("derived", "") if isinstance(t.get("derived"), str) else ""))
+        out.append(
+            Figure(
+                measure,
+                float(value),
+                band[0],
+                band[1],
+                reason if isinstance(reason, str) else "",
+                t.get("quote", "") if isinstance(t.get("quote"), str) else "",
+                t.get("derived", "") if isinstance(t.get("derived"), str) else "",
+            )
+        )
     return out
 
 
@@ -279,11 +307,11 @@ def _band(t: Mapping, value: float, where: str, problems: list[str]) -> tuple[fl
 
 def _rules(rules: Any, path: Path, problems: list[str]) -> tuple[Variant | None, str]:
     if not isinstance(rules, dict):
-        problems.append("[rules] is missing: a variant table with extends = \"VARIANT\" and the changed keys")
+        problems.append('[rules] is missing: a variant table with extends = "VARIANT" and the changed keys')
         return None, ""
     extends = rules.get("extends")
     if not isinstance(extends, str) or not extends:
-        problems.append("[rules] extends must name the variant the rules start from (e.g. \"two-deck-2011\")")
+        problems.append('[rules] extends must name the variant the rules start from (e.g. "two-deck-2011")')
         return None, ""
     try:
         v = variant_from_table(rules, f"{path} [rules]", path.parent, default_id=path.stem)
@@ -331,15 +359,23 @@ def cut_matches(hands: pl.DataFrame, matches: pl.DataFrame, max_hands: int) -> t
     only its key, ``hands`` and ``ended_by``: a cut match's levels and winner are not recomputed."""
     key = _match_key(matches)
     cut = pl.col("hands") > max_hands
-    m = matches.select(key + [
-        pl.when(cut).then(pl.lit(max_hands)).otherwise(pl.col("hands")).cast(matches.schema["hands"]).alias("hands"),
-        pl.when(cut).then(pl.lit(CAP_ENDED)).otherwise(pl.col("ended_by")).alias("ended_by"),
-    ])
+    m = matches.select(
+        key
+        + [
+            pl.when(cut)
+            .then(pl.lit(max_hands))
+            .otherwise(pl.col("hands"))
+            .cast(matches.schema["hands"])
+            .alias("hands"),
+            pl.when(cut).then(pl.lit(CAP_ENDED)).otherwise(pl.col("ended_by")).alias("ended_by"),
+        ]
+    )
     return hands.filter(pl.col("hand") < max_hands), m
 
 
-def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool,
-                  capped_matches: str = "counted") -> pl.DataFrame:
+def counted_hands(
+    hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: bool, capped_matches: str = "counted"
+) -> pl.DataFrame:
     """The hands a reference counts: all, less a match's last hand when that hand ended the match
     by a hold at the end level (``skip_final_hold``: a report that logs no result for the game's
     last hand), less every hand of a match the hand cap stopped (``capped_matches = "left_out"``)."""
@@ -356,9 +392,15 @@ def counted_hands(hands: pl.DataFrame, matches: pl.DataFrame, skip_final_hold: b
     return h.filter(keep).drop(["hands", "ended_by"])
 
 
-def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool = False,
-            capped_matches: str = "counted", reps: int = BOOTSTRAP_REPS,
-            seed: int = BOOTSTRAP_SEED) -> dict[str, Measured]:
+def measure(
+    hands: pl.DataFrame,
+    matches: pl.DataFrame,
+    *,
+    skip_final_hold: bool = False,
+    capped_matches: str = "counted",
+    reps: int = BOOTSTRAP_REPS,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, Measured]:
     """Every measure with its 95% interval, over the hands ``counted_hands`` keeps. Per-hand
     figures: ratios of per-match sums with a percentile bootstrap over matches (hands within a
     match are correlated; docs/metrics.md). hands_per_match: a normal interval over matches. Each
@@ -369,9 +411,16 @@ def measure(hands: pl.DataFrame, matches: pl.DataFrame, *, skip_final_hold: bool
     key = _match_key(h)
     pts = pl.col("final_points").cast(pl.Float64)
     to = pl.col("takeover").cast(pl.Float64)
-    per = (h.group_by(key).agg(pl.len().cast(pl.Float64).alias("n"), pts.sum().alias("p"), to.sum().alias("t"),
-                               (pts * to).sum().alias("pt"))
-           .sort(key))
+    per = (
+        h.group_by(key)
+        .agg(
+            pl.len().cast(pl.Float64).alias("n"),
+            pts.sum().alias("p"),
+            to.sum().alias("t"),
+            (pts * to).sum().alias("pt"),
+        )
+        .sort(key)
+    )
     sums = per.select(["n", "p", "t", "pt"]).to_numpy().astype(float).reshape(-1, 4)
     g = sums.shape[0]
     boots = bootstrap_match_sums(sums, reps, seed) if g >= 2 else np.full((1, 4), np.nan)
@@ -432,8 +481,15 @@ def _write_variant(variant: Variant, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFAULT_HANDS, seed: int = 1,
-              jobs: int = 1, quiet: bool = True) -> dict:
+def calibrate(
+    ref: Reference,
+    *,
+    policy: str = DEFAULT_POLICY,
+    hands: int = DEFAULT_HANDS,
+    seed: int = 1,
+    jobs: int = 1,
+    quiet: bool = True,
+) -> dict:
     """Play ``ref``'s rules in self-play (``policy`` at all four seats, about ``hands`` hands) and
     set each of its figures beside ours. Deterministic for a seed whatever ``jobs``."""
     from ..sim.executor import execute
@@ -444,9 +500,18 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
     with tempfile.TemporaryDirectory(prefix="simsuite-calibrate-") as tmp:
         rules = Path(tmp) / "rules.toml"  # a fixed name: an id never decides where a file goes
         _write_variant(ref.variant, rules)
-        plan, opts = plan_simulate(RunSpec(variants=[str(rules)], policies=f"{policy},{policy}", hands=hands, seed=seed,
-                                           jobs=jobs, out=Path(tmp) / "run", quiet=quiet,
-                                           command=shlex.split(_command(ref, policy, hands, seed, jobs))))
+        plan, opts = plan_simulate(
+            RunSpec(
+                variants=[str(rules)],
+                policies=f"{policy},{policy}",
+                hands=hands,
+                seed=seed,
+                jobs=jobs,
+                out=Path(tmp) / "run",
+                quiet=quiet,
+                command=shlex.split(_command(ref, policy, hands, seed, jobs)),
+            )
+        )
         out = execute(plan, dataclasses.replace(opts, scratch=True))  # the folder goes with tmp: nothing to resume
         r = load(out)
         h, m = r.hands.collect(), r.matches.collect()
@@ -458,32 +523,55 @@ def calibrate(ref: Reference, *, policy: str = DEFAULT_POLICY, hands: int = DEFA
     counted = counted_hands(h, m, ref.skip_final_hold, ref.capped_matches)
     capped = int((m["ended_by"] == CAP_ENDED).sum())
     if ref.capped_matches == "left_out" and capped == m.height:
-        raise SimsuiteError(f"{ref.path}: [population] max_hands = {cap}: all {m.height:,} matches played reached the "
-                            f"cap and the reference leaves such matches out, so no figure has a match to measure; a "
-                            f"cap this low cannot be calibrated against (raise max_hands, or count capped matches)")
+        raise SimsuiteError(
+            f"{ref.path}: [population] max_hands = {cap}: all {m.height:,} matches played reached the "
+            f"cap and the reference leaves such matches out, so no figure has a match to measure; a "
+            f"cap this low cannot be calibrated against (raise max_hands, or count capped matches)"
+        )
     figures = []
     for f in ref.figures:
         est = ours[f.measure]
-        figures.append({
-            "measure": f.measure, "what": MEASURES[f.measure][1], "kind": f.kind,
-            "reference": f.value, "band": [f.low, f.high], "reason": f.reason,
-            "derived": f.derived or None,
-            "ours": {"value": clean(est.value), "low": clean(est.low), "high": clean(est.high), "n": est.n,
-                     "n_unit": est.n_unit, "hands": est.hands},
-            "verdict": verdict(est.low, est.high, f.low, f.high),
-        })
+        figures.append(
+            {
+                "measure": f.measure,
+                "what": MEASURES[f.measure][1],
+                "kind": f.kind,
+                "reference": f.value,
+                "band": [f.low, f.high],
+                "reason": f.reason,
+                "derived": f.derived or None,
+                "ours": {
+                    "value": clean(est.value),
+                    "low": clean(est.low),
+                    "high": clean(est.high),
+                    "n": est.n,
+                    "n_unit": est.n_unit,
+                    "hands": est.hands,
+                },
+                "verdict": verdict(est.low, est.high, f.low, f.high),
+            }
+        )
     return {
-        "reference": ref.id, "title": ref.title, "file": str(ref.path),
+        "reference": ref.id,
+        "title": ref.title,
+        "file": str(ref.path),
         "source": {k: ref.source[k] for k in ref.source},
         "reference_policies": ref.policies.get("reference"),
-        "policy": policy, "seed": seed, "hands_requested": hands,
+        "policy": policy,
+        "seed": seed,
+        "hands_requested": hands,
         "rules": {"id": ref.variant.id, "extends": ref.extends, "rules_hash": ref.variant.rules_hash},
-        "matches": m.height, "hands_played": h.height, "hands_counted": counted.height,
+        "matches": m.height,
+        "hands_played": h.height,
+        "hands_counted": counted.height,
         "matches_counted": counted.select(_match_key(counted)).unique().height,
-        "max_hands": cap, "max_hands_from": "reference" if ref.max_hands else "harness",
-        "matches_capped": capped, "capped_matches": ref.capped_matches,
+        "max_hands": cap,
+        "max_hands_from": "reference" if ref.max_hands else "harness",
+        "matches_capped": capped,
+        "capped_matches": ref.capped_matches,
         "skip_final_hold": ref.skip_final_hold,
-        "interval_unit": N_UNIT, "bootstrap_resamples": BOOTSTRAP_REPS,
+        "interval_unit": N_UNIT,
+        "bootstrap_resamples": BOOTSTRAP_REPS,
         "figures": figures,
         "command": _command(ref, policy, hands, seed, jobs),
     }
@@ -502,8 +590,15 @@ def _command(ref: Reference, policy: str, hands: int, seed: int, jobs: int) -> s
     return f"simsuite calibrate --reference {which} --policy {policy} --hands {hands} --seed {seed} --jobs {jobs}"
 
 
-def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: Any = DEFAULT_HANDS, seed: Any = 1,
-        jobs: Any = 1, quiet: bool | None = None) -> list[dict]:
+def run(
+    reference: str | None = None,
+    *,
+    policy: Any = DEFAULT_POLICY,
+    hands: Any = DEFAULT_HANDS,
+    seed: Any = 1,
+    jobs: Any = 1,
+    quiet: bool | None = None,
+) -> list[dict]:
     """Validate everything first (one line for the first bad input), then calibrate each
     reference (``reference``: an id, a path, or None for every file in ``calibration/``)."""
     policy = check_policy(policy)
@@ -520,6 +615,22 @@ def run(reference: str | None = None, *, policy: Any = DEFAULT_POLICY, hands: An
     return [calibrate(r, policy=policy, hands=hands, seed=seed, jobs=jobs, quiet=quiet) for r in refs]
 
 
-__all__ = ["Reference", "Figure", "Measured", "MEASURES", "CAPPED_MATCHES", "cut_matches", "harness_cap",
-           "known_references", "load_reference", "load_all_references", "verdict",
-           "measure", "counted_hands", "calibrate", "run", "clean", "BOOTSTRAP_REPS"]
+__all__ = [
+    "Reference",
+    "Figure",
+    "Measured",
+    "MEASURES",
+    "CAPPED_MATCHES",
+    "cut_matches",
+    "harness_cap",
+    "known_references",
+    "load_reference",
+    "load_all_references",
+    "verdict",
+    "measure",
+    "counted_hands",
+    "calibrate",
+    "run",
+    "clean",
+    "BOOTSTRAP_REPS",
+]

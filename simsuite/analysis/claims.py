@@ -67,8 +67,7 @@ class Claims:
 
     @staticmethod
     def _fmt(e, scale=1.0) -> str:
-        return (f"{e.value * scale:+.3f} [{e.low * scale:+.3f}, {e.high * scale:+.3f}] n={e.n:,}"
-                if e.n else "n/a")
+        return f"{e.value * scale:+.3f} [{e.low * scale:+.3f}, {e.high * scale:+.3f}] n={e.n:,}" if e.n else "n/a"
 
     def differ(self, text: str, a: str, b: str, metric: str, sign: int = +1):
         """Claim: metric(a) - metric(b) is positive (sign +1) or negative (-1); paired over deals."""
@@ -80,8 +79,13 @@ class Claims:
     def same(self, text: str, a: str, b: str, metric: str, margin: float):
         """Claim: metric(a) and metric(b) differ by less than ``margin`` (TOST over paired deals)."""
         r = paired_test(self._cell(a), self._cell(b), pl.col(metric), margin=margin)
-        self._add(text, f"TOST {metric}: |[{a}] - [{b}]| < {margin:g}", self._fmt(r["estimate"]),
-                  r["p_equivalent"] if r["estimate"].n else 1.0, "equivalence")
+        self._add(
+            text,
+            f"TOST {metric}: |[{a}] - [{b}]| < {margin:g}",
+            self._fmt(r["estimate"]),
+            r["p_equivalent"] if r["estimate"].n else 1.0,
+            "equivalence",
+        )
 
     def independent(self, text: str, a: Mapping, b: Mapping, key: str, sign: int = +1, test: str = ""):
         """Claim: ``a[key]`` above (sign +1) or below (-1) ``b[key]`` for two independent estimates
@@ -89,8 +93,13 @@ class Claims:
         d = a[key] - b[key]
         se = math.hypot((a[key + "_hi"] - a[key + "_lo"]) / 3.92, (b[key + "_hi"] - b[key + "_lo"]) / 3.92)
         p = normal_p(d, se) if np.sign(d) == sign else 1.0
-        self._add(text, test or f"independent {key}: a {'>' if sign > 0 else '<'} b", f"{d:+.3f} (SE {se:.3f})", p,
-                  "difference")
+        self._add(
+            text,
+            test or f"independent {key}: a {'>' if sign > 0 else '<'} b",
+            f"{d:+.3f} (SE {se:.3f})",
+            p,
+            "difference",
+        )
 
     def _one(self, cell, metric):
         f = self._cell(cell).drop_nulls(metric)
@@ -109,8 +118,13 @@ class Claims:
         """Claim: metric(cell) is within ``margin`` of ``ref`` (TOST)."""
         e, se = self._one(cell, metric)
         p = tost_p(e.value - ref, se, margin) if e is not None and e.n > 1 else 1.0
-        self._add(text, f"TOST {metric} [{cell}]: |x - {ref:g}| < {margin:g}",
-                  self._fmt(e) if e is not None else "n/a", p, "equivalence")
+        self._add(
+            text,
+            f"TOST {metric} [{cell}]: |x - {ref:g}| < {margin:g}",
+            self._fmt(e) if e is not None else "n/a",
+            p,
+            "equivalence",
+        )
 
     def table(self) -> pd.DataFrame:
         df = pd.DataFrame(self.rows)
@@ -123,8 +137,14 @@ class Claims:
     def as_claims(self) -> list[tuple[bool, str]]:
         """Each test as (survives Holm's correction, what it claims), as ``report.notebook.conclude`` takes them."""
         t = self.table()
-        return [] if t.empty else [(bool(ok), f"{c} ({k} test, Holm-adjusted p = {p:.3g})")
-                                   for c, k, p, ok in zip(t.claim, t.kind, t["p (Holm)"], t.survives)]
+        return (
+            []
+            if t.empty
+            else [
+                (bool(ok), f"{c} ({k} test, Holm-adjusted p = {p:.3g})")
+                for c, k, p, ok in zip(t.claim, t.kind, t["p (Holm)"], t.survives)
+            ]
+        )
 
 
 @dataclass(frozen=True)
@@ -166,11 +186,26 @@ class ClaimsFile:
 
     def seeds_table(self) -> pd.DataFrame:
         """Each claim with the root seed it was first tested on and its hash."""
-        return pd.DataFrame([{"id": c["id"], "family": c["family"], "claim": c["text"], "hash": claim_hash(c),
-                              "first tested on seed": c["seed"]} for c in self.claims])
+        return pd.DataFrame(
+            [
+                {
+                    "id": c["id"],
+                    "family": c["family"],
+                    "claim": c["text"],
+                    "hash": claim_hash(c),
+                    "first tested on seed": c["seed"],
+                }
+                for c in self.claims
+            ]
+        )
 
-    def tests(self, M: pl.DataFrame, cells: Mapping[str, str] | Any, rows: Mapping[str, Mapping] | None = None,
-              alpha: float = 0.05) -> Claims:
+    def tests(
+        self,
+        M: pl.DataFrame,
+        cells: Mapping[str, str] | Any,
+        rows: Mapping[str, Mapping] | None = None,
+        alpha: float = 0.05,
+    ) -> Claims:
         """The family "conclusion" as tests on ``M`` (``per_match``): each claim's cells ``a``/``b`` looked up
         in ``cells`` (a mapping, or a function of the key); an ``independent`` claim compares ``rows[a]`` and
         ``rows[b]``. Returns the ``Claims`` (Holm over all of them), each row with its id and first seed."""
@@ -195,8 +230,20 @@ class ClaimsFile:
     def conclusions(self, cells: Mapping[str, str] | Any) -> list[Conclusion]:
         """The family "robustness" as ``Conclusion``s (cells looked up as in ``tests``)."""
         look = cells if callable(cells) else cells.__getitem__
-        return [Conclusion(c["text"], look(c["a"]), look(c["b"]) if c.get("b") is not None else None, c["metric"],
-                           c["sign"], c.get("ref", 0.0), c["margin"], c["id"], c["seed"]) for c in self.family("robustness")]
+        return [
+            Conclusion(
+                c["text"],
+                look(c["a"]),
+                look(c["b"]) if c.get("b") is not None else None,
+                c["metric"],
+                c["sign"],
+                c.get("ref", 0.0),
+                c["margin"],
+                c["id"],
+                c["seed"],
+            )
+            for c in self.family("robustness")
+        ]
 
     def record(self, results: str | Path, quick: bool = False) -> Path:
         """The file and its hash next to the notebook's results (``results``, the notebooks' results folder):
@@ -206,9 +253,12 @@ class ClaimsFile:
         d = Path(results) / "claims"
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{stem}.toml").write_bytes(self.path.read_bytes())
-        meta = {"file": f"notebooks/claims/{self.path.name}", "sha256": self.sha256, "root_seed": self.root_seed,
-                "claims": [{"id": c["id"], "hash": claim_hash(c), "first_tested_on_seed": c["seed"]}
-                           for c in self.claims]}
+        meta = {
+            "file": f"notebooks/claims/{self.path.name}",
+            "sha256": self.sha256,
+            "root_seed": self.root_seed,
+            "claims": [{"id": c["id"], "hash": claim_hash(c), "first_tested_on_seed": c["seed"]} for c in self.claims],
+        }
         (d / f"{stem}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         return d / f"{stem}.json"
 
@@ -256,9 +306,16 @@ def read_claims(path: str | Path, kind: type[ClaimsFile] = ClaimsFile) -> Claims
             problems.append(f"{p.name}: replication margin {k} = {m!r}; a number or a percentage such as '25%'")
     if problems:
         raise SimsuiteError("; ".join(problems))
-    return kind(str(data["number"]), data["notebook"], int(data["root_seed"]),
-                      tuple(int(s) for s in data.get("past_root_seeds", [])), tuple(claims),
-                      dict(data.get("replication", {})), hashlib.sha256(raw).hexdigest(), p)
+    return kind(
+        str(data["number"]),
+        data["notebook"],
+        int(data["root_seed"]),
+        tuple(int(s) for s in data.get("past_root_seeds", [])),
+        tuple(claims),
+        dict(data.get("replication", {})),
+        hashlib.sha256(raw).hexdigest(),
+        p,
+    )
 
 
 def read_registry(path: str | Path) -> list[dict]:
@@ -290,30 +347,36 @@ def registry_problems(files: Iterable[ClaimsFile], registry: Iterable[Mapping]) 
     for (nb, cid), seeds in sorted(valid_hist.items()):
         for s, hashes in sorted(seeds.items()):
             if len(hashes) > 1:
-                out.append(f"notebook {nb}, claim {cid}: {len(hashes)} different texts tested on the same root seed {s} "
-                           "(a changed claim needs a new root seed)")
+                out.append(
+                    f"notebook {nb}, claim {cid}: {len(hashes)} different texts tested on the same root seed {s} "
+                    "(a changed claim needs a new root seed)"
+                )
     for f in files:
         if f.root_seed in f.past_root_seeds:
             out.append(f"notebook {f.number}: root seed {f.root_seed} is also listed as a past root seed")
         for c in f.claims:
             h = claim_hash(c)
             if (f.number, c["id"], h, int(c["seed"])) in void:
-                out.append(f"notebook {f.number}, claim {c['id']}: its test on seed {c['seed']} is void in the registry "
-                           "(it was revised on that seed); it needs a new root seed")
+                out.append(
+                    f"notebook {f.number}, claim {c['id']}: its test on seed {c['seed']} is void in the registry "
+                    "(it was revised on that seed); it needs a new root seed"
+                )
             elif (f.number, c["id"], h, int(c["seed"])) not in keys:
                 out.append(f"notebook {f.number}, claim {c['id']}: (hash {h}, seed {c['seed']}) is not in the registry")
             if c["seed"] != f.root_seed and c["seed"] not in f.past_root_seeds:
-                out.append(f"notebook {f.number}, claim {c['id']}: first tested on seed {c['seed']}, which is neither "
-                           f"the root seed {f.root_seed} nor a past one")
+                out.append(
+                    f"notebook {f.number}, claim {c['id']}: first tested on seed {c['seed']}, which is neither "
+                    f"the root seed {f.root_seed} nor a past one"
+                )
             for s, hashes in hist.get((f.number, c["id"]), {}).items():
                 if s == c["seed"] and hashes - {h}:
-                    out.append(f"notebook {f.number}, claim {c['id']}: its text changed but its seed {s} is the one an "
-                               "earlier text was tested on (give the notebook a new root seed)")
+                    out.append(
+                        f"notebook {f.number}, claim {c['id']}: its text changed but its seed {s} is the one an "
+                        "earlier text was tested on (give the notebook a new root seed)"
+                    )
     return sorted(set(out))
 
 
 def claims_files(claims_dir: str | Path) -> list[ClaimsFile]:
     """Every claims file ``NN.toml`` of ``claims_dir`` (``notebooks/claims``), read and checked, in order."""
     return [read_claims(p) for p in sorted(Path(claims_dir).glob("[0-9][0-9].toml"))]
-
-

@@ -39,8 +39,10 @@ SEARCH_CHUNK = 4  # hands per task for a search policy (a few hands a second), s
 TAKEOVER_BOUND = 0.05  # absolute, on the difference of take-over rates (a share: 5 percentage points)
 POINTS_BOUND = 0.05  # relative, on mean defender points: A's mean / B's mean - 1
 
-_COL = {name: RECORD_FIELDS.index(name) for name in
-        ("takeover", "final_points", "bottom_points", "capture_points", "levels_ns", "levels_ew")}
+_COL = {
+    name: RECORD_FIELDS.index(name)
+    for name in ("takeover", "final_points", "bottom_points", "capture_points", "levels_ns", "levels_ew")
+}
 
 
 @dataclass(frozen=True)
@@ -54,25 +56,49 @@ class Measure:
 
 
 MEASURES: tuple[Measure, ...] = (
-    Measure("takeover_rate", "share", "take-over rate",
-            "share of hands in which the defenders' final points reach the take-over threshold",
-            lambda r: r[:, _COL["takeover"]] != 0),
-    Measure("defender_points_mean", "points", "defender points per hand",
-            "defenders' final points per hand (trick points, capture and penalties)",
-            lambda r: r[:, _COL["final_points"]]),
-    Measure("bottom_points_share", "share", "hands with points in the bottom",
-            "share of hands whose buried cards hold points",
-            lambda r: r[:, _COL["bottom_points"]] > 0),
-    Measure("capture_points_mean", "points", "capture points per hand",
-            "points the last-trick capture moved, per hand (of the bottom; in guangxi-2012, which has no "
-            "bottom, of the multiplied last trick): positive to the defenders, negative where the declarers capture",
-            lambda r: r[:, _COL["capture_points"]]),
-    Measure("level_change_mean", "levels", "|level change| per hand",
-            "levels gained in the hand by either team, per hand",
-            lambda r: np.abs(r[:, _COL["levels_ns"]]) + np.abs(r[:, _COL["levels_ew"]]), floor=0.0),
+    Measure(
+        "takeover_rate",
+        "share",
+        "take-over rate",
+        "share of hands in which the defenders' final points reach the take-over threshold",
+        lambda r: r[:, _COL["takeover"]] != 0,
+    ),
+    Measure(
+        "defender_points_mean",
+        "points",
+        "defender points per hand",
+        "defenders' final points per hand (trick points, capture and penalties)",
+        lambda r: r[:, _COL["final_points"]],
+    ),
+    Measure(
+        "bottom_points_share",
+        "share",
+        "hands with points in the bottom",
+        "share of hands whose buried cards hold points",
+        lambda r: r[:, _COL["bottom_points"]] > 0,
+    ),
+    Measure(
+        "capture_points_mean",
+        "points",
+        "capture points per hand",
+        "points the last-trick capture moved, per hand (of the bottom; in guangxi-2012, which has no "
+        "bottom, of the multiplied last trick): positive to the defenders, negative where the declarers capture",
+        lambda r: r[:, _COL["capture_points"]],
+    ),
+    Measure(
+        "level_change_mean",
+        "levels",
+        "|level change| per hand",
+        "levels gained in the hand by either team, per hand",
+        lambda r: np.abs(r[:, _COL["levels_ns"]]) + np.abs(r[:, _COL["levels_ew"]]),
+        floor=0.0,
+    ),
 )
 # figure -> (bound, the estimate it applies to)
-TARGETS = {"takeover_rate": (TAKEOVER_BOUND, "difference"), "defender_points_mean": (POINTS_BOUND, "relative_difference")}
+TARGETS = {
+    "takeover_rate": (TAKEOVER_BOUND, "difference"),
+    "defender_points_mean": (POINTS_BOUND, "relative_difference"),
+}
 
 
 def _own(m: Measure, x: np.ndarray) -> Estimate:
@@ -96,8 +122,7 @@ def chunk_for(policy: str) -> int:
     return SEARCH_CHUNK if policy.strip().startswith("search") else DUEL_CHUNK
 
 
-def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1,
-            chunk: int | None = None) -> dict:
+def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1, chunk: int | None = None) -> dict:
     """Self-play of ``a`` and of ``b`` (each at all four seats) on hands 0..hands-1 of ``seed``,
     every figure of each with its interval, and the paired differences a - b. The same numbers
     whatever ``jobs`` and ``chunk``. Does not refuse a == b (the differences are then exactly 0)."""
@@ -107,16 +132,33 @@ def compare(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int =
     for m in MEASURES:
         xa, xb = m.per_hand(ra).astype(float), m.per_hand(rb).astype(float)
         diff = within(mean_ci(xa - xb), -1.0, 1.0) if m.kind == "share" else mean_ci(xa - xb)
-        est = {"a": _own(m, xa), "b": _own(m, xb), "difference": diff,
-               "relative_difference": relative_difference(xa, xb) if m.name == "defender_points_mean" else None}
-        fig = {"label": m.label, "what": m.what, "kind": m.kind,
-               **{k: None if e is None else _est(e) for k, e in est.items()}, "target": None}
+        est = {
+            "a": _own(m, xa),
+            "b": _own(m, xb),
+            "difference": diff,
+            "relative_difference": relative_difference(xa, xb) if m.name == "defender_points_mean" else None,
+        }
+        fig = {
+            "label": m.label,
+            "what": m.what,
+            "kind": m.kind,
+            **{k: None if e is None else _est(e) for k, e in est.items()},
+            "target": None,
+        }
         if m.name in TARGETS:
             bound, on = TARGETS[m.name]
             fig["target"] = {"bound": bound, "on": on, "verdict": verdict(est[on].low, est[on].high, -bound, bound)}
         figures[m.name] = fig
-    return {"variant": variant.id, "rules_hash": variant.rules_hash, "a": a, "b": b,
-            "difference": f"{a} minus {b}", "hands": hands, "seed": seed, "figures": figures}
+    return {
+        "variant": variant.id,
+        "rules_hash": variant.rules_hash,
+        "a": a,
+        "b": b,
+        "difference": f"{a} minus {b}",
+        "hands": hands,
+        "seed": seed,
+        "figures": figures,
+    }
 
 
 def _est(e: Estimate) -> dict:
@@ -138,8 +180,14 @@ def load_variants(choices: Sequence[str] | None) -> list[Variant]:
     return variants
 
 
-def run(variants: Sequence[str] | None, *, policies: Any = DEFAULT_POLICIES, hands: Any = DEFAULT_HANDS,
-        seed: Any = 1, jobs: Any = 1) -> list[dict]:
+def run(
+    variants: Sequence[str] | None,
+    *,
+    policies: Any = DEFAULT_POLICIES,
+    hands: Any = DEFAULT_HANDS,
+    seed: Any = 1,
+    jobs: Any = 1,
+) -> list[dict]:
     """Validate everything first (one line for the first bad input), then compare on each variant."""
     from ..sim.limits import HAND_BYTES, check_int, check_jobs, check_memory, check_seed
 
@@ -152,5 +200,14 @@ def run(variants: Sequence[str] | None, *, policies: Any = DEFAULT_POLICIES, han
     return [compare(v, a, b, hands, seed, jobs) for v in chosen]
 
 
-__all__ = ["MEASURES", "TARGETS", "TAKEOVER_BOUND", "POINTS_BOUND", "compare", "relative_difference", "parse_pair",
-           "load_variants", "run"]
+__all__ = [
+    "MEASURES",
+    "TARGETS",
+    "TAKEOVER_BOUND",
+    "POINTS_BOUND",
+    "compare",
+    "relative_difference",
+    "parse_pair",
+    "load_variants",
+    "run",
+]

@@ -70,11 +70,20 @@ def confirm_seed(seed: int, i: int = 0) -> int:
 def round_matches(spec: DesignSpec, r: int) -> int:
     """Matches a cell still undecided gets in round r (its total after round r is matches x growth^r)."""
     m, g = spec.search["matches"], spec.search["growth"]
-    return m if r == 0 else m * g ** r - m * g ** (r - 1)
+    return m if r == 0 else m * g**r - m * g ** (r - 1)
 
 
-def _play(spec: DesignSpec, todo: dict[tuple[str, str], list[str]], n: int, seed: int, where, label: str,
-          meta: dict, opts: ExecOptions, command: Sequence[str]) -> None:
+def _play(
+    spec: DesignSpec,
+    todo: dict[tuple[str, str], list[str]],
+    n: int,
+    seed: int,
+    where,
+    label: str,
+    meta: dict,
+    opts: ExecOptions,
+    command: Sequence[str],
+) -> None:
     """Play, per pairing, the listed played cells, ``n`` matches each from ``seed``, through the
     harness's executor into ``where(pair)`` (one results folder per pairing; a rerun resumes it)."""
     from ..sim.executor import execute
@@ -84,23 +93,56 @@ def _play(spec: DesignSpec, todo: dict[tuple[str, str], list[str]], n: int, seed
         if not ids:
             continue
         cells = [Cell(c.id, c.variant, c.given, c.overrides, pair, n) for c in (spec.played[i] for i in ids)]
-        plan = Plan("sweep", cells, seed, pair[0] != pair[1], spec.chunk, where(pair), list(command),
-                    {"spec_path": spec.path, "spec": {"design": spec.raw, **meta, "pairing": pair_text(pair)}})
+        plan = Plan(
+            "sweep",
+            cells,
+            seed,
+            pair[0] != pair[1],
+            spec.chunk,
+            where(pair),
+            list(command),
+            {"spec_path": spec.path, "spec": {"design": spec.raw, **meta, "pairing": pair_text(pair)}},
+        )
         if not opts.quiet:
             print(f"design: {label}, {pair_text(pair)}: {len(cells)} cell(s) x {n:,} matches", file=sys.stderr)
         execute(plan, opts)
 
 
-def _play_round(spec: DesignSpec, out: Path, r: int, todo: dict[tuple[str, str], list[str]],
-                opts: ExecOptions, command: Sequence[str]) -> None:
+def _play_round(
+    spec: DesignSpec,
+    out: Path,
+    r: int,
+    todo: dict[tuple[str, str], list[str]],
+    opts: ExecOptions,
+    command: Sequence[str],
+) -> None:
     """Play round r: the listed played cells, ``round_matches`` each, on the round's own deals."""
-    _play(spec, todo, round_matches(spec, r), round_seed(spec.seed, r), lambda p: run_dir(out, r, p), f"round {r}",
-          {"round": r}, opts, command)
+    _play(
+        spec,
+        todo,
+        round_matches(spec, r),
+        round_seed(spec.seed, r),
+        lambda p: run_dir(out, r, p),
+        f"round {r}",
+        {"round": r},
+        opts,
+        command,
+    )
 
 
-def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 1, backend: str = "loky",
-           scheduler: str | None = None, quiet: bool = False, command: Sequence[str] | None = None,
-           break_lock: bool = False, max_cells: int = MAX_PLAYED_CELLS, wording=None) -> dict:
+def design(
+    spec_path: str | Path,
+    out: str | Path | None = None,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    command: Sequence[str] | None = None,
+    break_lock: bool = False,
+    max_cells: int = MAX_PLAYED_CELLS,
+    wording=None,
+) -> dict:
     """Run the design search of ``spec_path`` into ``out`` (resuming what is there) and return
     the result (also written to ``out/design.json``). ``max_cells``: the most played cells the spec
     may imply (``design_spec.MAX_PLAYED_CELLS`` unless the caller raises it). ``wording``: what puts
@@ -137,8 +179,11 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
         alpha_r = ALPHA / spec.search["rounds"]
         z_r = NormalDist().inv_cdf(1 - alpha_r / (2 * max(k_r, 1)))
         if not quiet:
-            print(f"design: round {r}: evaluating {len(open_sets)} parameter set(s); {k_r} judgement(s) at "
-                  f"alpha {alpha_r:.4f} / {k_r} (z {z_r:.2f})", file=sys.stderr)
+            print(
+                f"design: round {r}: evaluating {len(open_sets)} parameter set(s); {k_r} judgement(s) at "
+                f"alpha {alpha_r:.4f} / {k_r} (z {z_r:.2f})",
+                file=sys.stderr,
+            )
         # every pairing with a judgement still open (all of them in round 0)
         asked, wanted = set(), {}
         for s in open_sets:
@@ -152,8 +197,9 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
             if s.id in figs:  # a figure not asked for again keeps its last value, interval and n
                 for p, fs in new[s.id].items():
                     for k, f in fs.items():
-                        if (s.id, tuple(p.split(","))) not in asked or (f is not None and f.get("low") is None
-                                                                         and figs[s.id][p].get(k) is not None):
+                        if (s.id, tuple(p.split(","))) not in asked or (
+                            f is not None and f.get("low") is None and figs[s.id][p].get(k) is not None
+                        ):
                             fs[k] = figs[s.id][p].get(k)
             figs[s.id] = new[s.id]
             z_last[s.id] = z_r
@@ -165,10 +211,19 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
                 if st in ("meets", "fails"):
                     decided[(s.id, gi, pair)] = (st, r)
                     n_decided += 1
-        rounds_log.append({"round": r, "seed": round_seed(spec.seed, r), "matches_per_cell": round_matches(spec, r),
-                           "cells": {pair_text(p): list(v) for p, v in todo.items() if v},
-                           "sets_evaluated": len(open_sets), "judgements": k_r, "alpha": alpha_r, "z": z_r,
-                           "decided": n_decided})
+        rounds_log.append(
+            {
+                "round": r,
+                "seed": round_seed(spec.seed, r),
+                "matches_per_cell": round_matches(spec, r),
+                "cells": {pair_text(p): list(v) for p, v in todo.items() if v},
+                "sets_evaluated": len(open_sets),
+                "judgements": k_r,
+                "alpha": alpha_r,
+                "z": z_r,
+                "decided": n_decided,
+            }
+        )
         open_sets = undecided_sets(spec, decided)
         r += 1
         todo = replay(spec, open_sets, decided)
@@ -178,20 +233,23 @@ def design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 
     front = pareto_front(spec, figs)
     cands = ranked(spec, judged)
     confirmation = _confirm(spec, out, played, cands, ev_jobs, opts, command)
-    result = _result(spec, out, played, figs, judged, front, cands, confirmation, rounds_log, r,
-                     time.perf_counter() - t0, wording)
+    result = _result(
+        spec, out, played, figs, judged, front, cands, confirmation, rounds_log, r, time.perf_counter() - t0, wording
+    )
     write_result(out, result, None if wording is None else wording.format_design(result))
     return result
 
 
-def _confirm(spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: int, opts: ExecOptions,
-             command: Sequence[str]) -> dict:
+def _confirm(
+    spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: int, opts: ExecOptions, command: Sequence[str]
+) -> dict:
     """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, and judge
     its goals on those deals alone (95% intervals): under its primary pairings at the most matches
     the design gave any cell (the boundary's n), under the others at the matches their judgements
     of its cell got in the rounds. It is confirmed when every estimate under its primary pairings
     still meets its goal. A candidate that is not confirmed gives way to the next, up to
     ``CONFIRM_TRIES``."""
+
     def matches(m):
         return m.select(pl.struct("seed", "match").n_unique()).item()
 
@@ -201,27 +259,57 @@ def _confirm(spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: 
     tried = []
     for i, cid in enumerate(cands[:CONFIRM_TRIES]):
         s = by_id[cid]
-        sizes = {pair: n if pair in primary or (s.played, pair) not in played else matches(played[(s.played, pair)][1])
-                 for pair in spec.pairings}
+        sizes = {
+            pair: n if pair in primary or (s.played, pair) not in played else matches(played[(s.played, pair)][1])
+            for pair in spec.pairings
+        }
         for pair in spec.pairings:
-            _play(spec, {pair: [s.played]}, sizes[pair], confirm_seed(spec.seed, i),
-                  lambda p, i=i: confirm_dir(out, i, p), f"confirming {cid}", {"confirm": i}, opts, command)
+            _play(
+                spec,
+                {pair: [s.played]},
+                sizes[pair],
+                confirm_seed(spec.seed, i),
+                lambda p, i=i: confirm_dir(out, i, p),
+                f"confirming {cid}",
+                {"confirm": i},
+                opts,
+                command,
+            )
         fresh = load_played(out, spec, 1, lambda _r, p, i=i: confirm_dir(out, i, p))
         f = evaluate(spec, fresh, jobs, {(cid, p) for p in spec.pairings})[cid]
         goals = []
         for gi, pair in judgements(spec, s):
             g = spec.goals[gi]
             j = judge(g, f[pair_text(pair)].get(g.metric))
-            goals.append({**j, "pairing": pair_text(pair), "primary": pair == spec.primary(g.metric),
-                          "figure": f[pair_text(pair)].get(g.metric), "holds": j["meets"]})
+            goals.append(
+                {
+                    **j,
+                    "pairing": pair_text(pair),
+                    "primary": pair == spec.primary(g.metric),
+                    "figure": f[pair_text(pair)].get(g.metric),
+                    "holds": j["meets"],
+                }
+            )
         ok = all(g["holds"] for g in goals if g["primary"])
-        tried.append({"set": cid, "seed": confirm_seed(spec.seed, i), "matches": n,
-                      "matches_by_pairing": {pair_text(p): k for p, k in sizes.items()}, "confirmed": ok, "goals": goals,
-                      "hands": sum(int(h.height) for h, _ in fresh.values()), "figures": f})
+        tried.append(
+            {
+                "set": cid,
+                "seed": confirm_seed(spec.seed, i),
+                "matches": n,
+                "matches_by_pairing": {pair_text(p): k for p, k in sizes.items()},
+                "confirmed": ok,
+                "goals": goals,
+                "hands": sum(int(h.height) for h, _ in fresh.values()),
+                "figures": f,
+            }
+        )
         if ok:
             break
-    return {"seed_rule": f"SeedSequence([seed, {CONFIRM_KEY} + i]) for the i-th set tried", "tried": tried,
-            "confirmed": next((t["set"] for t in tried if t["confirmed"]), None)}
+    return {
+        "seed_rule": f"SeedSequence([seed, {CONFIRM_KEY} + i]) for the i-th set tried",
+        "tried": tried,
+        "confirmed": next((t["set"] for t in tried if t["confirmed"]), None),
+    }
 
 
 def _hands_played(played: dict) -> dict:
@@ -247,33 +335,75 @@ def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int, confirm_hands
                 if hp:
                     ex = hp["value"]
             brute += n_max * (2 if pair[0] != pair[1] else 1) * (ex or per_match)
-    return {"design_hands": design_hands, "brute_force_hands": round(brute), "brute_force_matches_per_cell": n_max,
-            "ratio": round(brute / design_hands, 2) if design_hands else None, "rounds": rounds,
-            "confirmation_hands": confirm_hands,
-            "parameter_sets": len(spec.sets), "played_cells": len(spec.played), "pairings": len(spec.pairings)}
+    return {
+        "design_hands": design_hands,
+        "brute_force_hands": round(brute),
+        "brute_force_matches_per_cell": n_max,
+        "ratio": round(brute / design_hands, 2) if design_hands else None,
+        "rounds": rounds,
+        "confirmation_hands": confirm_hands,
+        "parameter_sets": len(spec.sets),
+        "played_cells": len(spec.played),
+        "pairings": len(spec.pairings),
+    }
 
 
-def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict, front: list[str], cands: list[str],
-            confirmation: dict, rounds_log: list, rounds: int, seconds: float, wording=None) -> dict:
+def _result(
+    spec: DesignSpec,
+    out: Path,
+    played: dict,
+    figs: dict,
+    judged: dict,
+    front: list[str],
+    cands: list[str],
+    confirmation: dict,
+    rounds_log: list,
+    rounds: int,
+    seconds: float,
+    wording=None,
+) -> dict:
     by_id = {s.id: s for s in spec.sets}
     rec = confirmation["confirmed"]
     res = {
-        "spec": spec.path, "spec_hash": spec.hash, "base": spec.base, "seed": spec.seed, "out": str(out),
-        "goals": [g.text() for g in spec.goals], "tradeoff": list(spec.tradeoff),
+        "spec": spec.path,
+        "spec_hash": spec.hash,
+        "base": spec.base,
+        "seed": spec.seed,
+        "out": str(out),
+        "goals": [g.text() for g in spec.goals],
+        "tradeoff": list(spec.tradeoff),
         "pairings": [pair_text(p) for p in spec.pairings],
         "primary": {g.metric: pair_text(spec.primary(g.metric)) for g in spec.goals},
-        "search": spec.search, "rounds": rounds_log, "seconds": round(seconds, 1),
+        "search": spec.search,
+        "rounds": rounds_log,
+        "seconds": round(seconds, 1),
         "error_control": {
-            "method": ERROR_CONTROL, "alpha": ALPHA,
-            "text": (f"Bonferroni with alpha spending: family-wise error rate <= {ALPHA:g} over every screening "
-                     f"decision (a goal met or failed for sure, any set, any pairing, any round): round r spends "
-                     f"{ALPHA:g} / {spec.search['rounds']} rounds, split over its open judgements; screening "
-                     "intervals estimate +- z SE (delta-method SE for the exact model, bootstrap for simulated "
-                     "figures); decisions are final"),
-            "rounds": [{k: rd[k] for k in ("round", "judgements", "alpha", "z")} for rd in rounds_log]},
-        "sets": [{"id": s.id, "params": s.params, "played": s.played, "rescored": s.rescore,
-                  "figures": figs[s.id], **judged[s.id]} for s in spec.sets],
-        "candidates": cands, "front": front, "recommended": rec, "confirmation": confirmation,
+            "method": ERROR_CONTROL,
+            "alpha": ALPHA,
+            "text": (
+                f"Bonferroni with alpha spending: family-wise error rate <= {ALPHA:g} over every screening "
+                f"decision (a goal met or failed for sure, any set, any pairing, any round): round r spends "
+                f"{ALPHA:g} / {spec.search['rounds']} rounds, split over its open judgements; screening "
+                "intervals estimate +- z SE (delta-method SE for the exact model, bootstrap for simulated "
+                "figures); decisions are final"
+            ),
+            "rounds": [{k: rd[k] for k in ("round", "judgements", "alpha", "z")} for rd in rounds_log],
+        },
+        "sets": [
+            {
+                "id": s.id,
+                "params": s.params,
+                "played": s.played,
+                "rescored": s.rescore,
+                "figures": figs[s.id],
+                **judged[s.id],
+            }
+            for s in spec.sets
+        ],
+        "candidates": cands,
+        "front": front,
+        "recommended": rec,
+        "confirmation": confirmation,
         "cost": _cost(spec, played, figs, rounds, sum(t["hands"] for t in confirmation["tried"])),
         "hands_by_cell": _hands_played(played),
     }
@@ -281,9 +411,14 @@ def _result(spec: DesignSpec, out: Path, played: dict, figs: dict, judged: dict,
         res["binding"] = binding(res["goals"], judged)
     if rec is not None:
         j = judged[rec]
-        res["flag"] = None if j["robust"] else (
-            f"holds under {', '.join(j['holds_under']) or 'no pairing'} only; fails under "
-            + ", ".join(p for p in res["pairings"] if p not in j["holds_under"]))
+        res["flag"] = (
+            None
+            if j["robust"]
+            else (
+                f"holds under {', '.join(j['holds_under']) or 'no pairing'} only; fails under "
+                + ", ".join(p for p in res["pairings"] if p not in j["holds_under"])
+            )
+        )
         res["recommended_variant"] = variant_toml(by_id[rec], spec)
     if wording is not None:
         res["sentence"] = wording.sentence(res)

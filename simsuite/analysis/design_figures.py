@@ -37,8 +37,13 @@ _COLS = ("p_a", "p_draw", "p_b", "hands_mean", "minutes_mean", "clock_share", "l
 def _fig(d: dict | None, source: str) -> dict | None:
     if not d or d.get("value") is None:
         return None
-    out = {"value": float(d["value"]), "low": d.get("low"), "high": d.get("high"), "n": int(d.get("n") or 0),
-           "source": source}
+    out = {
+        "value": float(d["value"]),
+        "low": d.get("low"),
+        "high": d.get("high"),
+        "n": int(d.get("n") or 0),
+        "source": source,
+    }
     if d.get("low") is not None:  # the standard error: the delta method's, else from the 95% interval
         out["se"] = float(d["se"]) if d.get("se") is not None else (d["high"] - d["low"]) / (2 * Z95)
     return out
@@ -106,8 +111,9 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
         # acc gains P(A), P(draw), P(B) of the ends on levels, lead changes, minutes, the mass ended
         plan, acc = X.transition_plan(chain, h), np.zeros(6)
         a, dr, b = (np.asarray(x, float) for x in hand.end_win)
-        mass = _forward_hand(live, plan.src, plan.out, hand.nxt, prob, hand.change, dur, a, dr, b,
-                             chain.codes[h + 1].size, acc)
+        mass = _forward_hand(
+            live, plan.src, plan.out, hand.nxt, prob, hand.change, dur, a, dr, b, chain.codes[h + 1].size, acc
+        )
         total[fa] += acc[0]
         total[fd] += acc[1]
         total[fb] += acc[2]
@@ -138,8 +144,22 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
             for ci, c in ends:
                 end_rw[:, ci] = reward[c]
         v = np.zeros((ended.size + 1, nc))
-        _gradient_hand(v_next, plan.src, plan.out, hand.nxt, prob, hand.change, hand.end_lvl, end_rw, dur,
-                       np.ascontiguousarray(live, dtype=float), pos.get(flead, -1), pos.get(fmin, -1), v, grad)
+        _gradient_hand(
+            v_next,
+            plan.src,
+            plan.out,
+            hand.nxt,
+            prob,
+            hand.change,
+            hand.end_lvl,
+            end_rw,
+            dur,
+            np.ascontiguousarray(live, dtype=float),
+            pos.get(flead, -1),
+            pos.get(fmin, -1),
+            v,
+            grad,
+        )
         v[np.flatnonzero(ended)] = term[:, cols]
         v_next = v
     return total, grad, done
@@ -207,8 +227,9 @@ def _gradient_hand(v_next, src, out, nxt, prob, change, end_lvl, end_rw, dur, li
             j += 1
 
 
-def exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
-                need: Sequence[str] = _COLS) -> list[dict | None]:
+def exact_sets(
+    h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict], need: Sequence[str] = _COLS
+) -> list[dict | None]:
     """The exact model's figures of one played cell and pairing re-scored under each of ``rescores``
     (one dict of clock keys per parameter set), each of ``need`` with its delta-method 95% interval
     and SE (the others with no interval); None for a set the model cannot solve. Sets that can share
@@ -225,8 +246,10 @@ def exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
         target = variant.with_overrides(dict(rs), source="--set") if rs else variant
         rules = X.Rules.of(target)
         stop = _stop_x100(rules)
-        key = (bool(rs), dataclasses.astuple(dataclasses.replace(rules, match_x100=0, no_new_x100=0))
-               if stop is not None else i)
+        key = (
+            bool(rs),
+            dataclasses.astuple(dataclasses.replace(rules, match_x100=0, no_new_x100=0)) if stop is not None else i,
+        )
         groups.setdefault(key, []).append((i, target, rules, stop))
     for members in groups.values():
         i0, target, rules0, stop0 = members[0]
@@ -266,7 +289,7 @@ def exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
             # influence of each deal on each figure; hands_mean is E[hands] / P(ended) with P(ended) ~ 1
             tot = np.maximum(mm.sum(0), 1e-300)
             infl = c @ (grad / tot[:, None]) - mm @ (grad * (p / tot)[:, None])
-            se = dict(zip(cols, np.sqrt((infl ** 2).sum(0))))
+            se = dict(zip(cols, np.sqrt((infl**2).sum(0))))
             figs = {}
             for j, col in enumerate(_COLS):
                 v = float(point[j])
@@ -278,7 +301,9 @@ def exact_sets(h: pl.DataFrame, m: pl.DataFrame, variant, rescores: list[dict],
                 if j not in se:  # not asked for: no interval
                     figs[col] = {"value": v, "low": None, "high": None, "n": data.n_deals}
                     continue
-                figs[col] = _analytic(v, float(se[j]), data.n_deals, share=col in ("p_a", "p_draw", "p_b", "clock_share"))
+                figs[col] = _analytic(
+                    v, float(se[j]), data.n_deals, share=col in ("p_a", "p_draw", "p_b", "clock_share")
+                )
             out[i] = figs
     return out
 
@@ -309,8 +334,9 @@ def _bootstrapped(h, m, variant, rescore: dict) -> dict | None:
     return figs
 
 
-def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = None,
-             open_metrics: dict | None = None) -> dict:
+def evaluate(
+    spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = None, open_metrics: dict | None = None
+) -> dict:
     """Per parameter set, per pairing text, per metric of the goals and the trade-off (and hands
     per match, for the cost): the figure with its 95% interval, n and standard error (None where
     undefined or not asked). Match figures from the exact model re-scored under the set's clock
@@ -333,12 +359,15 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = N
     keys = sorted(want, key=lambda k: (k[0], k[1]))
     exacts: dict = {}
     if need_exact and keys:
+
         def need(key):
             ms = metrics if open_metrics is None else open_metrics.get(key, ())
             return [METRIC_BY_KEY[k].source_key for k in ms if METRIC_BY_KEY[k].source == "exact"]
 
-        tasks = [joblib.delayed(exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]],
-                                             need(k)) for k in keys]
+        tasks = [
+            joblib.delayed(exact_sets)(*played[k], spec.played[k[0]].variant, [s.rescore for s in want[k]], need(k))
+            for k in keys
+        ]
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
         if n_jobs > 1:
             from ..sim.executor import local_processes
@@ -358,8 +387,14 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = N
 
             h, m = played[key]
             cell = spec.played[key[0]]
-            sims[key] = summarise(h, m, by="cell", variants={cell.id: cell.variant}, seed=spec.seed,
-                                  reps=max(BOOT_REPS, spec.search["reps"]))[0]
+            sims[key] = summarise(
+                h,
+                m,
+                by="cell",
+                variants={cell.id: cell.variant},
+                seed=spec.seed,
+                reps=max(BOOT_REPS, spec.search["reps"]),
+            )[0]
         return sims[key]
 
     out: dict = {}
@@ -384,4 +419,3 @@ def evaluate(spec: DesignSpec, played: dict, jobs: int = 1, only: set | None = N
                     f = _fig(simulated(key).get(dm.fallback), "simulated matches")
                 figs[k] = f
     return out
-

@@ -68,11 +68,17 @@ def judge_sets(spec: DesignSpec, figs: dict, decided: dict, z_last: dict) -> dic
         meets = all(j["meets"] for j in primary)
         holds = [p for p, js in by_pair.items() if all(j["meets"] for j in js)]
         zs = [j["z"] for j in primary if j["z"] is not None]
-        out[s.id] = {"goals": primary, "by_pairing": by_pair, "meets_all": meets,
-                     "sure": all(j["status"] == "meets" for j in primary), "holds_under": holds,
-                     "robust": len(holds) == len(spec.pairings), "min_z": min(zs) if zs else None,
-                     "failed": sum(not j["meets"] for j in primary),
-                     "clearly_failed": any(j["status"] == "fails" for j in primary)}
+        out[s.id] = {
+            "goals": primary,
+            "by_pairing": by_pair,
+            "meets_all": meets,
+            "sure": all(j["status"] == "meets" for j in primary),
+            "holds_under": holds,
+            "robust": len(holds) == len(spec.pairings),
+            "min_z": min(zs) if zs else None,
+            "failed": sum(not j["meets"] for j in primary),
+            "clearly_failed": any(j["status"] == "fails" for j in primary),
+        }
     return out
 
 
@@ -147,17 +153,31 @@ def binding(goals: Sequence[str], judged: dict) -> dict:
     counts = only if any(only.values()) else total
     top = max(counts.values())
     binds = [g for g in goals if counts[g] == top]
-    nearest = min(judged, key=lambda i: (judged[i]["failed"], -(judged[i]["min_z"] if judged[i]["min_z"] is not None
-                                                                 else -math.inf), i))
-    return {"goal": binds[0], "goals": binds, "sets_failing_only_it": only[binds[0]],
-            "failing": {g: total[g] for g in goals}, "n_sets": len(judged), "nearest": nearest,
-            "nearest_fails": [g["goal"] for g in judged[nearest]["goals"] if not g["meets"]]}
+    nearest = min(
+        judged,
+        key=lambda i: (judged[i]["failed"], -(judged[i]["min_z"] if judged[i]["min_z"] is not None else -math.inf), i),
+    )
+    return {
+        "goal": binds[0],
+        "goals": binds,
+        "sets_failing_only_it": only[binds[0]],
+        "failing": {g: total[g] for g in goals},
+        "n_sets": len(judged),
+        "nearest": nearest,
+        "nearest_fails": [g["goal"] for g in judged[nearest]["goals"] if not g["meets"]],
+    }
 
 
 def ranked(spec: DesignSpec, judged: dict) -> list[str]:
     """The candidates (estimates meeting every goal under their primary pairings), best first: every
     goal met for sure, then holding under every pairing, then the largest smallest z."""
     cands = [s.id for s in spec.sets if judged[s.id]["meets_all"]]
-    return sorted(cands, key=lambda i: (not judged[i]["sure"], not judged[i]["robust"],
-                                        -(judged[i]["min_z"] if judged[i]["min_z"] is not None else math.inf), i))
-
+    return sorted(
+        cands,
+        key=lambda i: (
+            not judged[i]["sure"],
+            not judged[i]["robust"],
+            -(judged[i]["min_z"] if judged[i]["min_z"] is not None else math.inf),
+            i,
+        ),
+    )

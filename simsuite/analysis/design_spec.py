@@ -60,22 +60,37 @@ class DesignMetric:
 
 
 DESIGN_METRICS: tuple[DesignMetric, ...] = (
-    DesignMetric("match_minutes", "modelled minutes per match (mean)", "exact", "minutes_mean", False,
-                 fallback="minutes_per_match"),
+    DesignMetric(
+        "match_minutes",
+        "modelled minutes per match (mean)",
+        "exact",
+        "minutes_mean",
+        False,
+        fallback="minutes_per_match",
+    ),
     DesignMetric("hands_per_match", "hands per match (mean)", "exact", "hands_mean", False, fallback="hands_per_match"),
-    DesignMetric("stronger_wins", "the stronger policy wins the match (share; a draw is not a win)", "exact", "p_a",
-                 True, True, "policy_a_win"),
-    DesignMetric("weaker_wins", "the weaker policy wins the match (share)", "exact", "p_b", True, True,
-                 "policy_b_win"),
+    DesignMetric(
+        "stronger_wins",
+        "the stronger policy wins the match (share; a draw is not a win)",
+        "exact",
+        "p_a",
+        True,
+        True,
+        "policy_a_win",
+    ),
+    DesignMetric("weaker_wins", "the weaker policy wins the match (share)", "exact", "p_b", True, True, "policy_b_win"),
     DesignMetric("draws", "drawn matches (share)", "exact", "p_draw", True, fallback="pair_draw"),
-    DesignMetric("clock_share", "timed matches ended by the clock (share)", "exact", "clock_share", True,
-                 fallback="clock_share"),
-    DesignMetric("lead_changes", "lead changes per match (mean)", "exact", "lead_changes", False,
-                 fallback="lead_changes"),
+    DesignMetric(
+        "clock_share", "timed matches ended by the clock (share)", "exact", "clock_share", True, fallback="clock_share"
+    ),
+    DesignMetric(
+        "lead_changes", "lead changes per match (mean)", "exact", "lead_changes", False, fallback="lead_changes"
+    ),
     DesignMetric("big_swing_share", "hands with |level change| >= 2 (share)", "hands", "big_swing_share", True),
     DesignMetric("takeover_rate", "hands where the defenders take over (share)", "hands", "takeover_rate", True),
-    DesignMetric("level_change_mean", "level change per hand, mean |change| (levels)", "hands", "level_change_mean",
-                 False),
+    DesignMetric(
+        "level_change_mean", "level change per hand, mean |change| (levels)", "hands", "level_change_mean", False
+    ),
 )
 METRIC_BY_KEY = {m.key: m for m in DESIGN_METRICS}
 
@@ -158,6 +173,7 @@ def _range_count(a, b, by) -> int | None:
 
 def _short(value: Any) -> str:
     """A range table as written in a message, a huge integer end shortened to its magnitude."""
+
     def num(x):
         if not isinstance(x, int) or abs(x) < TOO_MANY_TO_COUNT:
             return repr(x)
@@ -186,15 +202,22 @@ def _expand_range(key: str, value: Any) -> tuple[list | None, str | None]:
             return None, f"grid.{key}: a range needs by > 0 and to >= from; got {value!r}"
         count = _range_count(a, b, by)
         if count is None or count > MAX_AXIS_VALUES:
-            many = (f"{count:,}" if count is not None and count < TOO_MANY_TO_COUNT
-                    else f"more than {TOO_MANY_TO_COUNT:.0e}")
-            return None, (f"grid.{key}: the range {_short(value)} has {many} values; an axis has at most "
-                          f"{MAX_AXIS_VALUES:,}")
-        values = [a + i * by if isinstance(by, int) and isinstance(a, int) else round(a + i * by, 9)
-                  for i in range(count)]
+            many = (
+                f"{count:,}"
+                if count is not None and count < TOO_MANY_TO_COUNT
+                else f"more than {TOO_MANY_TO_COUNT:.0e}"
+            )
+            return None, (
+                f"grid.{key}: the range {_short(value)} has {many} values; an axis has at most {MAX_AXIS_VALUES:,}"
+            )
+        values = [
+            a + i * by if isinstance(by, int) and isinstance(a, int) else round(a + i * by, 9) for i in range(count)
+        ]
         if len(set(values)) < len(values):  # a step below the numbers' precision (or below 1e-9) repeats values
-            return None, (f"grid.{key}: the range {_short(value)} steps by less than its values can tell apart "
-                          f"(it repeats values); give a larger by or list the values")
+            return None, (
+                f"grid.{key}: the range {_short(value)} steps by less than its values can tell apart "
+                f"(it repeats values); give a larger by or list the values"
+            )
         return values, None
     return None, f"grid.{key} must be a list of values or a range {{ from, to, by }}; got {value!r}"
 
@@ -213,14 +236,15 @@ def _goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
     if metric not in METRIC_BY_KEY:
         return None, f"goals: unknown metric {metric!r}; known metrics: {', '.join(METRIC_BY_KEY)}"
     if not isinstance(text, str):
-        return None, f"goals.{metric}: write the goal as a string such as \"<= 90\" or \">= 0.75\"; got {text!r}"
+        return None, f'goals.{metric}: write the goal as a string such as "<= 90" or ">= 0.75"; got {text!r}'
     t = text.strip()
     op = next((o for o in OPS if t.startswith(o)), None)
     if op is None:
-        return None, (f"goals.{metric}: bad operator in {text!r}; a goal is \"<= BOUND\" (at most) or "
-                      "\">= BOUND\" (at least)")
+        return None, (
+            f'goals.{metric}: bad operator in {text!r}; a goal is "<= BOUND" (at most) or ">= BOUND" (at least)'
+        )
     try:
-        bound = float(t[len(op):])
+        bound = float(t[len(op) :])
     except ValueError:
         return None, f"goals.{metric}: the bound in {text!r} is not a number"
     if not math.isfinite(bound):
@@ -239,8 +263,10 @@ def _contradictions(goals: list[Goal]) -> list[str]:
         at_most = [g.bound for g in goals if g.metric == metric and g.op == "<="]
         at_least = [g.bound for g in goals if g.metric == metric and g.op == ">="]
         if at_most and at_least and max(at_least) > min(at_most):
-            out.append(f"goals.{metric}: \"<= {min(at_most):g}\" and \">= {max(at_least):g}\" cannot both hold; "
-                       f"no rules could meet them")
+            out.append(
+                f'goals.{metric}: "<= {min(at_most):g}" and ">= {max(at_least):g}" cannot both hold; '
+                f"no rules could meet them"
+            )
     return out
 
 
@@ -254,9 +280,11 @@ def _priced(grid: dict, pairings: list, search: dict, max_cells: int) -> list[st
     cells = played * max(len(pairings), 1)
     if cells <= max_cells:
         return []
-    return [f"the grid plays {played:,} parameter set(s) x {len(pairings)} pairing(s) = {cells:,} cells, "
-            f"{cells * search['matches']:,} matches in the first round alone; that is more than the {max_cells:,} "
-            f"cells a design plays unless asked (--max-cells {cells})"]
+    return [
+        f"the grid plays {played:,} parameter set(s) x {len(pairings)} pairing(s) = {cells:,} cells, "
+        f"{cells * search['matches']:,} matches in the first round alone; that is more than the {max_cells:,} "
+        f"cells a design plays unless asked (--max-cells {cells})"
+    ]
 
 
 def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> DesignSpec:
@@ -267,8 +295,11 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
     problems: list[str] = unknown_keys(raw, DESIGN_KEYS)
     base = raw.get("base")
     if not isinstance(base, str):
-        problems.append("give base = \"VARIANT\" (a variant id or path)" if base is None
-                        else f"base must be a variant id or path; got {base!r}")
+        problems.append(
+            'give base = "VARIANT" (a variant id or path)'
+            if base is None
+            else f"base must be a variant id or path; got {base!r}"
+        )
     seed = raw.get("seed", 1)
     chunk = raw.get("chunk", DEFAULT_CHUNK)
     for key, value, lo, hi in (("seed", seed, 0, MAX_SEED), ("chunk", chunk, 1, None)):
@@ -298,9 +329,11 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
     pairings: list[tuple[str, str]] = []
     pr = raw.get("pairings")
     if not isinstance(pr, list) or not pr or not all(isinstance(p, str) for p in pr):
-        problems.append("give pairings = [\"A,B\", ...]: at least one equal pairing (e.g. \"expert,expert\") and one "
-                        "stronger/weaker pairing with the stronger first (e.g. \"expert,basic\")"
-                        + ("" if pr is None else f"; got {pr!r}"))
+        problems.append(
+            'give pairings = ["A,B", ...]: at least one equal pairing (e.g. "expert,expert") and one '
+            'stronger/weaker pairing with the stronger first (e.g. "expert,basic")'
+            + ("" if pr is None else f"; got {pr!r}")
+        )
     else:
         for p in pr:
             try:
@@ -311,20 +344,25 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
             if pair in pairings:
                 problems.append(f"pairings: {p!r} is given twice")
             if _weaker_first(pair):
-                problems.append(f"pairings: {p!r} puts the weaker policy first; the stronger comes first "
-                                f"(stronger_wins is the first policy's share): write \"{pair[1]},{pair[0]}\"")
+                problems.append(
+                    f"pairings: {p!r} puts the weaker policy first; the stronger comes first "
+                    f'(stronger_wins is the first policy\'s share): write "{pair[1]},{pair[0]}"'
+                )
             pairings.append(pair)
         if pairings and not any(a == b for a, b in pairings):
-            problems.append("pairings: add an equal pairing (e.g. \"expert,expert\"): a recommendation is checked "
-                            "under equal teams too")
+            problems.append(
+                'pairings: add an equal pairing (e.g. "expert,expert"): a recommendation is checked '
+                "under equal teams too"
+            )
         if pairings and not any(a != b for a, b in pairings):
-            problems.append("pairings: add a stronger/weaker pairing, the stronger first (e.g. \"expert,basic\")")
+            problems.append('pairings: add a stronger/weaker pairing, the stronger first (e.g. "expert,basic")')
 
     goals: list[Goal] = []
     gr = raw.get("goals")
     if not isinstance(gr, dict) or not gr:
-        problems.append("give the goals as a [goals] table: metric = \"<= BOUND\" or \">= BOUND\" "
-                        "(a list of such strings for a range)")
+        problems.append(
+            'give the goals as a [goals] table: metric = "<= BOUND" or ">= BOUND" (a list of such strings for a range)'
+        )
     else:
         for metric, texts in gr.items():
             for t in texts if isinstance(texts, list) else [texts]:
@@ -335,12 +373,19 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
                     goals.append(goal)
     tradeoff = raw.get("tradeoff")
     if tradeoff is None:
-        problems.append("give tradeoff = [\"METRIC\", \"METRIC\"]: the two goals whose Pareto front to draw "
-                        "(e.g. [\"match_minutes\", \"stronger_wins\"])")
-    elif not (isinstance(tradeoff, list) and len(tradeoff) == 2 and all(isinstance(t, str) for t in tradeoff)
-              and tradeoff[0] != tradeoff[1]):
-        problems.append(f"tradeoff must name two different metrics, e.g. [\"match_minutes\", \"stronger_wins\"]; "
-                        f"got {tradeoff!r}")
+        problems.append(
+            'give tradeoff = ["METRIC", "METRIC"]: the two goals whose Pareto front to draw '
+            '(e.g. ["match_minutes", "stronger_wins"])'
+        )
+    elif not (
+        isinstance(tradeoff, list)
+        and len(tradeoff) == 2
+        and all(isinstance(t, str) for t in tradeoff)
+        and tradeoff[0] != tradeoff[1]
+    ):
+        problems.append(
+            f'tradeoff must name two different metrics, e.g. ["match_minutes", "stronger_wins"]; got {tradeoff!r}'
+        )
     else:
         for t in tradeoff:
             if t not in METRIC_BY_KEY:
@@ -377,9 +422,12 @@ def _build_sets(spec: DesignSpec) -> None:
         base = load_variant(spec.base)
     except SimsuiteError as exc:
         beside = Path(spec.path).parent / spec.base
-        hint = (f" (a relative path is read from the folder the command runs in, as in a sweep spec; {beside} exists: "
-                f"give base = {json.dumps(str(beside.resolve()))} or run from the spec's folder)"
-                if not Path(spec.base).is_absolute() and beside.is_file() else "")
+        hint = (
+            f" (a relative path is read from the folder the command runs in, as in a sweep spec; {beside} exists: "
+            f"give base = {json.dumps(str(beside.resolve()))} or run from the spec's folder)"
+            if not Path(spec.base).is_absolute() and beside.is_file()
+            else ""
+        )
         raise VariantError(spec.path, [f"base: {exc}{hint}"]) from None
     ds = spec.raw.get("decks_scaling")
     pol = ",".join(spec.pairings[0])
@@ -389,15 +437,25 @@ def _build_sets(spec: DesignSpec) -> None:
     problems += [p for p in more if p not in problems] if not problems else []
     if problems:
         n = len(problems)
-        raise SimsuiteError(f"{spec.path}: {n} bad parameter set{'s' if n > 1 else ''}:\n"
-                            + "\n".join(f"  - {p}" for p in problems))
+        raise SimsuiteError(
+            f"{spec.path}: {n} bad parameter set{'s' if n > 1 else ''}:\n" + "\n".join(f"  - {p}" for p in problems)
+        )
     spec.played = {c.id: c for c in played}
     for cell, combo in zip(full, grid_combos(spec.grid)):
         kept = [(k, v) for k, v in combo if k not in RESCORED_KEYS]
         pid = ",".join(f"{k}={cell_value(k, v)}" for k, v in kept) or base.id
-        spec.sets.append(ParamSet(cell.id, dict(combo), cell.variant, pid,
-                                  {k: v for k, v in combo if k in RESCORED_KEYS}))
+        spec.sets.append(
+            ParamSet(cell.id, dict(combo), cell.variant, pid, {k: v for k, v in combo if k in RESCORED_KEYS})
+        )
 
 
-__all__ = ["read_design", "DesignSpec", "ParamSet", "Goal", "DESIGN_METRICS", "METRIC_BY_KEY", "RESCORED_KEYS",
-           "defined"]
+__all__ = [
+    "read_design",
+    "DesignSpec",
+    "ParamSet",
+    "Goal",
+    "DESIGN_METRICS",
+    "METRIC_BY_KEY",
+    "RESCORED_KEYS",
+    "defined",
+]

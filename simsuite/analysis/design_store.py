@@ -43,12 +43,16 @@ def prepare_out(spec: DesignSpec, out: Path) -> None:
     if out.exists() and out.is_dir() and any(out.iterdir()):
         copy = out / SPEC_COPY
         if not copy.is_file():
-            raise SimsuiteError(f"--out {out}: the folder exists and is not a simsuite design (no {SPEC_COPY}); "
-                                "choose another --out or delete it")
+            raise SimsuiteError(
+                f"--out {out}: the folder exists and is not a simsuite design (no {SPEC_COPY}); "
+                "choose another --out or delete it"
+            )
         there = json.loads((out / "design-spec.json").read_text()) if (out / "design-spec.json").is_file() else None
         if there != json.loads(json.dumps(spec.raw, default=str)):
-            raise SimsuiteError(f"--out {out} holds a different design (its {SPEC_COPY} differs from {spec.path}); "
-                                "choose another --out or delete it")
+            raise SimsuiteError(
+                f"--out {out} holds a different design (its {SPEC_COPY} differs from {spec.path}); "
+                "choose another --out or delete it"
+            )
         return
     check_out(out)  # a file, or a folder that cannot be written or created
     try:
@@ -59,8 +63,9 @@ def prepare_out(spec: DesignSpec, out: Path) -> None:
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
 
 
-def load_played(out: Path, spec: DesignSpec, rounds: int, where=None,
-                 cache: dict | None = None) -> dict[tuple[str, tuple[str, str]], tuple]:
+def load_played(
+    out: Path, spec: DesignSpec, rounds: int, where=None, cache: dict | None = None
+) -> dict[tuple[str, tuple[str, str]], tuple]:
     """Every played cell's hands and matches under each pairing, all rounds together (``where``:
     the folders of (round, pairing), default the rounds'). ``cache``: the folders read already, by
     path (a round's folder is complete once played, so each is read once a design)."""
@@ -77,12 +82,16 @@ def load_played(out: Path, spec: DesignSpec, rounds: int, where=None,
                     continue
                 res = load(d)
                 h, m = res.hands.collect(), res.matches.collect()
-                cache[d] = [(cid, h.filter(pl.col("cell") == cid), m.filter(pl.col("cell") == cid))
-                            for cid in m["cell"].unique().to_list()]
+                cache[d] = [
+                    (cid, h.filter(pl.col("cell") == cid), m.filter(pl.col("cell") == cid))
+                    for cid in m["cell"].unique().to_list()
+                ]
             for cid, hc, mc in cache[d]:
                 frames.setdefault((cid, pair), []).append((hc, mc))
-    return {k: (pl.concat([a for a, _ in v], how="vertical_relaxed"), pl.concat([b for _, b in v], how="vertical_relaxed"))
-            for k, v in frames.items()}
+    return {
+        k: (pl.concat([a for a, _ in v], how="vertical_relaxed"), pl.concat([b for _, b in v], how="vertical_relaxed"))
+        for k, v in frames.items()
+    }
 
 
 def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
@@ -98,14 +107,18 @@ def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
             return None
         for rd in res["rounds"]:
             for pair in spec.pairings:
-                if rd["cells"].get(pair_text(pair)) and read_manifest(run_dir(out, rd["round"], pair)).get(
-                        "status") != "complete":
+                if (
+                    rd["cells"].get(pair_text(pair))
+                    and read_manifest(run_dir(out, rd["round"], pair)).get("status") != "complete"
+                ):
                     return None
         for i, t in enumerate(res["confirmation"]["tried"]):
             for pair in spec.pairings:
                 if read_manifest(confirm_dir(out, i, pair)).get("status") != "complete":
                     return None
-        if res["recommended"] is None and res.get("binding"):  # the wording follows the code, the numbers the stored run
+        if res["recommended"] is None and res.get(
+            "binding"
+        ):  # the wording follows the code, the numbers the stored run
             res["binding"] = binding(res["goals"], {s["id"]: s for s in res["sets"]})
         if wording is not None:
             res["sentence"] = wording.sentence(res)
@@ -120,13 +133,21 @@ def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
     variant's citations, and marks each field the design chose with ``default = "chosen by simsuite
     design: <goals>"`` (docs/variants.md)."""
     v = s.variant
-    about = (f"The rules simsuite design recommends for {spec.path}: {spec.base} with "
-             + ", ".join(f"{k}={val}" for k, val in s.params.items()) + ".")
-    chosen = {"default": f"chosen by simsuite design from {spec.base}, for the goals "
-                         + "; ".join(g.text() for g in spec.goals)}
-    lines = ["# " + "".join(c if c.isprintable() else " " for c in about),  # one comment line, whatever a path holds
-             f"# Written by simsuite design; use it with --variant {VARIANT_FILE}.", "",
-             f"id = {toml_value(as_id('design-' + Path(spec.path).stem))}"]  # an id every command loads
+    about = (
+        f"The rules simsuite design recommends for {spec.path}: {spec.base} with "
+        + ", ".join(f"{k}={val}" for k, val in s.params.items())
+        + "."
+    )
+    chosen = {
+        "default": f"chosen by simsuite design from {spec.base}, for the goals "
+        + "; ".join(g.text() for g in spec.goals)
+    }
+    lines = [
+        "# " + "".join(c if c.isprintable() else " " for c in about),  # one comment line, whatever a path holds
+        f"# Written by simsuite design; use it with --variant {VARIANT_FILE}.",
+        "",
+        f"id = {toml_value(as_id('design-' + Path(spec.path).stem))}",
+    ]  # an id every command loads
     for section, fields in v.to_toml_dict().items():
         lines += ["", f"[{section}]"]
         cites = {}
@@ -175,4 +196,3 @@ def load_design(path: str | Path) -> dict:
         return json.loads(p.read_text())
     except (OSError, ValueError) as exc:
         raise SimsuiteError(f"{p}: cannot read it: {exc}") from None
-

@@ -19,8 +19,14 @@ def change_categories() -> list[str]:
     return [str(i) for i in range(CHANGE_MAX)] + [f"{CHANGE_MAX}+"]
 
 
-def level_change_shares(hands: pl.DataFrame, by: str, groups: Sequence[str], matches: pl.DataFrame | None = None,
-                        reps: int = BOOTSTRAP_REPS, seed: int = 0) -> tuple[list[str], dict[str, list[dict]]]:
+def level_change_shares(
+    hands: pl.DataFrame,
+    by: str,
+    groups: Sequence[str],
+    matches: pl.DataFrame | None = None,
+    reps: int = BOOTSTRAP_REPS,
+    seed: int = 0,
+) -> tuple[list[str], dict[str, list[dict]]]:
     """Per group, the share of hands with each level change (0, 1, ..., CHANGE_MAX+), with
     percentile bootstrap intervals that resample whole deals (hands of a match, and both tables
     of a duplicate deal, are correlated); n = deals. Equal-policy duplicate copies count once.
@@ -41,9 +47,10 @@ def level_change_shares(hands: pl.DataFrame, by: str, groups: Sequence[str], mat
         deal = deal_ids(hg) - 1
         c = hg.select(change.clip(upper_bound=CHANGE_MAX))[:, 0].to_numpy()
         k = int(deal.max()) + 1
-        sums = np.column_stack([np.bincount(deal, minlength=k).astype(float)] +
-                               [np.bincount(deal, weights=(c == i).astype(float), minlength=k)
-                                for i in range(CHANGE_MAX + 1)])
+        sums = np.column_stack(
+            [np.bincount(deal, minlength=k).astype(float)]
+            + [np.bincount(deal, weights=(c == i).astype(float), minlength=k) for i in range(CHANGE_MAX + 1)]
+        )
         row = []
         for i in range(CHANGE_MAX + 1):
             est, _ = cluster_bootstrap(sums, lambda t, i=i: t[..., i + 1] / t[..., 0], reps, seed)

@@ -63,9 +63,21 @@ METRICS: tuple[Metric, ...] = (
     Metric("n_star", "fairness", "N*: matches until skill outweighs luck (net outcome)"),
 )
 METRIC_KEYS = tuple(m.key for m in METRICS)
-_MATCH_METRICS = ("hands_per_match", "minutes_per_match", "clock_share", "lead_changes", "deficit_overcome_mean",
-                  "deficit_overcome_max", "first_declarer_win", "ns_win", "seat_balance", "policy_a_win", "pair_draw",
-                  "policy_b_win", "n_star")
+_MATCH_METRICS = (
+    "hands_per_match",
+    "minutes_per_match",
+    "clock_share",
+    "lead_changes",
+    "deficit_overcome_mean",
+    "deficit_overcome_max",
+    "first_declarer_win",
+    "ns_win",
+    "seat_balance",
+    "policy_a_win",
+    "pair_draw",
+    "policy_b_win",
+    "n_star",
+)
 
 
 # --- small transforms, public for tests and for the docs ---------------------------------------
@@ -200,7 +212,7 @@ def count_once(hands, matches) -> tuple[pl.DataFrame, pl.DataFrame, int]:
     if "swapped" not in m.columns or m.height == 0:
         return h, m, 0
     deal = [c for c in DEAL_KEY if c in m.columns]
-    equal = (pl.col("policy_ns") == pl.col("policy_ew"))
+    equal = pl.col("policy_ns") == pl.col("policy_ew")
     firsts = m.filter(equal & ~pl.col("swapped")).select(deal).unique()
     copies = m.filter(equal & pl.col("swapped")).select(deal).unique().join(firsts, on=deal, how="inner")
     if copies.height == 0:
@@ -227,12 +239,20 @@ def deal_ids(frame: pl.DataFrame) -> np.ndarray:
     return frame.select(key.alias("_k"))["_k"].rank("dense").to_numpy().astype(np.int64)
 
 
-COPY_NOTE = ("equal-policy duplicate run: each match counted once ({n} swapped table(s) dropped: the same deals "
-             "with the same policies in the same seats are a copy, not a second unit)")
+COPY_NOTE = (
+    "equal-policy duplicate run: each match counted once ({n} swapped table(s) dropped: the same deals "
+    "with the same policies in the same seats are a copy, not a second unit)"
+)
 
 
-def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Variant] | None = None,
-              seed: int = 0, reps: int = BOOTSTRAP_REPS) -> list[dict]:
+def summarise(
+    hands,
+    matches,
+    by: str = "variant",
+    variants: Mapping[str, Variant] | None = None,
+    seed: int = 0,
+    reps: int = BOOTSTRAP_REPS,
+) -> list[dict]:
     """One row per group (``by`` = "variant" or "cell"), sorted by the group key.
 
     Each row: the group key, ``n_matches`` (tables counted), ``n_deals`` (independent units),
@@ -247,10 +267,30 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
         raise ValueError(f"by must be 'variant' or 'cell', got {by!r}")
     h = _frame(hands, "hands")
     m = _frame(matches, "matches")
-    _need(h, "hands", [by, "variant", "match", "levels_ns", "levels_ew", "takeover", "final_points",
-                       "capture_points", "minutes"])
-    _need(m, "matches", [by, "variant", "match", "hands", "minutes", "winner", "ended_by", "first_declarers",
-                         "lead_changes", "max_deficit_ns", "max_deficit_ew", "policy_ns", "policy_ew"])
+    _need(
+        h,
+        "hands",
+        [by, "variant", "match", "levels_ns", "levels_ew", "takeover", "final_points", "capture_points", "minutes"],
+    )
+    _need(
+        m,
+        "matches",
+        [
+            by,
+            "variant",
+            "match",
+            "hands",
+            "minutes",
+            "winner",
+            "ended_by",
+            "first_declarers",
+            "lead_changes",
+            "max_deficit_ns",
+            "max_deficit_ew",
+            "policy_ns",
+            "policy_ew",
+        ],
+    )
     resolver = VariantResolver(variants)
     keys = sorted(set(h[by].unique().to_list()) | set(m[by].unique().to_list()))
     rows = []
@@ -267,8 +307,7 @@ def summarise(hands, matches, by: str = "variant", variants: Mapping[str, Varian
             row["note"] = COPY_NOTE.format(n=dropped)
         row.update(_hand_metrics(hg, resolver, seed, reps))
         row.update(_match_metrics(mg, resolver, seed, reps))
-        rows.append({**{k: row[k] for k in row if not isinstance(row[k], dict)},
-                     **{k: row[k] for k in METRIC_KEYS}})
+        rows.append({**{k: row[k] for k in row if not isinstance(row[k], dict)}, **{k: row[k] for k in METRIC_KEYS}})
     return rows
 
 
@@ -278,18 +317,35 @@ def _hand_metrics(h: pl.DataFrame, resolver: VariantResolver, seed: int, reps: i
     h = h.with_columns(_change=change)
     crossed, cross_note = crossings(h, resolver)
     h = h.with_columns(_crossed=pl.Series(crossed, dtype=pl.Float64) if crossed is not None else pl.lit(0.0))
-    per = (h.group_by(key_cols, maintain_order=False)
-           .agg(pl.len().cast(pl.Float64).alias("n"), pl.col("minutes").cast(pl.Float64).sum().alias("minutes"),
-                pl.col("_change").sum().alias("c1"), (pl.col("_change") ** 2).sum().alias("c2"),
-                (pl.col("_change") >= 2).cast(pl.Float64).sum().alias("big"),
-                pl.col("takeover").cast(pl.Float64).sum().alias("to"), pl.col("_crossed").sum().alias("cross"))
-           .sort(key_cols))
+    per = (
+        h.group_by(key_cols, maintain_order=False)
+        .agg(
+            pl.len().cast(pl.Float64).alias("n"),
+            pl.col("minutes").cast(pl.Float64).sum().alias("minutes"),
+            pl.col("_change").sum().alias("c1"),
+            (pl.col("_change") ** 2).sum().alias("c2"),
+            (pl.col("_change") >= 2).cast(pl.Float64).sum().alias("big"),
+            pl.col("takeover").cast(pl.Float64).sum().alias("to"),
+            pl.col("_crossed").sum().alias("cross"),
+        )
+        .sort(key_cols)
+    )
     cols = ["n", "minutes", "c1", "c2", "big", "to", "cross"]
     sums = per.select(cols).to_numpy().astype(float).reshape(-1, len(cols))
     g = sums.shape[0]
     if g == 0:
-        return {k: _null("no hands") for k in ("minutes_per_hand", "level_change_mean", "level_change_sd", "big_swing_share",
-                                   "takeover_rate", "capture_band_share", "declarer_hold")}
+        return {
+            k: _null("no hands")
+            for k in (
+                "minutes_per_hand",
+                "level_change_mean",
+                "level_change_sd",
+                "big_swing_share",
+                "takeover_rate",
+                "capture_band_share",
+                "declarer_hold",
+            )
+        }
     boots = bootstrap_match_sums(sums, reps, seed) if g >= 2 else np.zeros((0, len(cols)))
     tot = sums.sum(axis=0)
     n, bn = tot[0], boots[:, 0]
@@ -320,8 +376,12 @@ def crossings(h: pl.DataFrame, resolver: VariantResolver) -> tuple[np.ndarray | 
     """Per hand, 1.0 where the capture moved the band; None (and why) if a variant is unknown.
     Each distinct (variant, cell, final points, capture points) is scored once."""
     cell = pl.col("cell").fill_null("") if "cell" in h.columns else pl.lit("")
-    h = h.select(pl.col("variant"), cell.alias("_cell"), pl.col("final_points").cast(pl.Int64),
-                 pl.col("capture_points").cast(pl.Int64)).with_row_index("_i")
+    h = h.select(
+        pl.col("variant"),
+        cell.alias("_cell"),
+        pl.col("final_points").cast(pl.Int64),
+        pl.col("capture_points").cast(pl.Int64),
+    ).with_row_index("_i")
     cap = h.filter(pl.col("capture_points") != 0)
     out = np.zeros(h.height)
     if cap.height == 0:
@@ -352,7 +412,9 @@ def _timed(m: pl.DataFrame, resolver: VariantResolver) -> tuple[np.ndarray | Non
     return np.array([clock[pair] for pair in pairs], bool), None
 
 
-def _match_metrics(m: pl.DataFrame, resolver: VariantResolver, seed: int = 0, reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
+def _match_metrics(
+    m: pl.DataFrame, resolver: VariantResolver, seed: int = 0, reps: int = BOOTSTRAP_REPS
+) -> dict[str, dict]:
     if m.height == 0:
         return {k: _null("no matches") for k in _MATCH_METRICS}
     out: dict[str, dict] = {}
@@ -381,23 +443,31 @@ def _match_metrics(m: pl.DataFrame, resolver: VariantResolver, seed: int = 0, re
     elif not timed.any():
         out["clock_share"] = _null("untimed (match_minutes = 0): no clock to decide a match")
     else:
-        out["clock_share"] = _out(share(clock, timed),
-                                  None if timed.all() else f"timed matches only; {int((~timed).sum())} untimed excluded")
+        out["clock_share"] = _out(
+            share(clock, timed), None if timed.all() else f"timed matches only; {int((~timed).sum())} untimed excluded"
+        )
 
     out["lead_changes"] = _out(mean(m["lead_changes"].to_numpy()))
     deficit_all = np.where(winner == 0, m["max_deficit_ns"].to_numpy(), m["max_deficit_ew"].to_numpy())
-    out["deficit_overcome_mean"] = _out(mean(deficit_all, decided), draw_note) if decided.any() else _null("no decided matches")
+    out["deficit_overcome_mean"] = (
+        _out(mean(deficit_all, decided), draw_note) if decided.any() else _null("no decided matches")
+    )
     if decided.any():
         deficit = deficit_all[decided]
-        out["deficit_overcome_max"] = {"value": float(deficit.max()), "low": None, "high": None,
-                                       "n": int(np.unique(deal[decided]).size),
-                                       "note": "largest observed; no interval for a maximum"}
+        out["deficit_overcome_max"] = {
+            "value": float(deficit.max()),
+            "low": None,
+            "high": None,
+            "n": int(np.unique(deal[decided]).size),
+            "note": "largest observed; no interval for a maximum",
+        }
     else:
         out["deficit_overcome_max"] = _null("no decided matches")
 
     first = m["first_declarers"].to_numpy().astype(int)
-    out["first_declarer_win"] = (_out(share(winner == first, decided), draw_note) if decided.any()
-                                 else _null("no decided matches"))
+    out["first_declarer_win"] = (
+        _out(share(winner == first, decided), draw_note) if decided.any() else _null("no decided matches")
+    )
     # Seats can only be compared when skill is spread evenly over them: the same policy on both
     # sides, or a duplicate run (every match also played with the policies swapped).
     pol_ns, pol_ew = m["policy_ns"].to_list(), m["policy_ew"].to_list()
@@ -408,16 +478,20 @@ def _match_metrics(m: pl.DataFrame, resolver: VariantResolver, seed: int = 0, re
         out["ns_win"] = _out(ns, draw_note)
         out["seat_balance"] = _out(through_peak(balance, ns, 0.5, 1.0), "p = team NS win share; " + draw_note)
     else:
-        why = ("the teams play different policies; seats compare only with equal policies or a --duplicate run"
-               if not even else "no decided matches")
+        why = (
+            "the teams play different policies; seats compare only with equal policies or a --duplicate run"
+            if not even
+            else "no decided matches"
+        )
         out["ns_win"] = _null(why)
         out["seat_balance"] = _null(why)
     out.update(_policy_metrics(m, winner, deal, seed, reps))
     return out
 
 
-def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None = None, seed: int = 0,
-                    reps: int = BOOTSTRAP_REPS) -> dict[str, dict]:
+def _policy_metrics(
+    m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None = None, seed: int = 0, reps: int = BOOTSTRAP_REPS
+) -> dict[str, dict]:
     """Decisiveness between policies A and B (A = the NS policy of the unswapped matches) as a
     three-way outcome over all their matches: A wins, draw, B wins; and N* from the net outcome."""
     keys3 = ("policy_a_win", "pair_draw", "policy_b_win", "n_star")
@@ -436,14 +510,21 @@ def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None
     note = f"A = {a}, B = {b}; all matches of the pair, draws counted (A wins + draw + B wins = 1)"
     if len(rows) < len(mixed):
         note += f"; {len(mixed) - len(rows)} match(es) of other policy pairs excluded"
-    res = {"policy_a_win": _out(cluster_share(a_won, d, reps, seed), note),
-           "pair_draw": _out(cluster_share(drawn, d, reps, seed), note),
-           "policy_b_win": _out(cluster_share(b_won, d, reps, seed), note)}
+    res = {
+        "policy_a_win": _out(cluster_share(a_won, d, reps, seed), note),
+        "pair_draw": _out(cluster_share(drawn, d, reps, seed), note),
+        "policy_b_win": _out(cluster_share(b_won, d, reps, seed), note),
+    }
     # N* from the net outcome X = A win - B win, bootstrapped over deals
     _, inv = np.unique(d, return_inverse=True)
     g = int(inv.max()) + 1
-    sums = np.column_stack([np.bincount(inv, minlength=g).astype(float),
-                            np.bincount(inv, weights=a_won, minlength=g), np.bincount(inv, weights=b_won, minlength=g)])
+    sums = np.column_stack(
+        [
+            np.bincount(inv, minlength=g).astype(float),
+            np.bincount(inv, weights=a_won, minlength=g),
+            np.bincount(inv, weights=b_won, minlength=g),
+        ]
+    )
 
     def nstar(t):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -453,8 +534,11 @@ def _policy_metrics(m: pl.DataFrame, winner: np.ndarray, deal: np.ndarray | None
             return np.where(mu == 0, np.inf, s2 / np.where(mu == 0, 1.0, mu * mu))
 
     est, _ = cluster_bootstrap(sums, nstar, reps, seed, method="bca")
-    res["n_star"] = _out(est, "N* = var(X)/E[X]^2 of the net outcome X = +1 A wins, 0 draw, -1 B wins "
-                              "(draws counted); BCa bootstrap over deals; below 1: the gap exceeds one match's luck")
+    res["n_star"] = _out(
+        est,
+        "N* = var(X)/E[X]^2 of the net outcome X = +1 A wins, 0 draw, -1 B wins "
+        "(draws counted); BCa bootstrap over deals; below 1: the gap exceeds one match's luck",
+    )
     return res
 
 
@@ -493,8 +577,12 @@ DERIVED: dict[str, pl.Expr] = {
     "decided": (pl.col("winner") >= 0).cast(pl.Float64),
     "decided_by_clock": (pl.col("ended_by") == "clock").cast(pl.Float64),
     "level_diff": pl.col("final_level_ns").cast(pl.Float64) - pl.col("final_level_ew").cast(pl.Float64),
-    "deficit_overcome": pl.when(pl.col("winner") == 0).then(pl.col("max_deficit_ns"))
-    .when(pl.col("winner") == 1).then(pl.col("max_deficit_ew")).otherwise(None).cast(pl.Float64),
+    "deficit_overcome": pl.when(pl.col("winner") == 0)
+    .then(pl.col("max_deficit_ns"))
+    .when(pl.col("winner") == 1)
+    .then(pl.col("max_deficit_ew"))
+    .otherwise(None)
+    .cast(pl.Float64),
 }
 _PAIR_KEY = ("seed", "swapped", "match")
 
@@ -513,12 +601,16 @@ def _paired_frame(matches_a, matches_b, metric) -> pl.DataFrame:
         sides.append(f)
     joined = sides[0].join(sides[1], on=keys, how="inner", suffix="_b").drop_nulls(["_x", "_x_b"])
     deal = [c for c in ("seed", "match") if c in keys]
-    return joined.with_columns(_d=pl.col("_x") - pl.col("_x_b")).sort(keys).with_columns(
-        _deal=pl.concat_str([pl.col(c).cast(pl.Utf8) for c in deal], separator="/"))
+    return (
+        joined.with_columns(_d=pl.col("_x") - pl.col("_x_b"))
+        .sort(keys)
+        .with_columns(_deal=pl.concat_str([pl.col(c).cast(pl.Utf8) for c in deal], separator="/"))
+    )
 
 
-def paired_difference(matches_a, matches_b, metric: str | pl.Expr, reps: int = BOOTSTRAP_REPS,
-                      seed: int = 0) -> Estimate:
+def paired_difference(
+    matches_a, matches_b, metric: str | pl.Expr, reps: int = BOOTSTRAP_REPS, seed: int = 0
+) -> Estimate:
     """Mean of (A - B) of a per-match metric over the tables both frames share (common random
     numbers: same seed, same match index, same deals), with a percentile bootstrap interval that
     resamples deals (both tables of a duplicate deal go together); n = deals. ``metric``: a match
@@ -527,8 +619,9 @@ def paired_difference(matches_a, matches_b, metric: str | pl.Expr, reps: int = B
     return paired_test(matches_a, matches_b, metric, reps=reps, seed=seed)["estimate"]
 
 
-def paired_test(matches_a, matches_b, metric: str | pl.Expr, margin: float | None = None,
-                reps: int = BOOTSTRAP_REPS, seed: int = 0) -> dict:
+def paired_test(
+    matches_a, matches_b, metric: str | pl.Expr, margin: float | None = None, reps: int = BOOTSTRAP_REPS, seed: int = 0
+) -> dict:
     """``paired_difference`` with its tests: ``estimate`` (Estimate, bootstrap over deals),
     ``se`` (the bootstrap standard error), ``p`` (two-sided, H0: no difference, normal with that
     SE) and, with a ``margin``, ``p_equivalent`` (TOST, H0: |difference| >= margin)."""
@@ -549,6 +642,23 @@ def paired_test(matches_a, matches_b, metric: str | pl.Expr, margin: float | Non
     return out
 
 
-__all__ = ["METRICS", "METRIC_KEYS", "DERIVED", "DEAL_KEY", "MATCH_KEY", "summarise", "policy_pair", "policy_pairs",
-           "paired_difference", "paired_test", "count_once", "deal_ids", "bootstrap_match_sums", "balance", "n_star",
-           "n_star_net", "band", "capture_crossed"]
+__all__ = [
+    "METRICS",
+    "METRIC_KEYS",
+    "DERIVED",
+    "DEAL_KEY",
+    "MATCH_KEY",
+    "summarise",
+    "policy_pair",
+    "policy_pairs",
+    "paired_difference",
+    "paired_test",
+    "count_once",
+    "deal_ids",
+    "bootstrap_match_sums",
+    "balance",
+    "n_star",
+    "n_star_net",
+    "band",
+    "capture_crossed",
+]

@@ -27,10 +27,14 @@ class RunSettings:
     jobs: int = 2
     search: str = SEARCH_POLICY
 
+
 def to_toml(spec: Mapping[str, Any]) -> str:
     """A sweep spec (top-level scalars, [grid], [[cells]], [decks_scaling]) as TOML text."""
-    lines = [f"{k} = {toml_value(v)}" for k, v in spec.items() if not isinstance(v, (Mapping, list))
-             or (isinstance(v, list) and not any(isinstance(x, Mapping) for x in v))]
+    lines = [
+        f"{k} = {toml_value(v)}"
+        for k, v in spec.items()
+        if not isinstance(v, (Mapping, list)) or (isinstance(v, list) and not any(isinstance(x, Mapping) for x in v))
+    ]
     for k, v in spec.items():
         if isinstance(v, Mapping):
             lines += ["", f"[{k}]"] + [f"{kk} = {toml_value(x)}" for kk, x in v.items()]
@@ -49,8 +53,15 @@ def read_spec(path: str | Path, root: str | Path) -> dict:
     return tomllib.loads(p.read_text(encoding="utf-8"))
 
 
-def run_sweep(settings: RunSettings, spec: str | Path | Mapping[str, Any], name: str, *, part: str | None = None,
-              jobs: int | None = None, **changes: Any) -> Results:
+def run_sweep(
+    settings: RunSettings,
+    spec: str | Path | Mapping[str, Any],
+    name: str,
+    *,
+    part: str | None = None,
+    jobs: int | None = None,
+    **changes: Any,
+) -> Results:
     """Run (or resume, or just load) a sweep into ``results/notebooks/<name>[-quick][/part]``
     (``settings.results``; ``jobs``: instead of ``settings.jobs``).
 
@@ -76,14 +87,21 @@ def run_sweep(settings: RunSettings, spec: str | Path | Mapping[str, Any], name:
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     jobs = settings.jobs if jobs is None else jobs
-    sweep(spec_file, out, jobs=jobs, quiet=True,
-          command=["simsuite", "sweep", str(spec_file), "--out", str(out), "--jobs", str(jobs)])
+    sweep(
+        spec_file,
+        out,
+        jobs=jobs,
+        quiet=True,
+        command=["simsuite", "sweep", str(spec_file), "--out", str(out), "--jobs", str(jobs)],
+    )
     r = load(out)
     n_matches = sum(c["matches"] for c in r.manifest["cells"]) * (2 if r.manifest["duplicate"] else 1)
     base = settings.results.parent.parent  # the repository, with the default results folder
-    print(f"{out.relative_to(base) if out.is_relative_to(base) else out}: "
-          f"{len(r.manifest['cells'])} cells, {n_matches:,} matches (tables) "
-          f"[{'quick' if settings.quick else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]")
+    print(
+        f"{out.relative_to(base) if out.is_relative_to(base) else out}: "
+        f"{len(r.manifest['cells'])} cells, {n_matches:,} matches (tables) "
+        f"[{'quick' if settings.quick else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]"
+    )
     return r
 
 
@@ -111,10 +129,18 @@ def run_design(settings: RunSettings, spec: str | Path, name: str, *, wording=No
     if not spec_file.exists() or spec_file.read_text(encoding="utf-8") != text:
         spec_file.write_text(text, encoding="utf-8")
     t0 = time.perf_counter()
-    res = design(spec_file, out, jobs=settings.jobs, quiet=True, wording=wording,
-                 command=["simsuite", "design", str(spec_file), "--out", str(out), "--jobs", str(settings.jobs)])
-    print(f"{out}: {len(res['sets'])} parameter sets, {res['cost']['design_hands']:,} hands "
-          f"[{'quick' if settings.quick else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]")
+    res = design(
+        spec_file,
+        out,
+        jobs=settings.jobs,
+        quiet=True,
+        wording=wording,
+        command=["simsuite", "design", str(spec_file), "--out", str(out), "--jobs", str(settings.jobs)],
+    )
+    print(
+        f"{out}: {len(res['sets'])} parameter sets, {res['cost']['design_hands']:,} hands "
+        f"[{'quick' if settings.quick else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]"
+    )
     return res
 
 
@@ -124,8 +150,15 @@ def pairing_chunk(pairing: str, matches: int, jobs: int) -> int:
     return 100 if pairing != "search" else max(1, min(10, matches // (4 * jobs)))
 
 
-def run_pairings(settings: RunSettings, spec: str | Path | Mapping[str, Any], name: str, matches: Mapping[str, int],
-                 tag: str = "", kind: type[Pairings] = Pairings, **changes: Any) -> Pairings:
+def run_pairings(
+    settings: RunSettings,
+    spec: str | Path | Mapping[str, Any],
+    name: str,
+    matches: Mapping[str, int],
+    tag: str = "",
+    kind: type[Pairings] = Pairings,
+    **changes: Any,
+) -> Pairings:
     """The sweep ``spec`` (with ``changes``, as in ``run_sweep``) once per self-play pairing, into
     ``results/notebooks/<name>[-quick]/pairing-<pairing>``: the same cells and the same root seed
     under every pairing, so match i of a cell is the same deal under all three (paired). One
@@ -140,7 +173,11 @@ def run_pairings(settings: RunSettings, spec: str | Path | Mapping[str, Any], na
         grid = ch.get("grid")
         if isinstance(grid, Mapping) and "policies" in grid:
             ch["grid"] = {k: v for k, v in grid.items() if k != "policies"} or None
-        ch.update(matches=matches[p], policies=pairing_policies(p, settings.search), duplicate=False,
-                  chunk=pairing_chunk(p, matches[p], settings.jobs))
+        ch.update(
+            matches=matches[p],
+            policies=pairing_policies(p, settings.search),
+            duplicate=False,
+            chunk=pairing_chunk(p, matches[p], settings.jobs),
+        )
         runs[p] = run_sweep(settings, spec, name, part=f"pairing-{p}" + (f"-{tag}" if tag else ""), **ch)
     return kind(runs, settings.search)

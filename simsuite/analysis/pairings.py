@@ -40,8 +40,9 @@ def pairing_label(pairing: str, search: str = SEARCH_POLICY) -> str:
     return f"{pol}/{pol}"
 
 
-def pairing_matches(full: int, search: int, quick: int = 6, search_quick: int = 2,
-                    quick_mode: bool = False) -> dict[str, int]:
+def pairing_matches(
+    full: int, search: int, quick: int = 6, search_quick: int = 2, quick_mode: bool = False
+) -> dict[str, int]:
     """Matches per cell for each pairing: ``basic`` and ``expert`` play ``full`` (``quick`` in
     quick mode), the slow ``search`` its own smaller ``search`` (``search_quick``)."""
     if quick_mode:
@@ -58,8 +59,10 @@ def merge_pairings(parts: Mapping[str, Pairings], kind: type[Pairings] | None = 
         if not got:
             continue
         ren = lambda k: pl.lit(k + "|") + pl.col("cell")  # noqa: E731
-        data[p] = (pl.concat([P.frames[p][0].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"),
-                   pl.concat([P.frames[p][1].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"))
+        data[p] = (
+            pl.concat([P.frames[p][0].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"),
+            pl.concat([P.frames[p][1].with_columns(cell=ren(k)) for k, P in got], how="diagonal_relaxed"),
+        )
         variants[p] = {f"{k}|{c}": v for k, P in got for c, v in (P.variants.get(p) or {}).items()}
     first = next(iter(parts.values()), None)
     kind = kind or (type(first) if first is not None else Pairings)
@@ -77,8 +80,12 @@ class Pairings:
         self._set({p: frames(r) for p, r in self.runs.items()}, {p: r.variants() for p, r in self.runs.items()})
 
     @classmethod
-    def from_frames(cls, data: Mapping[str, tuple[pl.DataFrame, pl.DataFrame]],
-                    variants: Mapping[str, Mapping] | None = None, search: str = SEARCH_POLICY) -> Pairings:
+    def from_frames(
+        cls,
+        data: Mapping[str, tuple[pl.DataFrame, pl.DataFrame]],
+        variants: Mapping[str, Mapping] | None = None,
+        search: str = SEARCH_POLICY,
+    ) -> Pairings:
         """From (hands, matches) frames per pairing instead of runs (tests)."""
         self = cls.__new__(cls)
         self.runs = {}
@@ -102,8 +109,10 @@ class Pairings:
     def summary(self) -> pd.DataFrame:
         """``summary`` per cell of every pairing, with the cell keys and a ``pairing`` column."""
         if self._summary is None:
-            parts = [with_cell_keys(summary(h, m, self.variants[p], by="cell")).assign(pairing=p)
-                     for p, (h, m) in self.frames.items()]
+            parts = [
+                with_cell_keys(summary(h, m, self.variants[p], by="cell")).assign(pairing=p)
+                for p, (h, m) in self.frames.items()
+            ]
             self._summary = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
         return self._summary
 
@@ -144,8 +153,17 @@ class Pairings:
         for p in self.pairings:
             for c, lab in cells.items():
                 e = self.estimate(p, c, key)
-                rows.append({"pairing": p, "cell": c, "label": lab, key: e["value"], key + "_lo": e["lo"],
-                             key + "_hi": e["hi"], key + "_n": e["n"]})
+                rows.append(
+                    {
+                        "pairing": p,
+                        "cell": c,
+                        "label": lab,
+                        key: e["value"],
+                        key + "_lo": e["lo"],
+                        key + "_hi": e["hi"],
+                        key + "_n": e["n"],
+                    }
+                )
         return pd.DataFrame(rows)
 
     def table(self, cells: Mapping[str, str], keys: Mapping[str, tuple[str, int, bool]]) -> pd.DataFrame:
@@ -158,8 +176,10 @@ class Pairings:
                 row = {"cell": lab, "figure": name}
                 for p in self.pairings:
                     e = self.estimate(p, c, k)
-                    row[pairing_label(p, self.search)] = (est({k: e["value"], k + "_lo": e["lo"], k + "_hi": e["hi"]}, k, digits,
-                                                  pct=pct) + f" n={int(e['n']):,}")
+                    row[pairing_label(p, self.search)] = (
+                        est({k: e["value"], k + "_lo": e["lo"], k + "_hi": e["hi"]}, k, digits, pct=pct)
+                        + f" n={int(e['n']):,}"
+                    )
                 rows.append(row)
         return pd.DataFrame(rows).set_index(["cell", "figure"])
 
@@ -192,13 +212,22 @@ class Pairings:
         rows = []
         for c, eff, v in zip(conclusions, effs, marks):
             worst = max(v["tests"].items(), key=lambda kv: abs(kv[1]["d"]), default=None)
-            rows.append({"conclusion": c.text, "metric": c.metric, "claimed": "> 0" if c.sign > 0 else "< 0",
-                         "margin": f"±{c.margin:g}", "first tested on seed": c.seed,
-                         **{pairing_label(p, self.search): format_effect(eff[p]) for p in PAIRINGS},
-                         "largest interaction (SE)": (f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})"
-                                                      if worst else "n/a"),
-                         "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
-                         "deals per cell needed (80% power)": f"{v['n_needed']:,}" if v["n_needed"] is not None else "n/a",
-                         "verdict": v["mark"], "detail": v["detail"],
-                         "_effects": eff})
+            rows.append(
+                {
+                    "conclusion": c.text,
+                    "metric": c.metric,
+                    "claimed": "> 0" if c.sign > 0 else "< 0",
+                    "margin": f"±{c.margin:g}",
+                    "first tested on seed": c.seed,
+                    **{pairing_label(p, self.search): format_effect(eff[p]) for p in PAIRINGS},
+                    "largest interaction (SE)": (
+                        f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})" if worst else "n/a"
+                    ),
+                    "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
+                    "deals per cell needed (80% power)": f"{v['n_needed']:,}" if v["n_needed"] is not None else "n/a",
+                    "verdict": v["mark"],
+                    "detail": v["detail"],
+                    "_effects": eff,
+                }
+            )
         return pd.DataFrame(rows)

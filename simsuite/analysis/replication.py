@@ -36,8 +36,9 @@ def parse_margin(spec: float | str | None) -> tuple[float, bool] | None:
     return (math.log1p(x / 100.0), True) if rel else (x, False)
 
 
-def replication_test(a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float,
-                     margin: float | str | None) -> dict:
+def replication_test(
+    a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float, margin: float | str | None
+) -> dict:
     """One figure on two independent seeds: the difference a - b (or, with a relative margin, log a - log b),
     its SE from the two 95% intervals, the two-sided p of "they differ" and the TOST p of "they differ by
     at least the margin". ``reason`` says why it could not be tested (then the p-values are NaN): a missing
@@ -66,9 +67,16 @@ def replication_test(a: float, a_lo: float, a_hi: float, b: float, b_lo: float, 
     return out
 
 
-def replication_table(first: pd.DataFrame, second: pd.DataFrame, keys: list[str], index: str,
-                      labels: Mapping[str, str] | None = None, pct: Iterable[str] = (),
-                      margins: Mapping[str, float | str] | None = None, alpha: float = 0.05) -> pd.DataFrame:
+def replication_table(
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    keys: list[str],
+    index: str,
+    labels: Mapping[str, str] | None = None,
+    pct: Iterable[str] = (),
+    margins: Mapping[str, float | str] | None = None,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Two seeds' summary rows side by side (``key`` with interval, n = deals) and whether each figure
     replicates: an equivalence test (TOST) of the two seeds' difference against the figure's stated
     ``margins[key]`` (a number in the figure's units, or ``"25%"`` for a ratio within 1/1.25..1.25 on the
@@ -88,16 +96,27 @@ def replication_table(first: pd.DataFrame, second: pd.DataFrame, keys: list[str]
             continue
         for k in keys:
             ra, rb = a.loc[i], b.loc[i]
-            t = replication_test(ra[k], ra[k + "_lo"], ra[k + "_hi"], rb[k], rb[k + "_lo"], rb[k + "_hi"],
-                                 margins.get(k))
+            t = replication_test(
+                ra[k], ra[k + "_lo"], ra[k + "_hi"], rb[k], rb[k + "_lo"], rb[k + "_hi"], margins.get(k)
+            )
             rel = isinstance(margins.get(k), str)
-            rows.append({index: i, "figure": (labels or {}).get(k, k),
-                         "first seed": est(ra, k, 3, pct=k in pct) + f" n={int(ra[k + '_n']):,}",
-                         "second seed": est(rb, k, 3, pct=k in pct) + f" n={int(rb[k + '_n']):,}",
-                         "difference (SE)": (f"{'log ratio ' if rel else ''}{t['diff']:+.4g} (SE {t['se']:.3g})"
-                                             if t["reason"] is None else "n/a"),
-                         "margin": (f"±{margins[k]}" if rel else f"±{margins[k]:g}") if k in margins else "none",
-                         "_p_eq": t["p_equivalent"], "_p_diff": t["p_differ"], "_reason": t["reason"]})
+            rows.append(
+                {
+                    index: i,
+                    "figure": (labels or {}).get(k, k),
+                    "first seed": est(ra, k, 3, pct=k in pct) + f" n={int(ra[k + '_n']):,}",
+                    "second seed": est(rb, k, 3, pct=k in pct) + f" n={int(rb[k + '_n']):,}",
+                    "difference (SE)": (
+                        f"{'log ratio ' if rel else ''}{t['diff']:+.4g} (SE {t['se']:.3g})"
+                        if t["reason"] is None
+                        else "n/a"
+                    ),
+                    "margin": (f"±{margins[k]}" if rel else f"±{margins[k]:g}") if k in margins else "none",
+                    "_p_eq": t["p_equivalent"],
+                    "_p_diff": t["p_differ"],
+                    "_reason": t["reason"],
+                }
+            )
     df = pd.DataFrame(rows)
     if df.empty:
         return df
@@ -127,6 +146,7 @@ def replication_summary(table: pd.DataFrame) -> str:
     v = table["verdict"]
     n_rep, n_diff, n_not = int((v == REPLICATES).sum()), int((v == DIFFERS).sum()), int((v == NOT_SHOWN).sum())
     n_untested = int(v.str.startswith(NOT_TESTED).sum())
-    return (f"{n_rep} of {len(v)} figures replicate (TOST within the stated margins, Holm), {n_diff} differ, "
-            f"{n_not} not shown either way, {n_untested} not tested")
-
+    return (
+        f"{n_rep} of {len(v)} figures replicate (TOST within the stated margins, Holm), {n_diff} differ, "
+        f"{n_not} not shown either way, {n_untested} not tested"
+    )

@@ -48,8 +48,14 @@ def _pool(es: Iterable[Estimate]) -> tuple[float, float]:
     return float((w * v).sum() / w.sum()), float(1.0 / math.sqrt(w.sum()))
 
 
-def interaction_tests(effects: Mapping[str, Estimate], sign: int, margin: float,
-                      pairings: Iterable[str] = PAIRINGS, alpha: float = 0.05, power: float = POWER) -> dict:
+def interaction_tests(
+    effects: Mapping[str, Estimate],
+    sign: int,
+    margin: float,
+    pairings: Iterable[str] = PAIRINGS,
+    alpha: float = 0.05,
+    power: float = POWER,
+) -> dict:
     """The rule x policy interaction of one conclusion, before any correction. For each pairing with
     data: its effect minus the pooled (inverse-variance) effect of the other pairings, ``d``, with its SE
     (the two SEs combined; each from its 95% interval), the two-sided p of "the interaction is not 0"
@@ -63,8 +69,16 @@ def interaction_tests(effects: Mapping[str, Estimate], sign: int, margin: float,
     ok = {p: effects[p] for p in pairings if _usable(effects.get(p))}
     missing = [p for p in pairings if p not in ok]
     nan = float("nan")
-    out = {"tests": {}, "missing": missing, "pooled": nan, "pooled_se": nan, "p_direction": nan,
-           "p_robust": nan, "n_needed": None, "margin": margin}
+    out = {
+        "tests": {},
+        "missing": missing,
+        "pooled": nan,
+        "pooled_se": nan,
+        "p_direction": nan,
+        "p_robust": nan,
+        "n_needed": None,
+        "margin": margin,
+    }
     if len(ok) < 2:
         return out
     pooled, pooled_se = _pool(ok.values())
@@ -76,8 +90,14 @@ def interaction_tests(effects: Mapping[str, Estimate], sign: int, margin: float,
     for p, e in ok.items():
         o_val, o_se = _pool([x for q, x in ok.items() if q != p])
         d, se = e.value - o_val, math.hypot(_se95(e), o_se)
-        out["tests"][p] = {"effect": e, "others": o_val, "d": d, "se": se, "p_dependent": normal_p(d, se),
-                           "p_equivalent": tost_p(d, se, margin)}
+        out["tests"][p] = {
+            "effect": e,
+            "others": o_val,
+            "d": d,
+            "se": se,
+            "p_dependent": normal_p(d, se),
+            "p_equivalent": tost_p(d, se, margin),
+        }
         per_deal = unit[p] + 1.0 / sum(1.0 / unit[q] for q in ok if q != p)  # the interaction's variance x n
         need = max(need, per_deal * ((z_alpha + z_power) / margin) ** 2)
     out["p_robust"] = max([out["p_direction"]] + [t["p_equivalent"] for t in out["tests"].values()])
@@ -97,8 +117,9 @@ def _z_quantile(q: float) -> float:
     return (lo + hi) / 2
 
 
-def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pairings: Iterable[str] = PAIRINGS,
-                 alpha: float = 0.05) -> list[dict]:
+def classify_all(
+    items: Iterable[tuple[Mapping[str, Estimate], int, float]], pairings: Iterable[str] = PAIRINGS, alpha: float = 0.05
+) -> list[dict]:
     """The verdicts on all the conclusions of one notebook, with **one** Holm correction over every p-value
     that grants a mark: for each conclusion its ``p_robust`` and, for each pairing, its ``p_dependent``.
     ``items``: (effects per pairing, claimed sign, margin) per conclusion; the margin is the smallest
@@ -116,8 +137,10 @@ def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pai
     pairings = list(pairings)
     for i, (_, _, margin) in enumerate(items):
         if not (isinstance(margin, (int, float)) and margin > 0):
-            raise SimsuiteError(f"classify: margin={margin!r} for conclusion {i + 1}; a positive smallest interaction "
-                                "of interest is required (its claims file's 'margin')")
+            raise SimsuiteError(
+                f"classify: margin={margin!r} for conclusion {i + 1}; a positive smallest interaction "
+                "of interest is required (its claims file's 'margin')"
+            )
     runs = [interaction_tests(eff, sign, margin, pairings, alpha) for eff, sign, margin in items]
     flat = []  # (conclusion index, pairing or None, p)
     for i, r in enumerate(runs):
@@ -134,33 +157,64 @@ def classify_all(items: Iterable[tuple[Mapping[str, Estimate], int, float]], pai
     for (eff, sign, margin), r in zip(items, runs):
         now = ", ".join(f"{q} {t['effect'].n:,}" for q, t in r["tests"].items())
         need = f"{r['n_needed']:,} under every pairing (now {now})" if r["n_needed"] is not None else ""
-        dep = sorted(({"pairing": p, **t} for p, t in r["tests"].items() if t.get("p_dependent_holm", 1.0) < alpha),
-                     key=lambda d: -abs(d["d"]))
+        dep = sorted(
+            ({"pairing": p, **t} for p, t in r["tests"].items() if t.get("p_dependent_holm", 1.0) < alpha),
+            key=lambda d: -abs(d["d"]),
+        )
         if r["tests"] and not r["missing"] and r.get("p_robust_holm", 1.0) < alpha:
             mark = ROBUST
-            text = (f"**{ROBUST}** (pooled {r['pooled']:+.3f} ± {Z95 * r['pooled_se']:.3f}; every interaction within "
-                    f"±{margin:g}, Holm p = {r['p_robust_holm']:.3g})")
+            text = (
+                f"**{ROBUST}** (pooled {r['pooled']:+.3f} ± {Z95 * r['pooled_se']:.3f}; every interaction within "
+                f"±{margin:g}, Holm p = {r['p_robust_holm']:.3g})"
+            )
         elif dep:
             mark = DEPENDENT
-            text = f"**{DEPENDENT}** (" + "; ".join(
-                f"{d['pairing']}: {format_effect(d['effect'])}, interaction {d['d']:+.3f} (SE {d['se']:.3f}) from the "
-                f"others' pooled {d['others']:+.3f}, Holm p = {d['p_dependent_holm']:.3g}" for d in dep) + ")"
+            text = (
+                f"**{DEPENDENT}** ("
+                + "; ".join(
+                    f"{d['pairing']}: {format_effect(d['effect'])}, interaction {d['d']:+.3f} (SE {d['se']:.3f}) from the "
+                    f"others' pooled {d['others']:+.3f}, Holm p = {d['p_dependent_holm']:.3g}"
+                    for d in dep
+                )
+                + ")"
+            )
         else:
             mark = UNDECIDED
-            why = (f"no data or no interval: {', '.join(r['missing'])}" if r["missing"] else
-                   f"largest |interaction| {max(abs(t['d']) for t in r['tests'].values()):.3f} against a margin of "
-                   f"±{margin:g}; robust Holm p = {r.get('p_robust_holm', float('nan')):.3g}")
-            text = (f"**{UNDECIDED}** ({why}" + (f"; deals per cell needed to detect ±{margin:g} (80% power): {need}"
-                                                 if need else "") + ")")
-        out.append({"mark": mark, "text": text, "detail": text[len(mark) + 6:-1], "disagree": dep, "tests": r["tests"],
-                    "missing": r["missing"],
-                    "pooled": r["pooled"], "p_robust_holm": r.get("p_robust_holm", float("nan")),
-                    "n_needed": r["n_needed"], "margin": margin})
+            why = (
+                f"no data or no interval: {', '.join(r['missing'])}"
+                if r["missing"]
+                else f"largest |interaction| {max(abs(t['d']) for t in r['tests'].values()):.3f} against a margin of "
+                f"±{margin:g}; robust Holm p = {r.get('p_robust_holm', float('nan')):.3g}"
+            )
+            text = (
+                f"**{UNDECIDED}** ({why}"
+                + (f"; deals per cell needed to detect ±{margin:g} (80% power): {need}" if need else "")
+                + ")"
+            )
+        out.append(
+            {
+                "mark": mark,
+                "text": text,
+                "detail": text[len(mark) + 6 : -1],
+                "disagree": dep,
+                "tests": r["tests"],
+                "missing": r["missing"],
+                "pooled": r["pooled"],
+                "p_robust_holm": r.get("p_robust_holm", float("nan")),
+                "n_needed": r["n_needed"],
+                "margin": margin,
+            }
+        )
     return out
 
 
-def classify(effects: Mapping[str, Estimate], sign: int = +1, margin: float | None = None,
-             pairings: Iterable[str] = PAIRINGS, alpha: float = 0.05) -> dict:
+def classify(
+    effects: Mapping[str, Estimate],
+    sign: int = +1,
+    margin: float | None = None,
+    pairings: Iterable[str] = PAIRINGS,
+    alpha: float = 0.05,
+) -> dict:
     """The verdict on one conclusion (``classify_all`` with a family of one). ``margin`` is required:
     robustness is an equivalence claim and means nothing without it."""
     if margin is None or not margin > 0:

@@ -159,12 +159,13 @@ def bootstrap_match_sums(sums: np.ndarray, reps: int = 2000, seed: int = 0) -> n
         c = min(block, reps - start)
         pick = rng.integers(0, g, size=(c, g))
         weights = np.bincount((pick + (np.arange(c) * g)[:, None]).ravel(), minlength=c * g).reshape(c, g)
-        out[start:start + c] = weights @ sums
+        out[start : start + c] = weights @ sums
     return out
 
 
-def cluster_bootstrap(sums, stat, reps: int = 2000, seed: int = 0,
-                      method: str = "percentile") -> tuple[Estimate, np.ndarray]:
+def cluster_bootstrap(
+    sums, stat, reps: int = 2000, seed: int = 0, method: str = "percentile"
+) -> tuple[Estimate, np.ndarray]:
     """Bootstrap over clusters: ``sums`` holds per-cluster column sums (clusters x k), ``stat`` maps
     column totals (shape (..., k)) to the statistic. ``method``: "percentile", or "bca" (bias-corrected
     and accelerated, Efron 1987: for a skewed statistic such as N*; the acceleration from the
@@ -225,7 +226,7 @@ def bca_bounds(boots: np.ndarray, value: float, jack: np.ndarray, level: float =
     z0 = nd.inv_cdf(below)
     d = jack.mean() - jack
     den = 6.0 * float((d * d).sum()) ** 1.5
-    a = float((d ** 3).sum()) / den if den > 0 else 0.0
+    a = float((d**3).sum()) / den if den > 0 else 0.0
     q = []
     for zz in (-z, z):
         t = z0 + zz

@@ -23,6 +23,7 @@ from simsuite.sim.results import Results
 
 DURATION_FRACTIONS = (0.25, 0.4, 0.6)  # the duration model's band: a typical action at this share of its limit
 
+
 def frames(r: Results, where: pl.Expr | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A run's hands and matches, collected (rows where ``where`` holds)."""
     h, m = r.hands, r.matches
@@ -37,8 +38,9 @@ def equal_pairs_once() -> pl.Expr:
     return (pl.col("policy_ns") != pl.col("policy_ew")) | ~pl.col("swapped")
 
 
-def summary(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None, by: str = "cell",
-            seed: int = 0) -> pd.DataFrame:
+def summary(
+    h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None, by: str = "cell", seed: int = 0
+) -> pd.DataFrame:
     """``summarise`` flattened: one row per group, for each metric columns ``key``, ``key_lo``,
     ``key_hi``, ``key_n`` (NaN where it does not apply; an unbounded end is inf)."""
     rows = summarise(h, m, by=by, variants=variants, seed=seed)
@@ -76,8 +78,9 @@ def with_cell_keys(df: pd.DataFrame, col: str = "cell") -> pd.DataFrame:
     return pd.concat([keys, df.drop(columns=[c for c in keys.columns if c in df.columns and c != col])], axis=1)
 
 
-def match_share(m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.Expr | None = None,
-                name: str = "share") -> pd.DataFrame:
+def match_share(
+    m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.Expr | None = None, name: str = "share"
+) -> pd.DataFrame:
     """Per group, the share of matches (among ``among``, default all) where ``cond`` holds, with
     its interval over deals (``stats.cluster_share``: both tables of a duplicate deal are one
     unit): columns ``name``, ``name_lo``, ``name_hi``, ``name_n`` (n = deals)."""
@@ -93,17 +96,20 @@ def match_share(m: pl.DataFrame, by: str | list[str], cond: pl.Expr, among: pl.E
     return pd.DataFrame(rows).sort_values(by).reset_index(drop=True) if rows else pd.DataFrame(rows)
 
 
-def hand_shares(h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, pl.Expr], reps: int = 2000,
-                seed: int = 0) -> pd.DataFrame:
+def hand_shares(
+    h: pl.DataFrame, by: str | list[str], indicators: Mapping[str, pl.Expr], reps: int = 2000, seed: int = 0
+) -> pd.DataFrame:
     """Per group, the share of hands where each indicator holds, with a percentile bootstrap
     interval that resamples whole deals (hands within a match, and both tables of a duplicate
     deal, are correlated), as ``simsuite.analysis.metrics`` does for its per-hand figures; n = deals."""
     by = [by] if isinstance(by, str) else list(by)
     key = [c for c in ("run", "variant", "cell", "seed", "match") if c in h.columns]
     names = list(indicators)
-    per = (h.group_by(list(dict.fromkeys(by + key)))
-           .agg(pl.len().cast(pl.Float64).alias("_n"), *[e.cast(pl.Float64).sum().alias(n) for n, e in indicators.items()])
-           .sort(list(dict.fromkeys(by + key))))
+    per = (
+        h.group_by(list(dict.fromkeys(by + key)))
+        .agg(pl.len().cast(pl.Float64).alias("_n"), *[e.cast(pl.Float64).sum().alias(n) for n, e in indicators.items()])
+        .sort(list(dict.fromkeys(by + key)))
+    )
     rows = []
     for gkey, g in per.group_by(by, maintain_order=True):
         sums = g.select(["_n"] + names).to_numpy().astype(float)
@@ -147,29 +153,47 @@ def per_match(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping | None = None)
         crossed, _ = crossings(h, VariantResolver(variants))
         if crossed is not None:
             h = h.with_columns(_cross=pl.Series(crossed, dtype=pl.Float64))
-    keys = [c for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
-            if c in h.columns and c in m.columns]
+    keys = [
+        c
+        for c in ("run", "variant", "cell", "seed", "swapped", "policy_ns", "policy_ew", "match")
+        if c in h.columns and c in m.columns
+    ]
     change = level_change().cast(pl.Float64)
-    agg = h.group_by(keys).agg(pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
-                               change.mean().alias("change"), (change >= 2).cast(pl.Float64).mean().alias("big"),
-                               *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []),
-                               *([pl.col("bottom_points").cast(pl.Float64).mean().alias("bottom_points"),
-                                  (pl.col("bottom_points") > 0).cast(pl.Float64).mean().alias("bottom_any")]
-                                 if "bottom_points" in h.columns else []),
-                               *([pl.col("capture_points").abs().cast(pl.Float64).mean().alias("capture_abs")]
-                                 if "capture_points" in h.columns else []))
-    a = (m.filter(~pl.col("swapped")).group_by("cell").agg(pl.col("policy_ns").first().alias("_a")))
+    agg = h.group_by(keys).agg(
+        pl.col("takeover").cast(pl.Float64).mean().alias("takeover"),
+        change.mean().alias("change"),
+        (change >= 2).cast(pl.Float64).mean().alias("big"),
+        *([pl.col("_cross").mean().alias("cross")] if "_cross" in h.columns else []),
+        *(
+            [
+                pl.col("bottom_points").cast(pl.Float64).mean().alias("bottom_points"),
+                (pl.col("bottom_points") > 0).cast(pl.Float64).mean().alias("bottom_any"),
+            ]
+            if "bottom_points" in h.columns
+            else []
+        ),
+        *(
+            [pl.col("capture_points").abs().cast(pl.Float64).mean().alias("capture_abs")]
+            if "capture_points" in h.columns
+            else []
+        ),
+    )
+    a = m.filter(~pl.col("swapped")).group_by("cell").agg(pl.col("policy_ns").first().alias("_a"))
     out = m.join(agg, on=keys, how="left").join(a, on="cell", how="left")
     a_ns = pl.col("policy_ns") == pl.col("_a")
     dec = pl.col("winner") >= 0
     return out.with_columns(
         a_win=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64),
         b_win=(((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
-        draw=(~dec).cast(pl.Float64), decided=dec.cast(pl.Float64), hold=1.0 - pl.col("takeover"),
+        draw=(~dec).cast(pl.Float64),
+        decided=dec.cast(pl.Float64),
+        hold=1.0 - pl.col("takeover"),
         net=(((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)
         - (((pl.col("winner") == 1) & a_ns) | ((pl.col("winner") == 0) & ~a_ns)).cast(pl.Float64),
         first_win=pl.when(dec).then((pl.col("winner") == pl.col("first_declarers")).cast(pl.Float64)),
-        a_dec=pl.when(dec).then((((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)),
+        a_dec=pl.when(dec).then(
+            (((pl.col("winner") == 0) & a_ns) | ((pl.col("winner") == 1) & ~a_ns)).cast(pl.Float64)
+        ),
         ns_dec=pl.when(dec).then((pl.col("winner") == 0).cast(pl.Float64)),
     )
 
@@ -192,8 +216,13 @@ def seconds_per_trick_at(variant, fraction: float) -> float:
     return 4.0 + (variant.seconds_per_trick - 4.0) * fraction / 0.4
 
 
-def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Iterable[str] | None = None,
-               fractions: Iterable[float] = DURATION_FRACTIONS) -> pd.DataFrame:
+def clock_band(
+    h: pl.DataFrame,
+    m: pl.DataFrame,
+    variants: Mapping,
+    cells: Iterable[str] | None = None,
+    fractions: Iterable[float] = DURATION_FRACTIONS,
+) -> pd.DataFrame:
     """The duration model's band on the clock-derived figures of every timed cell: the exact match
     model (``simsuite.analysis.exact``) solved with each hand re-timed at each fraction of the time limits
     (0.25 / 0.4 / 0.6; docs/clock.md). Columns: cell, fraction, hands, minutes, clock_share, draw,
@@ -201,7 +230,7 @@ def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Itera
     from simsuite.analysis.exact import exact_model
 
     rows = []
-    for cell in (cells if cells is not None else sorted(m["cell"].unique().to_list())):
+    for cell in cells if cells is not None else sorted(m["cell"].unique().to_list()):
         v = variants.get(cell)
         if v is None or v.match_minutes == 0:
             continue
@@ -211,9 +240,17 @@ def clock_band(h: pl.DataFrame, m: pl.DataFrame, variants: Mapping, cells: Itera
         for f in fractions:
             ov = None if f == 0.4 else {"seconds_per_trick": round(seconds_per_trick_at(v, f), 2)}
             r = exact_model(hc, mc, v, ov, reps=0)["figures"]
-            rows.append({"cell": cell, "fraction": f, "hands": r["hands_mean"]["value"],
-                         "minutes": r["minutes_mean"]["value"], "clock_share": r["clock_share"]["value"],
-                         "draw": r["p_draw"]["value"], "a_win": r["p_a"]["value"]})
+            rows.append(
+                {
+                    "cell": cell,
+                    "fraction": f,
+                    "hands": r["hands_mean"]["value"],
+                    "minutes": r["minutes_mean"]["value"],
+                    "clock_share": r["clock_share"]["value"],
+                    "draw": r["p_draw"]["value"],
+                    "a_win": r["p_a"]["value"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -221,5 +258,3 @@ def band_range(band: pd.DataFrame, cell: str, key: str) -> tuple[float, float]:
     """The lowest and highest ``key`` of one cell over the band's fractions (``clock_band``); NaN if none."""
     b = band[band.cell == cell][key]
     return (float(b.min()), float(b.max())) if len(b) else (float("nan"), float("nan"))
-
-

@@ -67,8 +67,11 @@ def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     word = next((a for a in argv if not a.startswith("-")), None)
     commands = _command_parser(parser, "").choices if word is not None else {}
     if word is not None and word not in commands:
-        parser.exit(2, f"simsuite: error: unknown command {word!r}{did_you_mean(word, commands)}; simsuite --help "
-                       "lists the commands\n")
+        parser.exit(
+            2,
+            f"simsuite: error: unknown command {word!r}{did_you_mean(word, commands)}; simsuite --help "
+            "lists the commands\n",
+        )
 
 
 def _command_parser(parser: argparse.ArgumentParser, name: str):
@@ -97,8 +100,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 # the commands that run the compiled engine: on a fresh checkout their first call compiles it
-ENGINE_COMMANDS = frozenset({"bury", "advise", "play", "tournament", "bench", "duel", "simulate", "sweep", "design", "calibrate",
-                             "compare-policies", "learn"})
+ENGINE_COMMANDS = frozenset(
+    {
+        "bury",
+        "advise",
+        "play",
+        "tournament",
+        "bench",
+        "duel",
+        "simulate",
+        "sweep",
+        "design",
+        "calibrate",
+        "compare-policies",
+        "learn",
+    }
+)
 
 
 def _compile_notice(args):
@@ -165,11 +182,18 @@ class _GroupedCommands(argparse.HelpFormatter):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="simsuite", description="Tractor (Shengji) rule-variant simulator and rulings.",
-                formatter_class=_GroupedCommands)
+    p = _Parser(
+        prog="simsuite",
+        description="Tractor (Shengji) rule-variant simulator and rulings.",
+        formatter_class=_GroupedCommands,
+    )
     p.add_argument("--version", action=_Version, help="print the package's version and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands",
-                           description="simsuite COMMAND --help gives a command's options")
+    sub = p.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        title="commands",
+        description="simsuite COMMAND --help gives a command's options",
+    )
 
     s = sub.add_parser("variants", help="compare the variants side by side")
     s.add_argument("--json", action="store_true", help="machine-readable output")
@@ -180,7 +204,9 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="one variant's rules, readably")
     s.add_argument("variant", help="variant id or path to a variant TOML file")
-    s.add_argument("--json", action="store_true", help="{id, rules_hash, then one object per section of the variant file}")
+    s.add_argument(
+        "--json", action="store_true", help="{id, rules_hash, then one object per section of the variant file}"
+    )
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("judge", help="rule on a scenario file under one variant or all")
@@ -191,31 +217,57 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("bury", help="what a policy buries under a variant's rules (deal, declare and bury only)")
     s.add_argument("--variant", required=True, help="variant id or a path")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="override a rule field (repeat for several)")
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="overrides",
+        help="override a rule field (repeat for several)",
+    )
     s.add_argument("--policy", default="search", help="built-in policy of the dealer (default search)")
     s.add_argument("--hands", type=int, default=2000, help="hands dealt (default 2000)")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1): the same deals for every --set")
-    s.add_argument("--json", action="store_true",
-                   help="{variant, policy, hands, points, any_points, by_trumps}, each figure with its interval")
+    s.add_argument(
+        "--json",
+        action="store_true",
+        help="{variant, policy, hands, points, any_points, by_trumps}, each figure with its interval",
+    )
     s.set_defaults(func=cmd_bury)
 
     s = sub.add_parser("advise", help="what a policy plays in a written position (search: every candidate's value)")
     s.add_argument("scenario", help="scenario TOML file with to_move (see docs/scenarios.md)")
     s.add_argument("--variant", help="variant id or a path (default: the file's variant)")
-    s.add_argument("--policy", default="search", help="built-in policy (default search; search-k<K>-c<C> sets samples and candidates)")
+    s.add_argument(
+        "--policy",
+        default="search",
+        help="built-in policy (default search; search-k<K>-c<C> sets samples and candidates)",
+    )
     s.add_argument("--seed", type=int, default=1, help="seed of the search's sampling (default 1)")
-    s.add_argument("--json", action="store_true", help="{variant, policy, seat, choice, candidates: [{play, value, ci95, samples}]}")
+    s.add_argument(
+        "--json",
+        action="store_true",
+        help="{variant, policy, seat, choice, candidates: [{play, value, ci95, samples}]}",
+    )
     s.set_defaults(func=cmd_advise)
 
     s = sub.add_parser("play", help="play one hand with the compiled engine and print its trace")
     s.add_argument("--variant", required=True, help="variant id or path to a variant TOML file")
     s.add_argument("--seed", required=True, type=int, help="the hand's seed (the same seed plays the same hand)")
-    s.add_argument("--policies", default="expert,basic",
-                   help="one policy, two (team NS, team EW) or four (N, E, S, W); "
-                        "built-in: random, basic, expert (default: expert,basic)")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="override a rule field (lists comma-separated); repeat for several")
+    s.add_argument(
+        "--policies",
+        default="expert,basic",
+        help="one policy, two (team NS, team EW) or four (N, E, S, W); "
+        "built-in: random, basic, expert (default: expert,basic)",
+    )
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="overrides",
+        help="override a rule field (lists comma-separated); repeat for several",
+    )
     s.add_argument("--level", help="the rank being played (default: the variant's start level)")
     s.add_argument("--ascii", action="store_true", help="suit letters instead of suit symbols")
     s.add_argument("--json", action="store_true", help="the record and the history as JSON")
@@ -226,13 +278,19 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tournament", help="run one tournament of policy teams (or --repeat K of them)")
     s.add_argument("--variant", required=True, help="variant id or path")
     s.add_argument("--teams", type=int, default=8, help="number of teams (default 8)")
-    s.add_argument("--policies", default="expert,basic", help="policies given to the teams in turn (default expert,basic)")
-    s.add_argument("--seed", type=int, default=1, help="root seed (default 1); with --repeat, tournament k plays seed + k")
+    s.add_argument(
+        "--policies", default="expert,basic", help="policies given to the teams in turn (default expert,basic)"
+    )
+    s.add_argument(
+        "--seed", type=int, default=1, help="root seed (default 1); with --repeat, tournament k plays seed + k"
+    )
     s.add_argument("--elimination", choices=["single", "double"], help="knock-out formats: override the variant")
     s.add_argument("--repeat", type=int, default=1, help="run K tournaments and report how often each team won")
-    s.add_argument("--json", action="store_true",
-                   help="{variant, champion, standings, matches, notes}; with --repeat: each team's and policy's "
-                        "share of wins")
+    s.add_argument(
+        "--json",
+        action="store_true",
+        help="{variant, champion, standings, matches, notes}; with --repeat: each team's and policy's share of wins",
+    )
     s.set_defaults(func=cmd_tournament)
 
     s = sub.add_parser("bench", help="hands per second of the compiled engine, per variant, on one core")
@@ -251,15 +309,30 @@ def _parser() -> argparse.ArgumentParser:
     size.add_argument("--matches", type=int, help="duplicate pairs of whole matches instead of hands")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     s.add_argument("--jobs", type=int, default=1, help="worker processes for duplicate hands (default 1; -1 all cores)")
-    s.add_argument("--json", action="store_true", help="a list of one object per variant: every figure with its interval")
+    s.add_argument(
+        "--json", action="store_true", help="a list of one object per variant: every figure with its interval"
+    )
     s.set_defaults(func=cmd_duel)
 
     s = sub.add_parser("simulate", help="play N matches of one or more variants into a results folder (resumable)")
-    s.add_argument("--variant", action="append", required=True, metavar="ID",
-                   help="variant id or path; repeat for several variants (each is a cell)")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="override a rule field of every variant (lists comma-separated); repeat for several")
-    s.add_argument("--policies", default="expert,basic", help="A,B: team N-S plays A, team E-W plays B (default expert,basic)")
+    s.add_argument(
+        "--variant",
+        action="append",
+        required=True,
+        metavar="ID",
+        help="variant id or path; repeat for several variants (each is a cell)",
+    )
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="overrides",
+        help="override a rule field of every variant (lists comma-separated); repeat for several",
+    )
+    s.add_argument(
+        "--policies", default="expert,basic", help="A,B: team N-S plays A, team E-W plays B (default expert,basic)"
+    )
     g = s.add_mutually_exclusive_group()
     g.add_argument("--matches", type=int, help=f"matches per cell (default {DEFAULT_MATCHES_HELP})")
     g.add_argument("--hands", type=int, help="about this many hands per cell (matches estimated by a 20-match pilot)")
@@ -269,7 +342,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--duplicate", action="store_true", help="play every match again with the teams' policies swapped")
     s.set_defaults(func=cmd_simulate)
 
-    s = sub.add_parser("sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder")
+    s = sub.add_parser(
+        "sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder"
+    )
     s.add_argument("spec", help="sweep spec TOML (see docs/harness.md and examples/sweeps/)")
     s.add_argument("--out", required=True, help="results folder")
     _exec_args(s)
@@ -280,14 +355,22 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default=None, help="design folder (default results/design-<spec name>)")
     _exec_args(s, chunk=False)
     s.add_argument("--json", action="store_true", help="the whole result (every figure, n and interval) as JSON")
-    s.add_argument("--max-cells", type=int, default=500,
-                   help="play a grid of up to this many cells (parameter sets x pairings; default 500)")
+    s.add_argument(
+        "--max-cells",
+        type=int,
+        default=500,
+        help="play a grid of up to this many cells (parameter sets x pairings; default 500)",
+    )
     s.set_defaults(func=cmd_design)
 
     s = sub.add_parser("summary", help="game length, swing and fairness of a results folder")
     s.add_argument("results", help="results folder (results/<run>)")
-    s.add_argument("--by", choices=["variant", "cell"], default="variant",
-                   help="group the figures by variant (default) or by cell: one column per group (one object with --json)")
+    s.add_argument(
+        "--by",
+        choices=["variant", "cell"],
+        default="variant",
+        help="group the figures by variant (default) or by cell: one column per group (one object with --json)",
+    )
     s.add_argument("--json", action="store_true", help="a list of one object per group: every figure, n and interval")
     s.set_defaults(func=cmd_summary)
 
@@ -301,10 +384,14 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_calibrate)
 
     s = sub.add_parser("compare-policies", help="two policies in self-play on the same deals: paired differences")
-    s.add_argument("--variant", action="append", metavar="ID",
-                   help="variant id or a path; repeat for several, or all (default)")
-    s.add_argument("--policies", default="expert,search",
-                   help="two policies A,B, each at all four seats; differences are A minus B (default expert,search)")
+    s.add_argument(
+        "--variant", action="append", metavar="ID", help="variant id or a path; repeat for several, or all (default)"
+    )
+    s.add_argument(
+        "--policies",
+        default="expert,search",
+        help="two policies A,B, each at all four seats; differences are A minus B (default expert,search)",
+    )
     s.add_argument("--hands", type=int, default=200, help="deals per variant, played by each policy (default 200)")
     s.add_argument("--seed", type=int, default=1, help="root seed (default 1); the figures do not depend on --jobs")
     s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
@@ -313,28 +400,52 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("exact", help="the exact match model of a results folder: the match chain solved, per cell")
     s.add_argument("results", help="results folder (results/<run>)")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="re-score the hands under changed rules (bands, clock, duration model); repeat for several")
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="overrides",
+        help="re-score the hands under changed rules (bands, clock, duration model); repeat for several",
+    )
     s.add_argument("--cell", action="append", metavar="ID", help="only this cell (repeat for several)")
-    s.add_argument("--reps", type=int, default=1000,
-                   help="bootstrap resamples over deals (default 1,000; fewer are labelled rough)")
+    s.add_argument(
+        "--reps",
+        type=int,
+        default=1000,
+        help="bootstrap resamples over deals (default 1,000; fewer are labelled rough)",
+    )
     s.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
-    s.add_argument("--json", action="store_true",
-                   help="a list of one object per cell (with --validate: per cell and figure), every interval")
-    s.add_argument("--validate", metavar="SIM_RUN",
-                   help="out-of-sample validation: the model beside the matches of SIM_RUN (a run of another seed), "
-                        "per figure with its margin and TOST's p, as a markdown table")
-    s.add_argument("--approximate", action="store_true",
-                   help="with --set: re-score the bands too, taking the hands as they fell under the old bands "
-                        "(an approximation; docs/metrics.md measures its error)")
+    s.add_argument(
+        "--json",
+        action="store_true",
+        help="a list of one object per cell (with --validate: per cell and figure), every interval",
+    )
+    s.add_argument(
+        "--validate",
+        metavar="SIM_RUN",
+        help="out-of-sample validation: the model beside the matches of SIM_RUN (a run of another seed), "
+        "per figure with its margin and TOST's p, as a markdown table",
+    )
+    s.add_argument(
+        "--approximate",
+        action="store_true",
+        help="with --set: re-score the bands too, taking the hands as they fell under the old bands "
+        "(an approximation; docs/metrics.md measures its error)",
+    )
     s.set_defaults(func=cmd_exact)
 
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")
     s.add_argument("results", help="results folder (results/<run>)")
-    s.add_argument("-o", "--out", default="report.html",
-                   help="the HTML file to write (default: report.html in the current folder)")
-    s.add_argument("--by", choices=["variant", "cell"], default=None,
-                   help="groups: variants or cells (default: cells when the run has more than one, else variants)")
+    s.add_argument(
+        "-o", "--out", default="report.html", help="the HTML file to write (default: report.html in the current folder)"
+    )
+    s.add_argument(
+        "--by",
+        choices=["variant", "cell"],
+        default=None,
+        help="groups: variants or cells (default: cells when the run has more than one, else variants)",
+    )
     s.set_defaults(func=cmd_report)
 
     _learn_parser(sub)
@@ -349,8 +460,10 @@ class _StoreOnce(argparse._StoreAction):
     def __call__(self, parser, namespace, values, option_string=None):
         seen = namespace.__dict__.setdefault("_given", set())
         if self.dest in seen:
-            parser.error(f"{option_string} given twice (the second: {values!r}); it takes one value"
-                         + (": repeat --variant only where a command says it takes several" if self.dest == "variant" else ""))
+            parser.error(
+                f"{option_string} given twice (the second: {values!r}); it takes one value"
+                + (": repeat --variant only where a command says it takes several" if self.dest == "variant" else "")
+            )
         seen.add(self.dest)
         super().__call__(parser, namespace, values, option_string)
 
@@ -371,13 +484,17 @@ def _learn_parser(sub) -> None:
     learn = s.add_subparsers(dest="learn_command", metavar="STEP")
     s.set_defaults(func=lambda args: s.print_help() or 2)
     c = learn.add_parser("collect", help="play search self-play hands and store its decisions (resumable)")
-    c.add_argument("--out", required=True, help="collection folder (created; a folder holding the same collection is resumed)")
+    c.add_argument(
+        "--out", required=True, help="collection folder (created; a folder holding the same collection is resumed)"
+    )
     c.add_argument("--hands", type=int, default=20_000, help="hands to play (default 20000)")
     c.add_argument("--seed", type=int, default=1, help="root seed: hand i's deal, rules and level (default 1)")
     c.add_argument("--policy", default="search", help="the search whose decisions are stored (default search)")
     _exec_args(c)
     c.set_defaults(func=cmd_learn_collect)
-    t = learn.add_parser("train", help="fit the learned policy's model to a collection and evaluate it on held-out data")
+    t = learn.add_parser(
+        "train", help="fit the learned policy's model to a collection and evaluate it on held-out data"
+    )
     t.add_argument("data", help="a complete collection folder (simsuite learn collect)")
     t.add_argument("--out", required=True, help="the model file to write (.npz; its card .json is written beside it)")
     t.add_argument("--max-rows", type=int, help="fit on at most this many candidate rows (default: all)")
@@ -387,8 +504,11 @@ def _learn_parser(sub) -> None:
     e = learn.add_parser("evaluate", help="a model's agreement with the search on a collection's decisions")
     e.add_argument("model", help="a model file (.npz with its .json card), e.g. simsuite/models/learned.npz")
     e.add_argument("data", help="a complete collection folder")
-    e.add_argument("--json", action="store_true", help="agreement and value lost, overall and per decision kind, "
-                   "for the model and the heuristic")
+    e.add_argument(
+        "--json",
+        action="store_true",
+        help="agreement and value lost, overall and per decision kind, for the model and the heuristic",
+    )
     e.set_defaults(func=cmd_learn_evaluate)
 
 
@@ -397,12 +517,15 @@ DEFAULT_MATCHES_HELP = "1000"
 
 def _exec_args(s, chunk: bool = True) -> None:
     s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
-    s.add_argument("--backend", choices=["loky", "dask"], default="loky", help="local processes (loky) or a Dask cluster")
+    s.add_argument(
+        "--backend", choices=["loky", "dask"], default="loky", help="local processes (loky) or a Dask cluster"
+    )
     s.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler, e.g. tcp://host:8786")
     if chunk:  # a design's chunk size is part of its spec (chunk = N): the spec decides its deals
         s.add_argument("--chunk", type=int, default=None, help="matches per chunk (default 50)")
     s.add_argument("--quiet", action="store_true", help="no progress bar or final line")
-    s.add_argument("--break-lock", action="store_true",
-                   help="remove the folder's lock left by a run that died (see docs/harness.md)")
-
-
+    s.add_argument(
+        "--break-lock",
+        action="store_true",
+        help="remove the folder's lock left by a run that died (see docs/harness.md)",
+    )

@@ -14,13 +14,25 @@ from ..sim.limits import HAND_BYTES, MAX_MATCH_INDEX, MAX_REPEAT, check_int, che
 
 MAX_TEAMS = 1024  # a tournament's teams; far above any real event, small enough to pair quickly
 
+
 def cmd_learn_collect(args) -> int:
     from ..learn.collect import DEFAULT_CHUNK, collect
 
-    print(collect(args.out, hands=args.hands, seed=args.seed, policy=args.policy, jobs=args.jobs,
-                  chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK, backend=args.backend,
-                  scheduler=args.scheduler, quiet=args.quiet, break_lock=args.break_lock,
-                  command=["simsuite", *args.argv]))
+    print(
+        collect(
+            args.out,
+            hands=args.hands,
+            seed=args.seed,
+            policy=args.policy,
+            jobs=args.jobs,
+            chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            quiet=args.quiet,
+            break_lock=args.break_lock,
+            command=["simsuite", *args.argv],
+        )
+    )
     return 0
 
 
@@ -32,11 +44,21 @@ def cmd_learn_train(args) -> int:
         check_int("--max-rows", args.max_rows, 1000)
     check_seed("--seed", args.seed)
     model_target(args.out)  # a bad --out is refused before the data are read
-    trained = train_and_write(load(args.data), args.data, args.out, args.max_rows, args.seed,
-                              command=["simsuite", *args.argv])
+    trained = train_and_write(
+        load(args.data), args.data, args.out, args.max_rows, args.seed, command=["simsuite", *args.argv]
+    )
     if args.json:
-        print(json.dumps({"lambda": trained.lam, "rows": trained.rows, "validation": trained.validation,
-                          "evaluation": trained.evaluation}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "lambda": trained.lam,
+                    "rows": trained.rows,
+                    "validation": trained.validation,
+                    "evaluation": trained.evaluation,
+                },
+                indent=1,
+            )
+        )
     else:
         print(training_text(trained, args.out))
     return 0
@@ -61,10 +83,23 @@ def cmd_simulate(args) -> int:
     from ..sim.run import simulate
     from ..sim.spec import DEFAULT_CHUNK, RunSpec
 
-    spec = RunSpec(variants=args.variant, overrides=args.overrides, policies=args.policies, matches=args.matches,
-                   hands=args.hands, seed=args.seed, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                   duplicate=args.duplicate, out=args.out, chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
-                   quiet=args.quiet, command=["simsuite", *args.argv], break_lock=args.break_lock)
+    spec = RunSpec(
+        variants=args.variant,
+        overrides=args.overrides,
+        policies=args.policies,
+        matches=args.matches,
+        hands=args.hands,
+        seed=args.seed,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        duplicate=args.duplicate,
+        out=args.out,
+        chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
+        quiet=args.quiet,
+        command=["simsuite", *args.argv],
+        break_lock=args.break_lock,
+    )
     print(simulate(spec))
     return 0
 
@@ -72,8 +107,19 @@ def cmd_simulate(args) -> int:
 def cmd_sweep(args) -> int:
     from ..sim.run import sweep
 
-    print(sweep(args.spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet,
-                chunk=args.chunk, command=["simsuite", *args.argv], break_lock=args.break_lock))
+    print(
+        sweep(
+            args.spec,
+            args.out,
+            jobs=args.jobs,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            quiet=args.quiet,
+            chunk=args.chunk,
+            command=["simsuite", *args.argv],
+            break_lock=args.break_lock,
+        )
+    )
     return 0
 
 
@@ -163,15 +209,17 @@ def _report_not_over_input(results: str, out: str) -> None:
     try:
         run, target = Path(results).resolve(), Path(out).resolve()
     except RuntimeError:  # a loop in -o's path
-        raise SimsuiteError(f"-o {out}: cannot be written: {link_problem(Path(out)) or 'a symbolic link loop'}") from None
+        raise SimsuiteError(
+            f"-o {out}: cannot be written: {link_problem(Path(out)) or 'a symbolic link loop'}"
+        ) from None
     if target.is_relative_to(run) and (target.suffix.lower() not in (".html", ".htm") or target.parent != run):
-        raise SimsuiteError(f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
-                            f"level (such as {Path(results) / 'report.html'}), never one of the run's files")
+        raise SimsuiteError(
+            f"-o {out}: inside the results folder {results} the report must be an .html file at its top "
+            f"level (such as {Path(results) / 'report.html'}), never one of the run's files"
+        )
 
 
 @contextlib.contextmanager
-
-
 def _reading(run: str):
     """A part that passes the footer check but fails to decode (bytes damaged inside it) is found
     and named, instead of a raw polars or Arrow error."""
@@ -189,8 +237,12 @@ def _reading(run: str):
 def cmd_columns(args) -> int:
     from ..columns import HAND_COLUMNS, MATCH_COLUMNS, markdown_table
 
-    print("## The hand table\n\n" + markdown_table(HAND_COLUMNS) + "\n\n## The match table\n\n"
-          + markdown_table(MATCH_COLUMNS))
+    print(
+        "## The hand table\n\n"
+        + markdown_table(HAND_COLUMNS)
+        + "\n\n## The match table\n\n"
+        + markdown_table(MATCH_COLUMNS)
+    )
     return 0
 
 
@@ -207,18 +259,33 @@ def cmd_variants(args) -> int:
 
 def _summary(v) -> dict:
     return {
-        "id": v.id, "name": v.name, "version": v.version, "rules_hash": v.rules_hash, "decks": v.decks,
-        "bottom_size": v.bottom_size, "step": v.step, "takeover": v.takeover, "total_points": v.total_points,
-        "capture_by": v.capture_by, "capture_with": v.capture_with, "capture_scheme": v.capture_scheme,
-        "throws": v.throws, "throw_test": v.throw_test if v.throws else None,
+        "id": v.id,
+        "name": v.name,
+        "version": v.version,
+        "rules_hash": v.rules_hash,
+        "decks": v.decks,
+        "bottom_size": v.bottom_size,
+        "step": v.step,
+        "takeover": v.takeover,
+        "total_points": v.total_points,
+        "capture_by": v.capture_by,
+        "capture_with": v.capture_with,
+        "capture_scheme": v.capture_scheme,
+        "throws": v.throws,
+        "throw_test": v.throw_test if v.throws else None,
     }
 
 
 def cmd_show(args) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(json.dumps({"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict(), "cite": v.cite_dict()}, indent=2,
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {"id": v.id, "rules_hash": v.rules_hash, **v.to_toml_dict(), "cite": v.cite_dict()},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         print(describe(v))
     return 0
@@ -312,12 +379,21 @@ def cmd_play(args) -> int:
     level = parse_rank(args.level) if args.level is not None else None
     if level is not None:
         if args.match:
-            raise SimsuiteError("--level plays one hand at that level; a match (--match) starts at the variant's start "
-                                f"level {RANK_NAMES[v.start_level]}: leave out one of them")
+            raise SimsuiteError(
+                "--level plays one hand at that level; a match (--match) starts at the variant's start "
+                f"level {RANK_NAMES[v.start_level]}: leave out one of them"
+            )
         if level in v.permanent_trump_ranks or not v.start_level <= level <= v.end_level:
-            raise SimsuiteError(f"--level {args.level}: {v.id} plays levels {RANK_NAMES[v.start_level]} to "
-                                f"{RANK_NAMES[v.end_level]}" + (f", never {', '.join(RANK_NAMES[r] for r in sorted(v.permanent_trump_ranks))} "
-                                "(a permanent trump rank)" if v.permanent_trump_ranks else ""))
+            raise SimsuiteError(
+                f"--level {args.level}: {v.id} plays levels {RANK_NAMES[v.start_level]} to "
+                f"{RANK_NAMES[v.end_level]}"
+                + (
+                    f", never {', '.join(RANK_NAMES[r] for r in sorted(v.permanent_trump_ranks))} "
+                    "(a permanent trump rank)"
+                    if v.permanent_trump_ranks
+                    else ""
+                )
+            )
     if args.match_index is not None and not args.match:
         raise SimsuiteError("--match-index picks a match of the seed: give --match too (one hand has no match index)")
     if args.match_index is None:
@@ -334,19 +410,33 @@ def cmd_play(args) -> int:
             return " ".join(format_card(int(c)) for c in np.nonzero(row)[0] for _ in range(int(row[c])))
 
         data = {
-            "variant": v.id, "seed": args.seed, "policies": dict(zip(SEATS, names)),
+            "variant": v.id,
+            "seed": args.seed,
+            "policies": dict(zip(SEATS, names)),
             "record": result.record,
             "history": {
                 "deal": {SEATS[s]: cards(h.deal[s]) for s in range(4)},
                 "bottom": cards(h.bottom),
-                "bids": [{"seat": SEATS[int(b[0])], "card": format_card(int(b[1])), "count": int(b[2]),
-                          "kind": {1: "declare", 2: "override", 3: "reinforce"}.get(int(b[3]), int(b[3]))}
-                         for b in h.bids],
+                "bids": [
+                    {
+                        "seat": SEATS[int(b[0])],
+                        "card": format_card(int(b[1])),
+                        "count": int(b[2]),
+                        "kind": {1: "declare", 2: "override", 3: "reinforce"}.get(int(b[3]), int(b[3])),
+                    }
+                    for b in h.bids
+                ],
                 "bury": cards(h.bury),
-                "plays": [{"trick": int(r[0]) + 1, "seat": SEATS[int(r[1])],
-                           "kind": {0: "play", 1: "failed throw"}.get(int(r[2]), int(r[2])),
-                           "winner": SEATS[int(r[3])] if r[3] >= 0 else None, "cards": cards(r[4:])}
-                          for r in h.plays],
+                "plays": [
+                    {
+                        "trick": int(r[0]) + 1,
+                        "seat": SEATS[int(r[1])],
+                        "kind": {0: "play", 1: "failed throw"}.get(int(r[2]), int(r[2])),
+                        "winner": SEATS[int(r[3])] if r[3] >= 0 else None,
+                        "cards": cards(r[4:]),
+                    }
+                    for r in h.plays
+                ],
             },
         }
         print(json.dumps(data, indent=2))
@@ -377,9 +467,16 @@ def cmd_bench(args) -> int:
         t0 = time.perf_counter()
         play_batch(v, args.seed, args.hands, args.policy)
         secs = time.perf_counter() - t0
-        rows.append({"variant": v.id, "policy": args.policy, "hands": args.hands,
-                     "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
-                     "seconds": secs, "warmup_s": warm})
+        rows.append(
+            {
+                "variant": v.id,
+                "policy": args.policy,
+                "hands": args.hands,
+                "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
+                "seconds": secs,
+                "warmup_s": warm,
+            }
+        )
     print(json.dumps(rows, indent=2) if args.json else format_bench(rows, WARMUP_HANDS))
     return 0
 
@@ -403,8 +500,11 @@ def cmd_duel(args) -> int:
     if args.matches is not None:
         return _duel_matches(args, names, variants)
     results = [duel(v, names[0], names[1], args.hands, args.seed, jobs=args.jobs) for v in variants]
-    print(json.dumps([r.as_dict() for r in results], indent=2) if args.json
-          else format_duel(results, names[0], names[1], args.seed))
+    print(
+        json.dumps([r.as_dict() for r in results], indent=2)
+        if args.json
+        else format_duel(results, names[0], names[1], args.seed)
+    )
     return 0
 
 
@@ -439,13 +539,17 @@ def cmd_tournament(args) -> int:
     check_seed("--seed", args.seed)
     check_seed("--seed + --repeat - 1", args.seed + args.repeat - 1)  # tournament k plays seed + k
     if args.elimination is not None and v.tournament_format != "knockout":
-        raise SimsuiteError(f"--elimination {args.elimination}: {v.id} plays a {v.tournament_format} tournament, not a "
-                            "knock-out, and --elimination applies to knock-outs only (a variant file with "
-                            "tournament_format = \"knockout\" plays one)")
+        raise SimsuiteError(
+            f"--elimination {args.elimination}: {v.id} plays a {v.tournament_format} tournament, not a "
+            "knock-out, and --elimination applies to knock-outs only (a variant file with "
+            'tournament_format = "knockout" plays one)'
+        )
     teams = make_teams(args.teams, pols)
     if len(pols) > args.teams:
-        raise SimsuiteError(f"--policies names {len(pols)} policies for {args.teams} teams: the teams take the policies "
-                            f"in turn, so {len(pols) - args.teams} would never play; give at most {args.teams}")
+        raise SimsuiteError(
+            f"--policies names {len(pols)} policies for {args.teams} teams: the teams take the policies "
+            f"in turn, so {len(pols) - args.teams} would never play; give at most {args.teams}"
+        )
     _engine_ready(v)
     if args.repeat > 1:
         r = repeat_tournaments(v, teams, args.seed, args.repeat, args.elimination)
@@ -464,9 +568,13 @@ def _duel_matches(args, names, variants) -> int:
     check_int("--matches", args.matches, 2)
 
     for v in variants:
-        check_memory(f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES,
-                     "play fewer matches")
+        check_memory(
+            f"--matches {args.matches:,} of {v.id}", args.matches * hand_cap(v) * HAND_BYTES, "play fewer matches"
+        )
     results = [duel_matches(v, names[0], names[1], args.matches, args.seed) for v in variants]
-    print(json.dumps([r.as_dict() for r in results], indent=2) if args.json
-          else format_match_duel(results, names[0], names[1], args.seed, args.matches))
+    print(
+        json.dumps([r.as_dict() for r in results], indent=2)
+        if args.json
+        else format_match_duel(results, names[0], names[1], args.seed, args.matches)
+    )
     return 0

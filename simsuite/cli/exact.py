@@ -20,15 +20,28 @@ def run(args) -> int:
     cells = args.cell or None
     if args.validate is not None:
         _check_run("--validate", args.validate)
-        rows = validation_rows(args.results, args.validate, overrides, reps=args.reps, seed=args.seed, cells=cells,
-                               approximate=args.approximate)
+        rows = validation_rows(
+            args.results,
+            args.validate,
+            overrides,
+            reps=args.reps,
+            seed=args.seed,
+            cells=cells,
+            approximate=args.approximate,
+        )
         notices = _notices(args.results) + [f"--validate {args.validate}: {n}" for n in _notices(args.validate)]
-        _print(notices, json.dumps(rows, indent=2, default=_plain) if args.json else validation_table(rows, args.reps),
-               args.json)
+        _print(
+            notices,
+            json.dumps(rows, indent=2, default=_plain) if args.json else validation_table(rows, args.reps),
+            args.json,
+        )
         return 0
-    rows = exact_results(args.results, overrides, reps=args.reps, seed=args.seed, cells=cells,
-                         approximate=args.approximate)
-    _print(_notices(args.results), json.dumps(rows, indent=2, default=str) if args.json else format_exact(rows), args.json)
+    rows = exact_results(
+        args.results, overrides, reps=args.reps, seed=args.seed, cells=cells, approximate=args.approximate
+    )
+    _print(
+        _notices(args.results), json.dumps(rows, indent=2, default=str) if args.json else format_exact(rows), args.json
+    )
     return 0
 
 

@@ -26,4 +26,3 @@ def champion_shares(variant, teams: dict[str, str], seed: int, repeats: int, job
         for p, k in c.items():
             total[p] = total.get(p, 0) + k
     return {p: wilson(k, repeats) for p, k in total.items()}
-

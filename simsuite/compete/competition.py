@@ -23,8 +23,9 @@ def make_teams(n: int, policies: list[str]) -> dict[str, str]:
     return {f"T{i + 1:0{width}d}-{policies[i % len(policies)]}": policies[i % len(policies)] for i in range(n)}
 
 
-def run_policy_tournament(variant: Variant, teams: dict[str, str], seed: int, elimination: str | None = None,
-                          max_hands: int | None = None) -> tuple[TournamentResult, list[MatchRecord]]:
+def run_policy_tournament(
+    variant: Variant, teams: dict[str, str], seed: int, elimination: str | None = None, max_hands: int | None = None
+) -> tuple[TournamentResult, list[MatchRecord]]:
     """One tournament of ``teams`` (name -> policy); returns the result and every match record."""
     records: list[MatchRecord] = []
 
@@ -47,8 +48,9 @@ class RepeatResult:
     policy_first: dict[str, Estimate]  # policy -> share of tournaments won by a team of that policy
 
 
-def repeat_tournaments(variant: Variant, teams: dict[str, str], seed: int, repeats: int,
-                       elimination: str | None = None) -> RepeatResult:
+def repeat_tournaments(
+    variant: Variant, teams: dict[str, str], seed: int, repeats: int, elimination: str | None = None
+) -> RepeatResult:
     """Run ``repeats`` tournaments (seeds seed, seed+1, ...) and count the champions."""
     if repeats < 1:
         raise SimsuiteError("--repeat must be at least 1")
@@ -60,7 +62,8 @@ def repeat_tournaments(variant: Variant, teams: dict[str, str], seed: int, repea
     for team, wins in champs.items():
         by_policy[teams[team]] += wins
     return RepeatResult(
-        variant.id, repeats,
+        variant.id,
+        repeats,
         {t: wilson(champs[t], repeats) for t in teams},
         {p: wilson(by_policy[p], repeats) for p in dict.fromkeys(teams.values())},
     )

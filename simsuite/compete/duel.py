@@ -31,9 +31,15 @@ class DuelResult:
     pair_loss: Estimate
 
     def as_dict(self) -> dict:
-        return {"variant": self.variant, "a": self.a, "b": self.b, "pairs": self.pairs,
-                "net_levels": self.net_levels.as_dict(), "pair_win": self.pair_win.as_dict(),
-                "pair_loss": self.pair_loss.as_dict()}
+        return {
+            "variant": self.variant,
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.pairs,
+            "net_levels": self.net_levels.as_dict(),
+            "pair_win": self.pair_win.as_dict(),
+            "pair_loss": self.pair_loss.as_dict(),
+        }
 
 
 def duel(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1) -> DuelResult:
@@ -41,8 +47,15 @@ def duel(variant: Variant, a: str, b: str, hands: int, seed: int, jobs: int = 1)
     first = play_hands(variant, seed, hands, f"{a},{b}", jobs)
     second = play_hands(variant, seed, hands, f"{b},{a}", jobs)
     net = (first[:, _L0] - first[:, _L1]) + (second[:, _L1] - second[:, _L0])
-    return DuelResult(variant.id, a, b, hands, mean_ci(net / 2.0), wilson(int((net > 0).sum()), hands),
-                      wilson(int((net < 0).sum()), hands))
+    return DuelResult(
+        variant.id,
+        a,
+        b,
+        hands,
+        mean_ci(net / 2.0),
+        wilson(int((net > 0).sum()), hands),
+        wilson(int((net < 0).sum()), hands),
+    )
 
 
 @dataclass(frozen=True)
@@ -58,10 +71,17 @@ class MatchDuelResult:
     match_draw: Estimate | None = None  # share of all matches drawn; n = pairs
 
     def as_dict(self) -> dict:
-        return {"variant": self.variant, "a": self.a, "b": self.b, "pairs": self.pairs,
-                "decided_pairs": self.decided_pairs, "pair_win": self.pair_win.as_dict(),
-                "match_win": self.match_win.as_dict(), "hands_per_match": self.hands_per_match.as_dict(),
-                "match_draw": self.match_draw.as_dict() if self.match_draw else None}
+        return {
+            "variant": self.variant,
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.pairs,
+            "decided_pairs": self.decided_pairs,
+            "pair_win": self.pair_win.as_dict(),
+            "match_win": self.match_win.as_dict(),
+            "hands_per_match": self.hands_per_match.as_dict(),
+            "match_draw": self.match_draw.as_dict() if self.match_draw else None,
+        }
 
 
 def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> MatchDuelResult:
@@ -79,7 +99,11 @@ def duel_matches(variant: Variant, a: str, b: str, matches: int, seed: int) -> M
     drawn = np.concatenate([first[:, M_WINNER] < 0, second[:, M_WINNER] < 0]).astype(float)
     hands = np.concatenate([first[:, M_HANDS], second[:, M_HANDS]])
     return MatchDuelResult(
-        variant.id, a, b, matches, int(decided.sum()),
+        variant.id,
+        a,
+        b,
+        matches,
+        int(decided.sum()),
         wilson(int((a_wins > b_wins).sum()), int(decided.sum())),
         cluster_share(a_won, pair),
         cluster_mean_ci(hands, pair),

@@ -155,21 +155,27 @@ def rank_standings(
             sep = next((c for c in criteria if values[above][c] != values[t][c]), "tied")
             if sep == "tied":
                 rank = rows[-1].rank
-        es = tuple(sorted((e for e in entries[t] if through_round is None or e.round_index <= through_round),
-                          key=lambda e: e.round_index))
-        rows.append(Standing(
-            team=t,
-            rank=rank,
-            points=int(values[t]["points"]),
-            wins=sum(e.outcome == "win" for e in es),
-            draws=sum(e.outcome == "draw" for e in es),
-            losses=sum(e.outcome == "loss" for e in es),
-            byes=sum(e.opponent is None for e in es),
-            level_diff=int(values[t]["total_level_diff"]),
-            levels=int(values[t]["total_levels"]),
-            rounds=es,
-            tiebreak_values={c: values[t][c] for c in criteria},
-            separated_by=sep,
-            eliminated_in=None if eliminated_in is None else eliminated_in.get(t),
-        ))
+        es = tuple(
+            sorted(
+                (e for e in entries[t] if through_round is None or e.round_index <= through_round),
+                key=lambda e: e.round_index,
+            )
+        )
+        rows.append(
+            Standing(
+                team=t,
+                rank=rank,
+                points=int(values[t]["points"]),
+                wins=sum(e.outcome == "win" for e in es),
+                draws=sum(e.outcome == "draw" for e in es),
+                losses=sum(e.outcome == "loss" for e in es),
+                byes=sum(e.opponent is None for e in es),
+                level_diff=int(values[t]["total_level_diff"]),
+                levels=int(values[t]["total_levels"]),
+                rounds=es,
+                tiebreak_values={c: values[t][c] for c in criteria},
+                separated_by=sep,
+                eliminated_in=None if eliminated_in is None else eliminated_in.get(t),
+            )
+        )
     return rows

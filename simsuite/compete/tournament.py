@@ -97,9 +97,7 @@ class MatchResult:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise TournamentError(f"MatchResult.{name} must be an integer level rank, got {value!r}")
         if self.winner is not None and self.winner not in (self.team_a, self.team_b):
-            raise TournamentError(
-                f"MatchResult winner {self.winner!r} is neither {self.team_a!r} nor {self.team_b!r}"
-            )
+            raise TournamentError(f"MatchResult winner {self.winner!r} is neither {self.team_a!r} nor {self.team_b!r}")
 
 
 PlayMatch = Callable[[str, str, int, int], MatchResult]
@@ -185,7 +183,7 @@ def pair_by_order(
         for i, cand in enumerate(others):
             if forbidden(top, cand):
                 continue
-            sub = rec(others[:i] + others[i + 1:])
+            sub = rec(others[:i] + others[i + 1 :])
             if sub is not None:
                 return [(top, cand)] + sub
         return None
@@ -200,8 +198,16 @@ def pair_by_order(
 
 
 class _Run:
-    def __init__(self, variant: Variant, teams: list[str], play_match: PlayMatch, seed: int, elimination: str,
-                 drawn_avoid_rounds: int, double_final_decider: bool):
+    def __init__(
+        self,
+        variant: Variant,
+        teams: list[str],
+        play_match: PlayMatch,
+        seed: int,
+        elimination: str,
+        drawn_avoid_rounds: int,
+        double_final_decider: bool,
+    ):
         self.v = variant
         self.drawn_avoid_rounds = drawn_avoid_rounds
         self.double_final_decider = double_final_decider
@@ -228,7 +234,9 @@ class _Run:
         s = match_seed(self.seed, r, table)
         res = self.play_match(a, b, r, s)
         if not isinstance(res, MatchResult):
-            raise TournamentError(f"play_match({a!r}, {b!r}, round {r}) returned {type(res).__name__}, not a MatchResult")
+            raise TournamentError(
+                f"play_match({a!r}, {b!r}, round {r}) returned {type(res).__name__}, not a MatchResult"
+            )
         if (res.team_a, res.team_b) != (a, b):
             raise TournamentError(
                 f"play_match({a!r}, {b!r}, round {r}) returned a result for {res.team_a!r} v {res.team_b!r}"
@@ -240,8 +248,19 @@ class _Run:
             )
         for me, opp, lv_me, lv_opp in ((a, b, res.levels_a, res.levels_b), (b, a, res.levels_b, res.levels_a)):
             outcome = "draw" if res.winner is None else ("win" if res.winner == me else "loss")
-            self.entries[me].append(RoundEntry(r, opp, outcome, self._points(outcome), int(lv_me) - int(lv_opp),
-                                               int(lv_me), int(lv_opp), res.how, bracket))
+            self.entries[me].append(
+                RoundEntry(
+                    r,
+                    opp,
+                    outcome,
+                    self._points(outcome),
+                    int(lv_me) - int(lv_opp),
+                    int(lv_me),
+                    int(lv_opp),
+                    res.how,
+                    bracket,
+                )
+            )
         return Pairing(r, table, a, b, s, res, bracket)
 
     def bye(self, r: int, table: int, team: str, scored: bool, bracket: str = "") -> Pairing:
@@ -254,8 +273,9 @@ class _Run:
         return Pairing(r, table, team, None, None, None, bracket)
 
     def ranking(self, through_round: int | None, eliminated_in=None) -> list[Standing]:
-        return rank_standings(self.entries, self.v.tiebreaks, self.rng, through_round=through_round,
-                              eliminated_in=eliminated_in)
+        return rank_standings(
+            self.entries, self.v.tiebreaks, self.rng, through_round=through_round, eliminated_in=eliminated_in
+        )
 
     def draw_order(self, teams: Sequence[str]) -> list[str]:
         return [teams[i] for i in self.rng.permutation(len(teams))]
@@ -289,7 +309,9 @@ class _Run:
                 order = self.draw_order(self.teams)
             pairs, bye_team, relaxed = self.pair_round(r, order, window)
             if relaxed:
-                self.notes.append(f"round {r + 1}: no pairing avoids a meeting within {window} round(s); rematches allowed")
+                self.notes.append(
+                    f"round {r + 1}: no pairing avoids a meeting within {window} round(s); rematches allowed"
+                )
             pairings = [self.play(r, t, a, b) for t, (a, b) in enumerate(pairs)]
             if bye_team is not None:
                 pairings.append(self.bye(r, len(pairs), bye_team, scored=True))
@@ -297,7 +319,9 @@ class _Run:
 
     def run_session(self) -> None:
         if len(self.teams) != 2:
-            raise TournamentError(f"a session tournament is one long session between exactly two teams, got {len(self.teams)}")
+            raise TournamentError(
+                f"a session tournament is one long session between exactly two teams, got {len(self.teams)}"
+            )
         if self.v.rounds != 1:
             self.notes.append(f"{self.v.rounds} sessions between the two teams (rounds = {self.v.rounds})")
         a, b = self.teams
@@ -317,7 +341,7 @@ class _Run:
                 nbyes = size - len(order)
             else:
                 nbyes = len(order) % 2
-            players, bye_teams = order[: len(order) - nbyes], order[len(order) - nbyes:]
+            players, bye_teams = order[: len(order) - nbyes], order[len(order) - nbyes :]
             pairings, winners = [], []
             for t in range(len(players) // 2):
                 a, b = players[2 * t], players[2 * t + 1]
@@ -332,7 +356,9 @@ class _Run:
             alive = winners + bye_teams
             r += 1
         if r != self.v.rounds:
-            self.notes.append(f"single elimination of {len(self.teams)} teams took {r} rounds (variant rounds = {self.v.rounds})")
+            self.notes.append(
+                f"single elimination of {len(self.teams)} teams took {r} rounds (variant rounds = {self.v.rounds})"
+            )
         return out
 
     def _bracket_round(self, r: int, table: int, teams: list[str], bracket: str, pairings: list[Pairing]):
@@ -411,7 +437,9 @@ def run_tournament(
     """
     fmt = variant.tournament_format
     if fmt not in CHOICES["tournament_format"]:
-        raise TournamentError(f"unknown tournament_format {fmt!r}; formats are {', '.join(CHOICES['tournament_format'])}")
+        raise TournamentError(
+            f"unknown tournament_format {fmt!r}; formats are {', '.join(CHOICES['tournament_format'])}"
+        )
     elim = variant.elimination if elimination is None else elimination
     if elim not in CHOICES["elimination"]:
         raise TournamentError(f"elimination must be one of {', '.join(CHOICES['elimination'])}, got {elim!r}")
@@ -442,12 +470,15 @@ def run_tournament(
         champion = next(t for t, out in eliminated.items() if out is None)
     elif len(standings) > 1 and standings[1].separated_by == "tied":
         champion = None
-        run.notes.append("first place is shared: no tie-break separates " + ", ".join(
-            s.team for s in standings if s.rank == 1))
+        run.notes.append(
+            "first place is shared: no tie-break separates " + ", ".join(s.team for s in standings if s.rank == 1)
+        )
     else:
         champion = standings[0].team
-    separations = tuple(Separation(standings[i - 1].team, standings[i].team, standings[i].separated_by)
-                        for i in range(1, len(standings)))
+    separations = tuple(
+        Separation(standings[i - 1].team, standings[i].team, standings[i].separated_by)
+        for i in range(1, len(standings))
+    )
     return TournamentResult(
         variant_id=variant.id,
         tournament_format=fmt,

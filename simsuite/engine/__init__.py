@@ -90,7 +90,6 @@ def plain_refcounts() -> bool:
     return bool(_nrtdynmod._disable_atomicity)
 
 
-
 def alias_fixed_point() -> bool:
     """Make numba's alias analysis (``ir_utils.find_potential_aliases``) run until nothing new is
     found. Returns whether it is installed."""

@@ -34,20 +34,46 @@ def _run(op, full, **given) -> None:
 
 def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
     """``engine.match.play_matches``, compiled for the policy set ``full``."""
-    _run(L.OP_MATCHES, full, P=P, clock=clock, key=key, start=start, count=count, pols=pols, max_hands=max_hands, W=W,
-         recs=recs, hand_recs=hand_recs, hand_count=hand_count, levels_after=levels_after)
+    _run(
+        L.OP_MATCHES,
+        full,
+        P=P,
+        clock=clock,
+        key=key,
+        start=start,
+        count=count,
+        pols=pols,
+        max_hands=max_hands,
+        W=W,
+        recs=recs,
+        hand_recs=hand_recs,
+        hand_count=hand_count,
+        levels_after=levels_after,
+    )
 
 
 def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, full):
     """``engine.hand.play_many``, compiled for the policy set ``full``."""
-    _run(L.OP_HANDS, full, P=P, key=key, start=start, levels=levels, first_drawers=first_drawers,
-         first_hand=first_hand, pols=pols, W=W, out=out)
+    _run(
+        L.OP_HANDS,
+        full,
+        P=P,
+        key=key,
+        start=start,
+        levels=levels,
+        first_drawers=first_drawers,
+        first_hand=first_hand,
+        pols=pols,
+        W=W,
+        out=out,
+    )
 
 
 def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
     """``engine.hand.bury_many``, compiled for the policy set ``full``."""
-    _run(L.OP_BURY, full, P=P, key=key, start=start, levels=levels, first_drawers=first_drawers, pols=pols, W=W,
-         out=out)
+    _run(
+        L.OP_BURY, full, P=P, key=key, start=start, levels=levels, first_drawers=first_drawers, pols=pols, W=W, out=out
+    )
 
 
 def hand_states(seed: int, start: int, count: int) -> np.ndarray:
@@ -75,8 +101,16 @@ class HandResult:
     history: HandHistory | None = field(default=None)
 
 
-def play_one(variant: Variant, seed: int, policies="basic", level: int | None = None, first_drawer: int = 0,
-             first_hand: bool = True, keep: bool = True, hand_index: int = 0) -> HandResult:
+def play_one(
+    variant: Variant,
+    seed: int,
+    policies="basic",
+    level: int | None = None,
+    first_drawer: int = 0,
+    first_hand: bool = True,
+    keep: bool = True,
+    hand_index: int = 0,
+) -> HandResult:
     """Play one hand with its full history (for traces and tests)."""
     P = compile_variant(variant)
     pols = policy_codes(policies)
@@ -92,18 +126,45 @@ def play_one(variant: Variant, seed: int, policies="basic", level: int | None = 
     lvl = variant.start_level if level is None else level
     full = full_for(pols)
     hand = H.play_hand if full is None else H.play_hand_full  # compiled on their own, and called by the runs
-    hand(P, state, ph.new_state(), lvl, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
-         h_plays, h_n, full)
+    hand(
+        P,
+        state,
+        ph.new_state(),
+        lvl,
+        first_drawer,
+        first_hand,
+        pols,
+        W,
+        rec,
+        keep,
+        h_deal,
+        h_bottom,
+        h_bids,
+        h_bury,
+        h_plays,
+        h_n,
+        full,
+    )
     record = dict(zip(H.RECORD_FIELDS, (int(x) for x in rec)))
     if record["error"]:
         raise SimsuiteError(f"the engine stopped on an illegal play (code {record['error']}) in hand seed {seed}")
-    hist = (HandHistory(h_deal, h_bottom, h_bids[: h_n[H.HN_BIDS]].copy(), h_bury, h_plays[: h_n[H.HN_PLAYS]].copy())
-            if keep else None)
+    hist = (
+        HandHistory(h_deal, h_bottom, h_bids[: h_n[H.HN_BIDS]].copy(), h_bury, h_plays[: h_n[H.HN_PLAYS]].copy())
+        if keep
+        else None
+    )
     return HandResult(record, hist)
 
 
-def play_batch(variant: Variant, seed: int, n: int, policies="basic", level: int | None = None,
-               first_hand: bool = True, start: int = 0) -> np.ndarray:
+def play_batch(
+    variant: Variant,
+    seed: int,
+    n: int,
+    policies="basic",
+    level: int | None = None,
+    first_hand: bool = True,
+    start: int = 0,
+) -> np.ndarray:
     """Play hands ``start .. start+n-1`` of a run with root ``seed``; one record row per hand."""
     P = compile_variant(variant)
     pols = policy_codes(policies)

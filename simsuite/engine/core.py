@@ -67,20 +67,31 @@ for _s in range(4):
 # function is several machine words and a reference count, and the policies are called at every
 # play). Regions, in order, with their shapes:
 WORK_LAYOUT = (
-    ("U_card", (MAXU, MAXS)), ("U_w", (MAXU, MAXS)), ("U_len", (MAXU,)), ("U_top", (MAXU,)), ("U_size", (MAXU,)),
-    ("rec", (MAXREC, MAXD)), ("rec_n", (MAXREC,)),
+    ("U_card", (MAXU, MAXS)),
+    ("U_w", (MAXU, MAXS)),
+    ("U_len", (MAXU,)),
+    ("U_top", (MAXU,)),
+    ("U_size", (MAXU,)),
+    ("rec", (MAXREC, MAXD)),
+    ("rec_n", (MAXREC,)),
     ("ints", (64,)),  # small scalar outputs (``INT_*`` below)
     # scratch rows, so that no decision allocates (the rows of each, the tables below)
-    ("bu", (8, 64)), ("cb", (MAXS, 4)), ("fs", (16, 64)),
+    ("bu", (8, 64)),
+    ("cb", (MAXS, 4)),
+    ("fs", (16, 64)),
     ("ls", (8, 64)),
     ("hl", (8, 54 * 4)),
     # the learned policy (``engine.learned``): its candidates and their features, the decision log
     # that ``simsuite learn collect`` fills with the search's candidates (its count and switch in
     # ``log_n``), and the model, copied in by ``Work(model)``
-    ("lc", (MAX_CANDIDATES, NC)), ("lx", (MAX_CANDIDATES, XCOLS)), ("lv", (MAX_CANDIDATES,)),
-    ("lw", (16, XCOLS)), ("lk", (16, 32)),
+    ("lc", (MAX_CANDIDATES, NC)),
+    ("lx", (MAX_CANDIDATES, XCOLS)),
+    ("lv", (MAX_CANDIDATES,)),
+    ("lw", (16, XCOLS)),
+    ("lk", (16, 32)),
     ("cs", (6, 64)),  # the candidate lists' scratch rows (``search.*_candidates``, then ``features``)
-    ("log", (LOG_ROWS, LOG_META + XCOLS)), ("log_n", (8,)),
+    ("log", (LOG_ROWS, LOG_META + XCOLS)),
+    ("log_n", (8,)),
     ("model", (MODEL_WORDS,)),
 )
 _offsets = {}
@@ -90,8 +101,30 @@ for _name, _shape in WORK_LAYOUT:
     _at += int(np.prod(_shape))
 WORK_SIZE = _at
 assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row of ``hl``
-(O_U_CARD, O_U_W, O_U_LEN, O_U_TOP, O_U_SIZE, O_REC, O_REC_N, O_INTS, O_BU, O_CB, O_FS, O_LS, O_HL, O_LC, O_LX, O_LV,
- O_LW, O_LK, O_CS, O_LOG, O_LOG_N, O_MODEL) = (_offsets[name] for name, _ in WORK_LAYOUT)
+(
+    O_U_CARD,
+    O_U_W,
+    O_U_LEN,
+    O_U_TOP,
+    O_U_SIZE,
+    O_REC,
+    O_REC_N,
+    O_INTS,
+    O_BU,
+    O_CB,
+    O_FS,
+    O_LS,
+    O_HL,
+    O_LC,
+    O_LX,
+    O_LV,
+    O_LW,
+    O_LK,
+    O_CS,
+    O_LOG,
+    O_LOG_N,
+    O_MODEL,
+) = (_offsets[name] for name, _ in WORK_LAYOUT)
 
 
 # The scratch rows of ``W``, one name per row and use (a row that two users share has a name for
@@ -200,11 +233,11 @@ class Work:
         self.buf = np.zeros(WORK_SIZE, np.int64)
         for name, shape in WORK_LAYOUT:
             at = _offsets[name]
-            setattr(self, name, self.buf[at:at + int(np.prod(shape))].reshape(shape))
+            setattr(self, name, self.buf[at : at + int(np.prod(shape))].reshape(shape))
         if model is not None:
             if model.shape[0] > MODEL_WORDS:
                 raise ValueError(f"a model of {model.shape[0]} words does not fit the {MODEL_WORDS} of the work buffer")
-            self.model[:model.shape[0]] = model
+            self.model[: model.shape[0]] = model
 
     def arrays(self):
         """The work buffer ``W`` that compiled functions take (``w_*`` give its regions)."""
@@ -217,7 +250,7 @@ def view(W, off, shape):
     policies take these views at every decision. The compiled view checks no bounds: ``W`` is the
     buffer of a ``Work`` (``WORK_SIZE`` long), and the ``w_*`` accessors name regions inside it
     (``tests/test_engine.py`` checks each against ``Work``'s own views)."""
-    return W[off:off + int(np.prod(np.array(shape)))].reshape(shape)
+    return W[off : off + int(np.prod(np.array(shape)))].reshape(shape)
 
 
 @intrinsic
@@ -235,8 +268,15 @@ def _view_jit(typingctx, W, off, shape):
         for i in range(nd - 2, -1, -1):
             strides[i] = builder.mul(strides[i + 1], dims[i + 1])
         out = make_array(ret)(context, builder)
-        populate_array(out, data=builder.gep(ary.data, [at]), shape=dims, strides=strides, itemsize=ary.itemsize,
-                       meminfo=ary.meminfo, parent=ary.parent)
+        populate_array(
+            out,
+            data=builder.gep(ary.data, [at]),
+            shape=dims,
+            strides=strides,
+            itemsize=ary.itemsize,
+            meminfo=ary.meminfo,
+            parent=ary.parent,
+        )
         return impl_ret_borrowed(context, builder, ret, out._getvalue())
 
     return sig, codegen

@@ -84,7 +84,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("decks", "rule", "decks in play (2, 3 or 4)"),
     Feature("bottom_size", "rule", "cards in the bottom"),
     Feature("hand_size", "rule", "cards dealt to each seat"),
-    Feature("capture_single", "rule", "multiplier of the bottom when the last trick is won with one card (0: no capture)"),
+    Feature(
+        "capture_single", "rule", "multiplier of the bottom when the last trick is won with one card (0: no capture)"
+    ),
     Feature("capture_pair", "rule", "multiplier of the bottom when the last trick is won with a pair (0: no capture)"),
     Feature("capture_scheme", "rule", "0 per card, 1 power, 2 the last trick's own points (guangxi-2012)"),
     Feature("capture_by_either", "rule", "1 when the declarers capture too, 0 when only the defenders do"),
@@ -97,7 +99,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("throw_test", "rule", "0 absolute maximum, 1 per unit"),
     Feature("throw_failure", "rule", "0 penalty per card beaten, 1 per card taken back, 2 flat, 3 forfeit"),
     Feature("throw_penalty", "rule", "penalty points of a failed throw (per card or flat)"),
-    Feature("follow_first", "rule", "the first field of the follow order (0 tractor count first, 1 longest tractor, ...)"),
+    Feature(
+        "follow_first", "rule", "the first field of the follow order (0 tractor count first, 1 longest tractor, ...)"
+    ),
     Feature("max_unit", "rule", "largest unit of identical cards (2 pairs, 3 triples, 4 quads)"),
     Feature("decision_kind", "position", "0 a lead, 1 a follow, 2 the dealer's bury"),
     Feature("declarer", "position", "1 when the seat to move is on the declaring team"),
@@ -119,7 +123,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("next_void_led", "position", "follow: 1 when the next seat, an opponent, is known void in the led suit"),
     Feature("next_void_trump", "position", "1 when the next seat, if an opponent, is known void in trump"),
     Feature("trumps_held", "position", "trumps in the mover's hand"),
-    Feature("trumps_unseen", "position", "trumps the mover has not seen (other hands, and the bottom unless it buried it)"),
+    Feature(
+        "trumps_unseen", "position", "trumps the mover has not seen (other hands, and the bottom unless it buried it)"
+    ),
     Feature("high_held", "position", "jokers and level cards in the mover's hand"),
     Feature("high_unseen", "position", "jokers and level cards the mover has not seen"),
     Feature("points_held", "position", "points in the mover's hand"),
@@ -127,8 +133,12 @@ FEATURES: tuple[Feature, ...] = (
     Feature("bottom_points", "position", "the dealer: points it buried (-1 for any other seat, which cannot see them)"),
     Feature("winner_top", "position", "follow: strength of the trick's best play so far (its key card)"),
     Feature("pairs_held", "position", "cards of the mover's hand held two or more times (pairs, triples, ...)"),
-    Feature("winner_sure", "position", "follow: 1 when no opponent after the mover can beat the trick's best play "
-                                       "so far, by the voids seen and the unseen cards (as expert judges it)"),
+    Feature(
+        "winner_sure",
+        "position",
+        "follow: 1 when no opponent after the mover can beat the trick's best play "
+        "so far, by the voids seen and the unseen cards (as expert judges it)",
+    ),
     Feature("heuristic", "candidate", "1 for the heuristic's own choice (expert's play, the first candidate)"),
     Feature("cards", "candidate", "cards in the candidate"),
     Feature("points", "candidate", "points in the candidate"),
@@ -137,7 +147,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature("top", "candidate", "strength of its strongest card"),
     Feature("low", "candidate", "strength of its weakest card"),
     Feature("wins_now", "candidate", "follow: 1 when it beats the trick's best play so far; a lead: 1"),
-    Feature("unseen_above", "candidate", "unseen cards of its top card's suit above its top card (0: no unseen card beats it in suit)"),
+    Feature(
+        "unseen_above",
+        "candidate",
+        "unseen cards of its top card's suit above its top card (0: no unseen card beats it in suit)",
+    ),
     Feature("opp_void", "candidate", "opponents known void in its top card's suit (a lead may be ruffed)"),
     Feature("partner_void", "candidate", "1 when the partner is known void in its top card's suit"),
     Feature("breaks", "candidate", "cards taken from a group of identical cards that is not taken whole"),
@@ -150,19 +164,84 @@ FEATURES: tuple[Feature, ...] = (
     Feature("feeds", "candidate", "follow: its points when the partner holds the trick and it does not overtake"),
     Feature("aces", "candidate", "side-suit aces in it"),
     Feature("suit_unseen", "candidate", "unseen cards of its top card's suit (how many others may still follow it)"),
-    Feature("wins_sure", "candidate", "1 when it wins the trick (a follow: beats the best play so far) and no "
-                                      "opponent after it can beat it, judged as winner_sure"),
+    Feature(
+        "wins_sure",
+        "candidate",
+        "1 when it wins the trick (a follow: beats the best play so far) and no "
+        "opponent after it can beat it, judged as winner_sure",
+    ),
 )
-(X_DECKS, X_BOTTOM_SIZE, X_HAND_SIZE, X_CAPTURE_SINGLE, X_CAPTURE_PAIR, X_CAPTURE_SCHEME, X_CAPTURE_BY_EITHER,
- X_CAPTURE_TRUMP_ONLY, X_TAKEOVER, X_STEP, X_TAKEOVER_BONUS, X_DECLARER_CAP, X_THROWS, X_THROW_TEST, X_THROW_FAILURE,
- X_THROW_PENALTY, X_FOLLOW_FIRST, X_MAX_UNIT,
- X_DECISION_KIND, X_DECLARER, X_DEALER, X_POSITION, X_CARDS_LEFT, X_DEFENDER_POINTS, X_TO_TAKEOVER, X_BAND_UP, X_TRICK_POINTS,
- X_PARTNER_WINNING, X_WINNER_TRUMP, X_LEAD_CARDS, X_LEAD_TRUMP, X_LEAD_UNITS, X_HAVE_LED, X_LAST_TRICK,
- X_OPPONENTS_AFTER, X_NEXT_VOID_LED, X_NEXT_VOID_TRUMP, X_TRUMPS_HELD, X_TRUMPS_UNSEEN, X_HIGH_HELD, X_HIGH_UNSEEN,
- X_POINTS_HELD, X_POINTS_UNSEEN, X_BOTTOM_POINTS, X_WINNER_TOP, X_PAIRS_HELD, X_WINNER_SURE,
- X_HEURISTIC, X_CARDS, X_POINTS, X_TRUMPS, X_HIGH, X_TOP, X_LOW, X_WINS_NOW, X_UNSEEN_ABOVE, X_OPP_VOID,
- X_PARTNER_VOID, X_BREAKS, X_MULTI, X_SUIT_LEFT, X_VOIDS_MADE, X_POINTS_LEFT, X_TRUMPS_LEFT, X_HIGH_LEFT, X_FEEDS,
- X_ACES, X_SUIT_UNSEEN, X_WINS_SURE) = range(len(FEATURES))
+(
+    X_DECKS,
+    X_BOTTOM_SIZE,
+    X_HAND_SIZE,
+    X_CAPTURE_SINGLE,
+    X_CAPTURE_PAIR,
+    X_CAPTURE_SCHEME,
+    X_CAPTURE_BY_EITHER,
+    X_CAPTURE_TRUMP_ONLY,
+    X_TAKEOVER,
+    X_STEP,
+    X_TAKEOVER_BONUS,
+    X_DECLARER_CAP,
+    X_THROWS,
+    X_THROW_TEST,
+    X_THROW_FAILURE,
+    X_THROW_PENALTY,
+    X_FOLLOW_FIRST,
+    X_MAX_UNIT,
+    X_DECISION_KIND,
+    X_DECLARER,
+    X_DEALER,
+    X_POSITION,
+    X_CARDS_LEFT,
+    X_DEFENDER_POINTS,
+    X_TO_TAKEOVER,
+    X_BAND_UP,
+    X_TRICK_POINTS,
+    X_PARTNER_WINNING,
+    X_WINNER_TRUMP,
+    X_LEAD_CARDS,
+    X_LEAD_TRUMP,
+    X_LEAD_UNITS,
+    X_HAVE_LED,
+    X_LAST_TRICK,
+    X_OPPONENTS_AFTER,
+    X_NEXT_VOID_LED,
+    X_NEXT_VOID_TRUMP,
+    X_TRUMPS_HELD,
+    X_TRUMPS_UNSEEN,
+    X_HIGH_HELD,
+    X_HIGH_UNSEEN,
+    X_POINTS_HELD,
+    X_POINTS_UNSEEN,
+    X_BOTTOM_POINTS,
+    X_WINNER_TOP,
+    X_PAIRS_HELD,
+    X_WINNER_SURE,
+    X_HEURISTIC,
+    X_CARDS,
+    X_POINTS,
+    X_TRUMPS,
+    X_HIGH,
+    X_TOP,
+    X_LOW,
+    X_WINS_NOW,
+    X_UNSEEN_ABOVE,
+    X_OPP_VOID,
+    X_PARTNER_VOID,
+    X_BREAKS,
+    X_MULTI,
+    X_SUIT_LEFT,
+    X_VOIDS_MADE,
+    X_POINTS_LEFT,
+    X_TRUMPS_LEFT,
+    X_HIGH_LEFT,
+    X_FEEDS,
+    X_ACES,
+    X_SUIT_UNSEEN,
+    X_WINS_SURE,
+) = range(len(FEATURES))
 N_FEATURES = len(FEATURES)
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
 # the rule and position features come first, then the candidate's: a model may read the first
@@ -244,8 +323,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     points_held = 0
     points_unseen = 0
     pairs_held = 0
-    hi_u = w_cs(W)[CS_COUNTERS][CS_AT_UNSEEN_TOP:CS_AT_UNSEEN_TOP + 5]  # the highest unseen position per class
-    nk = w_cs(W)[CS_COUNTERS][CS_AT_LENGTH:CS_AT_LENGTH + 5]  # the mover's cards per class
+    hi_u = w_cs(W)[CS_COUNTERS][CS_AT_UNSEEN_TOP : CS_AT_UNSEEN_TOP + 5]  # the highest unseen position per class
+    nk = w_cs(W)[CS_COUNTERS][CS_AT_LENGTH : CS_AT_LENGTH + 5]  # the mover's cards per class
     for k in range(5):
         hi_u[k] = -1
         nk[k] = 0
@@ -336,12 +415,30 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_PAIRS_HELD] = pairs_held
     after = 0 if bury else 3 - turn
     win_c = st.win_c
-    row[X_WINNER_SURE] = 1 if (follow and not _beatable(seat, after, win_c[CLAIM_KIND], win_c[CLAIM_TRUMP],
-                                                         win_c[CLAIM_TOP], lead_cards, k_led, voids, unseen, cls, pos,
-                                                         hi_u)) else 0
+    row[X_WINNER_SURE] = (
+        1
+        if (
+            follow
+            and not _beatable(
+                seat,
+                after,
+                win_c[CLAIM_KIND],
+                win_c[CLAIM_TRUMP],
+                win_c[CLAIM_TOP],
+                lead_cards,
+                k_led,
+                voids,
+                unseen,
+                cls,
+                pos,
+                hi_u,
+            )
+        )
+        else 0
+    )
     partner_winning = row[X_PARTNER_WINNING]
     partner = (seat + 2) % 4
-    cur = w_cs(W)[CS_COUNTERS][CS_AT_FEATURES_CLAIM:CS_AT_FEATURES_CLAIM + N_CLAIM]
+    cur = w_cs(W)[CS_COUNTERS][CS_AT_FEATURES_CLAIM : CS_AT_FEATURES_CLAIM + N_CLAIM]
     for i in range(n):
         row = X[i]
         for j in range(N_CONTEXT if (i > 0 and every_row) else 0):
@@ -451,12 +548,44 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         sure = 0
         if follow and wins == 1:
             # the claim it makes (``cur``, written by the win test above) against the seats after it
-            sure = 0 if _beatable(seat, after, cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], lead_cards, k_led,
-                                  voids, unseen, cls, pos, hi_u) else 1
+            sure = (
+                0
+                if _beatable(
+                    seat,
+                    after,
+                    cur[CLAIM_KIND],
+                    cur[CLAIM_TRUMP],
+                    cur[CLAIM_TOP],
+                    lead_cards,
+                    k_led,
+                    voids,
+                    unseen,
+                    cls,
+                    pos,
+                    hi_u,
+                )
+                else 1
+            )
         elif kind == KIND_LEAD and top_c >= 0:
             # a lead of one card or one group of identical cards: its top against both opponents
             if cards == multi:
-                sure = 0 if _beatable(seat, as_int(3), as_int(0), 1 if k_top == TRUMP else 0, pos[top_c], cards, k_top,
-                                      voids, unseen, cls, pos, hi_u) else 1
+                sure = (
+                    0
+                    if _beatable(
+                        seat,
+                        as_int(3),
+                        as_int(0),
+                        1 if k_top == TRUMP else 0,
+                        pos[top_c],
+                        cards,
+                        k_top,
+                        voids,
+                        unseen,
+                        cls,
+                        pos,
+                        hi_u,
+                    )
+                    else 1
+                )
         row[X_WINS_SURE] = sure
     return n

@@ -27,8 +27,30 @@ OP_DECIDE = 3
 
 
 @njit(cache=True)
-def run(op, P, W, pols, key, start, count, levels, first_drawers, first_hand, out, clock, max_hands, recs, hand_recs,
-        hand_count, levels_after, st, pol, s, kind, choice):
+def run(
+    op,
+    P,
+    W,
+    pols,
+    key,
+    start,
+    count,
+    levels,
+    first_drawers,
+    first_hand,
+    out,
+    clock,
+    max_hands,
+    recs,
+    hand_recs,
+    hand_count,
+    levels_after,
+    st,
+    pol,
+    s,
+    kind,
+    choice,
+):
     """One of the full set's operations (``op``): ``OP_MATCHES`` (``match.play_matches``'
     arguments), ``OP_HANDS`` (``hand.play_many``'s; ``levels`` per hand), ``OP_BURY``
     (``hand.bury_many``'s) or ``OP_DECIDE`` (``hand.decide``'s, into ``choice``). ``FULL`` is a

@@ -142,7 +142,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
     """Deal (again while the variant redeals), asking the policies for bids; settles trump, dealer
     and declarers. Returns the bids recorded."""
     hs = P[HAND_SIZE]
-    deck = w_hl(W)[HL_DECK][:NC * P[DECKS]]
+    deck = w_hl(W)[HL_DECK][: NC * P[DECKS]]
     hands, sc, shown = st.hands, st.sc, st.shown
     nbids = as_int(0)
     while True:
@@ -151,8 +151,9 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
         for i in range(4 * hs):
             seat = ph.draw(st, deck, i, first_drawer)
             if ph.bid_moment(P, deck[i], i, level) and may_bid(hands[seat], level, P):
-                nbids = _offer_bid(P, pols[seat], hands, sc, shown, seat, level, i // 4 + 1, s, first_hand, nbids, keep,
-                                   h_bids)
+                nbids = _offer_bid(
+                    P, pols[seat], hands, sc, shown, seat, level, i // 4 + 1, s, first_hand, nbids, keep, h_bids
+                )
         ph.form_bottom(P, st, deck)
         if P[BIDDING] == BIDDING_CONCEALED:
             # concealed bids, shown after the draw in drawing order [default]
@@ -189,8 +190,24 @@ def decide(P, st, pol, W, s, kind, out):
     elif kind == search.D_LEAD:
         choose_lead(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
     else:
-        choose_follow(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                      st.lead, st.win_c, st.sc[S_WINNER], out)
+        choose_follow(
+            pol,
+            ph.to_move(st.sc),
+            st.hands,
+            st.played,
+            st.voids,
+            st.cls,
+            st.pos,
+            P,
+            st.ctx,
+            W,
+            s,
+            st.LI,
+            st.lead,
+            st.win_c,
+            st.sc[S_WINNER],
+            out,
+        )
 
 
 # --- the loops' decisions, by policy set -------------------------------------------------------------
@@ -249,7 +266,16 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
     sc = st.sc
     # the state's arrays bound once: binding the state tuple to an inlined function counts a
     # reference per array, which the hand loop would otherwise pay at every play
-    hands, played, voids, cls, pos, ctx, LI, win_c = st.hands, st.played, st.voids, st.cls, st.pos, st.ctx, st.LI, st.win_c
+    hands, played, voids, cls, pos, ctx, LI, win_c = (
+        st.hands,
+        st.played,
+        st.voids,
+        st.cls,
+        st.pos,
+        st.ctx,
+        st.LI,
+        st.win_c,
+    )
     while not ph.hand_over(sc):
         seat = ph.to_move(sc)
         pol = pols[seat]
@@ -276,8 +302,9 @@ def play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, given):
             if given:
                 given = False
             else:
-                follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER],
-                             play)
+                follow_three(
+                    pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, st.lead, win_c, sc[S_WINNER], play
+                )
             if not ph.apply_follow_inline(P, st, W, play):
                 return -2, nplays, first_row
             if keep and nplays < MAX_PLAYS:
@@ -362,8 +389,9 @@ def _finish(P, st, W, rec, status, nplays, keep, h_n):
 
 
 @njit(cache=True)
-def play_hand(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays,
-              h_n, full):
+def play_hand(
+    P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
+):
     """Play one hand in the state ``st`` (``phases.new_state``; cleared here, so that a loop reuses
     one). ``first_drawer`` draws first and, unless the opening hand's declaration decides
     otherwise, deals. Writes ``rec`` (layout above); with ``keep`` writes the history and its sizes
@@ -401,11 +429,45 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
         if full is None:
-            play_hand(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
-                      dummy4, dummy1, dbids, dummy1, dplays, hn, full)
+            play_hand(
+                P,
+                state,
+                st,
+                levels[i],
+                first_drawers[i],
+                first_hand,
+                pols,
+                W,
+                out[i],
+                as_bool(False),
+                dummy4,
+                dummy1,
+                dbids,
+                dummy1,
+                dplays,
+                hn,
+                full,
+            )
         else:
-            play_hand_full(P, state, st, levels[i], first_drawers[i], first_hand, pols, W, out[i], as_bool(False),
-                           dummy4, dummy1, dbids, dummy1, dplays, hn, as_int(full))  # the int Python passes
+            play_hand_full(
+                P,
+                state,
+                st,
+                levels[i],
+                first_drawers[i],
+                first_hand,
+                pols,
+                W,
+                out[i],
+                as_bool(False),
+                dummy4,
+                dummy1,
+                dbids,
+                dummy1,
+                dplays,
+                hn,
+                as_int(full),
+            )  # the int Python passes
 
 
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.bury_many calls them)
@@ -447,8 +509,9 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
 
 
 @njit(cache=True)
-def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury,
-                   h_plays, h_n, full):
+def play_hand_full(
+    P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
+):
     """``play_hand`` with every built-in policy."""
     _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
     HL = w_hl(W)
@@ -461,8 +524,9 @@ def play_hand_full(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep
         decide(P, st, pols[seat], W, s, kind, out)  # its one call site: ``decide`` is inlined
         if kind == search.D_BURY and not _buried(st, bury, rec, keep, h_bury):
             return
-        status, nplays, first_row = play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row,
-                                                kind != search.D_BURY)
+        status, nplays, first_row = play_tricks(
+            P, st, pols, W, s, keep, h_plays, nplays, first_row, kind != search.D_BURY
+        )
         seat = ph.to_move(st.sc)
         kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
         out = HL[HL_LEAD][:NC] if kind == search.D_LEAD else HL[HL_PLAY][:NC]

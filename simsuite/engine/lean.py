@@ -26,13 +26,29 @@ OP_MATCHES, OP_HANDS, OP_BURY = range(3)
 
 
 @njit(cache=True)
-def run(op, P, W, pols, key, start, count, levels, first_drawers, first_hand, out, clock, max_hands, recs, hand_recs,
-        hand_count, levels_after):
+def run(
+    op,
+    P,
+    W,
+    pols,
+    key,
+    start,
+    count,
+    levels,
+    first_drawers,
+    first_hand,
+    out,
+    clock,
+    max_hands,
+    recs,
+    hand_recs,
+    hand_count,
+    levels_after,
+):
     """One of the lean set's operations (``op``): ``OP_MATCHES`` (``match.play_matches``' arguments),
     ``OP_HANDS`` (``hand.play_many``'s; ``levels`` per hand) or ``OP_BURY`` (``hand.bury_many``'s)."""
     if op == OP_MATCHES:
-        M.play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after,
-                       None)
+        M.play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, None)
     elif op == OP_HANDS:
         H.play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, None)
     else:
@@ -41,17 +57,51 @@ def run(op, P, W, pols, key, start, count, levels, first_drawers, first_hand, ou
 
 # ``run``'s arguments after ``op``, in order (``engine.full.run`` takes ``FULL_ARGS``), and the
 # placeholder an operation that does not use one passes, of the type the others pass
-ARGS = ("P", "W", "pols", "key", "start", "count", "levels", "first_drawers", "first_hand", "out", "clock", "max_hands",
-        "recs", "hand_recs", "hand_count", "levels_after")
+ARGS = (
+    "P",
+    "W",
+    "pols",
+    "key",
+    "start",
+    "count",
+    "levels",
+    "first_drawers",
+    "first_hand",
+    "out",
+    "clock",
+    "max_hands",
+    "recs",
+    "hand_recs",
+    "hand_count",
+    "levels_after",
+)
 FULL_ARGS = ARGS + ("st", "pol", "s", "kind", "choice")
 
 
 @functools.cache
 def _spare() -> dict:
     i1, i2, i3 = np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
-    return {"pols": i1, "key": i1, "start": 0, "count": 0, "levels": i1, "first_drawers": i1, "first_hand": True,
-            "out": i2, "clock": i1, "max_hands": 0, "recs": i2, "hand_recs": i3, "hand_count": i1, "levels_after": i3,
-            "st": ph.new_state(), "pol": 0, "s": i1, "kind": 0, "choice": i1}
+    return {
+        "pols": i1,
+        "key": i1,
+        "start": 0,
+        "count": 0,
+        "levels": i1,
+        "first_drawers": i1,
+        "first_hand": True,
+        "out": i2,
+        "clock": i1,
+        "max_hands": 0,
+        "recs": i2,
+        "hand_recs": i3,
+        "hand_count": i1,
+        "levels_after": i3,
+        "st": ph.new_state(),
+        "pol": 0,
+        "s": i1,
+        "kind": 0,
+        "choice": i1,
+    }
 
 
 def arguments(names, **given) -> tuple:

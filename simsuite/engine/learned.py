@@ -77,10 +77,21 @@ MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of a bil
 assert MODEL_SIZE <= MODEL_WORDS and N_GROUPS + 1 <= 16 and N_RULES + 1 <= 32 and N_CANDIDATE <= XCOLS  # w_lw, w_lk
 
 # the decision log's columns before the features, and its counters in ``log_n``
-LOG_COLUMNS = ("decision", "seat", "kind", "candidates", "candidate", "chosen", "value_sum", "samples", "value_sq",
-               "tricks")
-(L_DECISION, L_SEAT, L_KIND, L_CANDIDATES, L_CANDIDATE, L_CHOSEN, L_VALUE_SUM, L_SAMPLES, L_VALUE_SQ,
- L_TRICKS) = range(len(LOG_COLUMNS))
+LOG_COLUMNS = (
+    "decision",
+    "seat",
+    "kind",
+    "candidates",
+    "candidate",
+    "chosen",
+    "value_sum",
+    "samples",
+    "value_sq",
+    "tricks",
+)
+(L_DECISION, L_SEAT, L_KIND, L_CANDIDATES, L_CANDIDATE, L_CHOSEN, L_VALUE_SUM, L_SAMPLES, L_VALUE_SQ, L_TRICKS) = range(
+    len(LOG_COLUMNS)
+)
 assert len(LOG_COLUMNS) == LOG_META
 assert N_FEATURES <= XCOLS
 LOG_USED, LOG_ON, LOG_DROPPED, LOG_DECISIONS = range(4)

@@ -46,8 +46,14 @@ N_MATCH = len(MATCH_FIELDS)
 ENDED_LEVEL, ENDED_CLOCK, ENDED_CAP = 1, 2, 3
 ENDED_NAMES = {ENDED_LEVEL: "level", ENDED_CLOCK: "clock", ENDED_CAP: "hand cap"}
 # the match clock ``clock`` (``play_match``): its six values, at these positions
-(CLOCK_MATCH_MINUTES, CLOCK_WARNING_MINUTE, CLOCK_HANDS_AFTER_WARNING, CLOCK_NO_NEW_HAND_MINUTES, CLOCK_TIE_RULE,
- CLOCK_MUST_DEFEND) = range(6)
+(
+    CLOCK_MATCH_MINUTES,
+    CLOCK_WARNING_MINUTE,
+    CLOCK_HANDS_AFTER_WARNING,
+    CLOCK_NO_NEW_HAND_MINUTES,
+    CLOCK_TIE_RULE,
+    CLOCK_MUST_DEFEND,
+) = range(6)
 N_CLOCK = 6
 TIE_RULE_ON_STAGE = code(TieRule.ON_STAGE)  # ``clock[CLOCK_TIE_RULE]``: a choice's code, as ``engine.params``'s
 
@@ -116,11 +122,45 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
         if full is None:
-            H.play_hand(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids, dummy1,
-                        dplays, hn, full)
+            H.play_hand(
+                P,
+                state,
+                st,
+                lvl,
+                dealer,
+                first,
+                pols,
+                W,
+                out,
+                as_bool(False),
+                dummy4,
+                dummy1,
+                dbids,
+                dummy1,
+                dplays,
+                hn,
+                full,
+            )
         else:
-            H.play_hand_full(P, state, st, lvl, dealer, first, pols, W, out, as_bool(False), dummy4, dummy1, dbids,
-                             dummy1, dplays, hn, as_int(full))  # the int Python passes: one compiled copy
+            H.play_hand_full(
+                P,
+                state,
+                st,
+                lvl,
+                dealer,
+                first,
+                pols,
+                W,
+                out,
+                as_bool(False),
+                dummy4,
+                dummy1,
+                dbids,
+                dummy1,
+                dplays,
+                hn,
+                as_int(full),
+            )  # the int Python passes: one compiled copy
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1

@@ -85,17 +85,23 @@ def model_words(header: np.ndarray, coef: np.ndarray) -> np.ndarray:
 def check_arrays(header: np.ndarray, coef: np.ndarray, where: str) -> None:
     """Refuse arrays that the compiled scorer would misread."""
     if header.dtype != np.int64 or header.shape != (HEADER,):
-        raise ModelError(f"{where}: 'header' is {header.dtype}{list(header.shape)}; a model's header is int64[{HEADER}]")
+        raise ModelError(
+            f"{where}: 'header' is {header.dtype}{list(header.shape)}; a model's header is int64[{HEADER}]"
+        )
     if header[MODEL_KIND] != KIND_BILINEAR:
-        raise ModelError(f"{where}: model kind {int(header[MODEL_KIND])}; this version reads kind {KIND_BILINEAR} "
-                         f"(bilinear)")
+        raise ModelError(
+            f"{where}: model kind {int(header[MODEL_KIND])}; this version reads kind {KIND_BILINEAR} (bilinear)"
+        )
     if header[MODEL_NF] != N_FEATURES or header[MODEL_NCTX] != N_CONTEXT:
-        raise ModelError(f"{where}: made for {int(header[MODEL_NF])} features ({int(header[MODEL_NCTX])} of the "
-                         f"decision); this version computes {N_FEATURES} ({N_CONTEXT} of the decision)")
+        raise ModelError(
+            f"{where}: made for {int(header[MODEL_NF])} features ({int(header[MODEL_NCTX])} of the "
+            f"decision); this version computes {N_FEATURES} ({N_CONTEXT} of the decision)"
+        )
     want = (MODEL_SIZE - HEADER,)
     if coef.dtype != np.float64 or coef.shape != want:
-        raise ModelError(f"{where}: 'coef' is {coef.dtype}{list(coef.shape)}; this version's bilinear model is "
-                         f"float64{list(want)}")
+        raise ModelError(
+            f"{where}: 'coef' is {coef.dtype}{list(coef.shape)}; this version's bilinear model is float64{list(want)}"
+        )
     if not np.isfinite(coef).all():
         raise ModelError(f"{where}: a coefficient is not a finite number")
 
@@ -115,20 +121,29 @@ def load_model(path: str | Path) -> Model:
     if not isinstance(card, dict) or card.get("format") != FORMAT:
         raise ModelError(f"{cpath}: not a simsuite model card (its format is not {FORMAT!r})")
     if card.get("format_version") != FORMAT_VERSION:
-        raise ModelError(f"{cpath}: card format version {card.get('format_version')!r}; this version of simsuite "
-                         f"reads {FORMAT_VERSION}")
+        raise ModelError(
+            f"{cpath}: card format version {card.get('format_version')!r}; this version of simsuite "
+            f"reads {FORMAT_VERSION}"
+        )
     names = card.get("features")
     if names != list(FEATURE_NAMES):
         if not isinstance(names, list):
             raise ModelError(f"{cpath}: the card lists no features")
         missing = [f for f in FEATURE_NAMES if f not in names]
         extra = [f for f in names if f not in FEATURE_NAMES]
-        detail = "; ".join(part for part in (
-            f"missing {', '.join(missing[:5])}" if missing else "",
-            f"unknown {', '.join(map(str, extra[:5]))}" if extra else "",
-            "the same names in another order" if not missing and not extra else "") if part)
-        raise ModelError(f"{cpath}: trained on another feature list than this version computes ({detail}); "
-                         f"retrain it with `simsuite learn train`")
+        detail = "; ".join(
+            part
+            for part in (
+                f"missing {', '.join(missing[:5])}" if missing else "",
+                f"unknown {', '.join(map(str, extra[:5]))}" if extra else "",
+                "the same names in another order" if not missing and not extra else "",
+            )
+            if part
+        )
+        raise ModelError(
+            f"{cpath}: trained on another feature list than this version computes ({detail}); "
+            f"retrain it with `simsuite learn train`"
+        )
     try:
         with np.load(path, allow_pickle=False) as z:
             if set(z.files) != {"header", "coef"}:
@@ -141,8 +156,10 @@ def load_model(path: str | Path) -> Model:
     check_arrays(header, coef, str(path))
     words = model_words(header, coef)
     if words_hash(words) != card.get("words_sha256"):
-        raise ModelError(f"{path}: its arrays do not match the hash on its card {cpath.name} (damaged, or the two "
-                         f"files are from different models)")
+        raise ModelError(
+            f"{path}: its arrays do not match the hash on its card {cpath.name} (damaged, or the two "
+            f"files are from different models)"
+        )
     return Model(path, words, card)
 
 

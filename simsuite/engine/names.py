@@ -51,9 +51,11 @@ def policy_code(name: str) -> int | None:
         return None
     k, c = (int(g) if g else 0 for g in m.groups())
     if (m.group(1) and not 1 <= k <= MAX_SAMPLES) or (m.group(2) and not 1 <= c <= MAX_CANDIDATES):
-        raise SimsuiteError(f"policy {name!r}: search takes -k<samples> from 1 to {MAX_SAMPLES} and "
-                            f"-c<candidates> from 1 to {MAX_CANDIDATES} (search-k{DEFAULT_SAMPLES}-c{DEFAULT_CANDIDATES} "
-                            f"is the default)")
+        raise SimsuiteError(
+            f"policy {name!r}: search takes -k<samples> from 1 to {MAX_SAMPLES} and "
+            f"-c<candidates> from 1 to {MAX_CANDIDATES} (search-k{DEFAULT_SAMPLES}-c{DEFAULT_CANDIDATES} "
+            f"is the default)"
+        )
     return search_code(k, c)
 
 
@@ -78,14 +80,18 @@ def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
     codes = [policy_code(n) for n in names]
     bad = [n for n, c in zip(names, codes) if c is None]
     if bad and (":" in bad[0] or bad[0].endswith(".py")):
-        raise SimsuiteError(f"policy {bad[0]!r} is an import path: Python policies play on the slow path "
-                            f"(simsuite.play.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
-                            f"policies {', '.join(POLICY_NAMES)}")
+        raise SimsuiteError(
+            f"policy {bad[0]!r} is an import path: Python policies play on the slow path "
+            f"(simsuite.play.pyhand.play_hand_py, docs/policies.md); this command takes the built-in "
+            f"policies {', '.join(POLICY_NAMES)}"
+        )
     if bad:
-        raise SimsuiteError(f"unknown policy {bad[0]!r}{did_you_mean(bad[0], POLICY_NAMES)}; built-in policies: "
-                            f"{', '.join(POLICY_NAMES)} "
-                            f"(search also as search-k<samples>-c<candidates>, samples 1 to {MAX_SAMPLES}, "
-                            f"candidates 1 to {MAX_CANDIDATES})")
+        raise SimsuiteError(
+            f"unknown policy {bad[0]!r}{did_you_mean(bad[0], POLICY_NAMES)}; built-in policies: "
+            f"{', '.join(POLICY_NAMES)} "
+            f"(search also as search-k<samples>-c<candidates>, samples 1 to {MAX_SAMPLES}, "
+            f"candidates 1 to {MAX_CANDIDATES})"
+        )
     return np.array(codes, dtype=np.int64)
 
 
@@ -104,14 +110,20 @@ def parse_policies(text: Any, where: str = "policies", from_file: bool = False) 
         if policy_code(name) is not None:
             continue
         if ":" not in name and not name.endswith(".py"):
-            raise SimsuiteError(f"{where}: unknown policy {name!r}{did_you_mean(name, POLICY_NAMES)}; built-in "
-                                f"policies: {', '.join(POLICY_NAMES)}")
+            raise SimsuiteError(
+                f"{where}: unknown policy {name!r}{did_you_mean(name, POLICY_NAMES)}; built-in "
+                f"policies: {', '.join(POLICY_NAMES)}"
+            )
         if from_file:
-            raise SimsuiteError(f"{where}: {name!r} is a Python import path; a spec file names built-in policies "
-                                f"only ({', '.join(POLICY_NAMES)}) and never loads code (it was not imported)")
-        raise SimsuiteError(f"{where}: policy {name!r} is a Python policy; Python policies cannot run in the "
-                            f"compiled match loop, so the harness plays only the built-in policies "
-                            f"({', '.join(POLICY_NAMES)}); play Python policies with simsuite.play.pyhand")
+            raise SimsuiteError(
+                f"{where}: {name!r} is a Python import path; a spec file names built-in policies "
+                f"only ({', '.join(POLICY_NAMES)}) and never loads code (it was not imported)"
+            )
+        raise SimsuiteError(
+            f"{where}: policy {name!r} is a Python policy; Python policies cannot run in the "
+            f"compiled match loop, so the harness plays only the built-in policies "
+            f"({', '.join(POLICY_NAMES)}); play Python policies with simsuite.play.pyhand"
+        )
     return names[0], names[1]
 
 

@@ -97,10 +97,18 @@ N_PARAMS = 76
 # is named ``<parameter>_<choice in capitals>``, so that ``P[THROW_FAILURE] == THROW_FAILURE_FORFEIT``
 # reads as the rule. Plain ints, which numba compiles as constants.
 CODED = {  # each choice field the engine reads, and the name of its parameter
-    "throw_test": "THROW_TEST", "throw_failure": "THROW_FAILURE", "forced_play": "FORCED_PLAY",
-    "capture_by": "CAPTURE_BY", "capture_with": "CAPTURE_WITH", "capture_scheme": "CAPTURE_SCHEME",
-    "dealer_rotation": "ROTATION", "bidding": "BIDDING", "tie_break": "TIE_BREAK", "joker_bids": "JOKER_BIDS",
-    "fallback": "FALLBACK", "self_override_scope": "SELF_OVERRIDE_SIDE",
+    "throw_test": "THROW_TEST",
+    "throw_failure": "THROW_FAILURE",
+    "forced_play": "FORCED_PLAY",
+    "capture_by": "CAPTURE_BY",
+    "capture_with": "CAPTURE_WITH",
+    "capture_scheme": "CAPTURE_SCHEME",
+    "dealer_rotation": "ROTATION",
+    "bidding": "BIDDING",
+    "tie_break": "TIE_BREAK",
+    "joker_bids": "JOKER_BIDS",
+    "fallback": "FALLBACK",
+    "self_override_scope": "SELF_OVERRIDE_SIDE",
 }
 THROW_TEST_ABSOLUTE_MAX = code(ThrowTest.ABSOLUTE_MAX)
 THROW_TEST_PER_UNIT = code(ThrowTest.PER_UNIT)
@@ -135,8 +143,14 @@ SELF_OVERRIDE_SIDE_SIDE = code(SelfOverrideScope.SIDE)
 
 # follow field codes (the follow order's fields, ``FOLLOW0`` ..)
 F_TT, F_LONG, F_WIDTH, F_TCARDS, F_QUADS, F_TRIPLES, F_PAIRS = (
-    code(FollowField.TT), code(FollowField.LONG), code(FollowField.WIDTH), code(FollowField.TCARDS),
-    code(FollowField.QUADS), code(FollowField.TRIPLES), code(FollowField.PAIRS))
+    code(FollowField.TT),
+    code(FollowField.LONG),
+    code(FollowField.WIDTH),
+    code(FollowField.TCARDS),
+    code(FollowField.QUADS),
+    code(FollowField.TRIPLES),
+    code(FollowField.PAIRS),
+)
 
 
 def _code(v: Variant, name: str) -> int:

@@ -91,13 +91,45 @@ from .trick import beats, contender, contender_unit, throw_check, throw_penalty
 #   cur      int64[3]       scratch claim
 #   cls, pos int64[54]      each card's class and position for this hand (``order.hand_tables_into``)
 #   ctx      int64[8]       what a policy reads, at the C_* positions below
-HandState = namedtuple("HandState", ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c",
-                                     "cur", "cls", "pos", "ctx"])
+HandState = namedtuple(
+    "HandState",
+    ["sc", "hands", "played", "bottom", "voids", "shown", "lead", "LI", "win_c", "cur", "cls", "pos", "ctx"],
+)
 
-(S_LEVEL, S_TRUMP, S_DEALER, S_DECLARERS, S_DECLARER_SEAT, S_LEADER, S_TURN, S_TRICKS, S_CARDS_LEFT,
- S_DEF_POINTS, S_TRICK_POINTS_DEF, S_PENALTIES, S_FORFEIT, S_BOTTOM_POINTS, S_WINNER, S_WIN_TRUMP, S_TRICK_POINTS,
- S_K, S_N, S_LAST_WINNER, S_LAST_TRUMP, S_LAST_KEY, S_LAST_N, S_LAST_POINTS, S_REDEALS, S_DECLARED, S_THROWS,
- S_THROWS_FAILED, S_CUR_SEAT, S_CUR_CARD, S_CUR_N, S_DEAL_TAKER) = range(32)
+(
+    S_LEVEL,
+    S_TRUMP,
+    S_DEALER,
+    S_DECLARERS,
+    S_DECLARER_SEAT,
+    S_LEADER,
+    S_TURN,
+    S_TRICKS,
+    S_CARDS_LEFT,
+    S_DEF_POINTS,
+    S_TRICK_POINTS_DEF,
+    S_PENALTIES,
+    S_FORFEIT,
+    S_BOTTOM_POINTS,
+    S_WINNER,
+    S_WIN_TRUMP,
+    S_TRICK_POINTS,
+    S_K,
+    S_N,
+    S_LAST_WINNER,
+    S_LAST_TRUMP,
+    S_LAST_KEY,
+    S_LAST_N,
+    S_LAST_POINTS,
+    S_REDEALS,
+    S_DECLARED,
+    S_THROWS,
+    S_THROWS_FAILED,
+    S_CUR_SEAT,
+    S_CUR_CARD,
+    S_CUR_N,
+    S_DEAL_TAKER,
+) = range(32)
 N_SC = 32
 
 # ctx: the declaring team, the cards each hand holds (the current trick's included), the dealer,
@@ -116,10 +148,21 @@ LEAD_OK, LEAD_FORCED, LEAD_FORFEIT, LEAD_ILLEGAL = 0, 1, 2, -1
 @njit(cache=True)
 def new_state():
     """An empty hand state."""
-    return HandState(np.zeros(N_SC, np.int64), np.zeros((4, NC), np.int64), np.zeros(NC, np.int64),
-                     np.zeros(NC, np.int64), np.zeros((4, 5), np.int64), np.zeros((4, NC), np.int64),
-                     np.zeros(NC, np.int64), np.zeros(64, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
-                     np.zeros(NC, np.int64), np.zeros(NC, np.int64), np.zeros(8, np.int64))
+    return HandState(
+        np.zeros(N_SC, np.int64),
+        np.zeros((4, NC), np.int64),
+        np.zeros(NC, np.int64),
+        np.zeros(NC, np.int64),
+        np.zeros((4, 5), np.int64),
+        np.zeros((4, NC), np.int64),
+        np.zeros(NC, np.int64),
+        np.zeros(64, np.int64),
+        np.zeros(3, np.int64),
+        np.zeros(3, np.int64),
+        np.zeros(NC, np.int64),
+        np.zeros(NC, np.int64),
+        np.zeros(8, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -593,10 +636,20 @@ def outcome(P, st, cap, out):
     cap[CAP_POINTS] = 0
     cap[CAP_SIGN] = 0
     if sc[S_FORFEIT] == 0 and sc[S_LAST_WINNER] >= 0:
-        capture_points(P, sc[S_LAST_WINNER] % 2, sc[S_DECLARERS], sc[S_LAST_KEY], sc[S_LAST_TRUMP] == 1,
-                            sc[S_LAST_N], sc[S_LAST_POINTS], sc[S_BOTTOM_POINTS], cap)
-    final = final_points(P, sc[S_DEF_POINTS] + cap[CAP_POINTS] + sc[S_PENALTIES], sc[S_FORFEIT],
-                         sc[S_LEADER] % 2 == sc[S_DECLARERS])
+        capture_points(
+            P,
+            sc[S_LAST_WINNER] % 2,
+            sc[S_DECLARERS],
+            sc[S_LAST_KEY],
+            sc[S_LAST_TRUMP] == 1,
+            sc[S_LAST_N],
+            sc[S_LAST_POINTS],
+            sc[S_BOTTOM_POINTS],
+            cap,
+        )
+    final = final_points(
+        P, sc[S_DEF_POINTS] + cap[CAP_POINTS] + sc[S_PENALTIES], sc[S_FORFEIT], sc[S_LEADER] % 2 == sc[S_DECLARERS]
+    )
     score_hand(P, final, sc[S_DECLARERS], sc[S_DEALER], out)
     return final
 

@@ -285,8 +285,24 @@ def rollout(P, st, pol, W, s, lead, play, forced):
             if ph.apply_lead_inline(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
                 return False
         else:
-            follow_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, st.LI,
-                        st.lead, st.win_c, sc[S_WINNER], play)
+            follow_once(
+                pol,
+                seat,
+                st.hands,
+                st.played,
+                st.voids,
+                st.cls,
+                st.pos,
+                P,
+                st.ctx,
+                W,
+                s,
+                st.LI,
+                st.lead,
+                st.win_c,
+                sc[S_WINNER],
+                play,
+            )
             if not ph.apply_follow_inline(P, st, W, play):
                 return False
             if sc[S_TURN] == 4:
@@ -334,10 +350,10 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
     hand = st.hands[seat]
     CS = w_cs(W)
     tmp = CS[CS_BUILD][:NC]
-    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
+    sig = CS[CS_COUNTERS][CS_AT_SUMS : CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
     lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, tmp)
     n = _add(cand, 0, tmp, cap, sig)
-    highs = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + 5]
+    highs = CS[CS_COUNTERS][CS_AT_CLAIM : CS_AT_CLAIM + 5]
     cls, pos = st.cls, st.pos
     for k in range(5):
         highs[k] = -1
@@ -354,7 +370,11 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
                 continue
             multi |= hand[c] >= 2
             key = core.POINTS[c] * 100 + pos[c]
-            if low < 0 or key < core.POINTS[low] * 100 + pos[low] or (key == core.POINTS[low] * 100 + pos[low] and c < low):
+            if (
+                low < 0
+                or key < core.POINTS[low] * 100 + pos[low]
+                or (key == core.POINTS[low] * 100 + pos[low] and c < low)
+            ):
                 low = c
             if highs[k] < 0 or pos[c] > pos[highs[k]] or (pos[c] == pos[highs[k]] and c < highs[k]):
                 highs[k] = c
@@ -394,15 +414,31 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     n_need = st.sc[S_N]
     CS = w_cs(W)
     tmp = CS[CS_BUILD][:NC]
-    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
-    follow_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, cls, pos, P, st.ctx, W, s, LI, st.lead,
-                st.win_c, st.sc[S_WINNER], tmp)
+    sig = CS[CS_COUNTERS][CS_AT_SUMS : CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
+    follow_once(
+        ROLLOUT_POLICY,
+        seat,
+        st.hands,
+        st.played,
+        st.voids,
+        cls,
+        pos,
+        P,
+        st.ctx,
+        W,
+        s,
+        LI,
+        st.lead,
+        st.win_c,
+        st.sc[S_WINNER],
+        tmp,
+    )
     n = _add(cand, 0, tmp, cap, sig)
     have = 0
     for c in range(NC):
         if cls[c] == k:
             have += hand[c]
-    cur = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + N_CLAIM]
+    cur = CS[CS_COUNTERS][CS_AT_CLAIM : CS_AT_CLAIM + N_CLAIM]
     if n_need == 1:
         # one card: any card of the suit, or any card at all when void
         lo = -1
@@ -476,9 +512,9 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     nb = P[BOTTOM]
     CS = w_cs(W)
     tmp = CS[CS_BUILD][:NC]
-    sig = CS[CS_COUNTERS][CS_AT_SUMS:CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
+    sig = CS[CS_COUNTERS][CS_AT_SUMS : CS_AT_SUMS + MAX_CANDIDATES]  # ``_add``'s sums
     bury_three(as_int(ROLLOUT_POLICY), hand, cls, pos, P, s, nb, W, tmp)
-    length = CS[CS_COUNTERS][CS_AT_CLAIM:CS_AT_CLAIM + 5]
+    length = CS[CS_COUNTERS][CS_AT_CLAIM : CS_AT_CLAIM + 5]
     left = CS[CS_LEFT][:NC]
     n = _add(cand, 0, tmp, cap, sig)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)

@@ -225,9 +225,9 @@ def throw_check(lead, hands, thrower, cls, pos, P, LI, W, forced):
     # one opponent
     T = w_hl(W)[HL_THROW]
     units = T[:MAXD]
-    failed = T[MAXD:2 * MAXD]
-    single_left = T[2 * MAXD:2 * MAXD + NC]
-    best = T[2 * MAXD + NC:2 * MAXD + NC + 64]
+    failed = T[MAXD : 2 * MAXD]
+    single_left = T[2 * MAXD : 2 * MAXD + NC]
+    best = T[2 * MAXD + NC : 2 * MAXD + NC + 64]
     rec0 = w_rec(W)[REC_FIRST]
     for i in range(nsel):
         units[i] = rec0[i]

@@ -135,9 +135,21 @@ def _play_match(variant, spec: str) -> None:
     codes = policy_codes(spec)
     cap = WARM_MATCH_HANDS
     clock = np.zeros(6, np.int64)  # match_minutes 0: untimed (sim.match.clock_array's layout)
-    play_matches(compile_variant(variant), clock, run_key(0), 0, 1, codes, cap, work_for(codes),
-                 np.zeros((1, M.N_MATCH), np.int64), np.zeros((1, cap, N_RECORD), np.int64), np.zeros(1, np.int64),
-                 np.zeros((1, cap, 2), np.int64), full_for(codes))
+    play_matches(
+        compile_variant(variant),
+        clock,
+        run_key(0),
+        0,
+        1,
+        codes,
+        cap,
+        work_for(codes),
+        np.zeros((1, M.N_MATCH), np.int64),
+        np.zeros((1, cap, N_RECORD), np.int64),
+        np.zeros(1, np.int64),
+        np.zeros((1, cap, 2), np.int64),
+        full_for(codes),
+    )
 
 
 def _bury(variant, spec: str, hands: int) -> None:
@@ -155,5 +167,14 @@ def _bury(variant, spec: str, hands: int) -> None:
     codes = policy_codes(spec)
     levels = np.full(hands, variant.start_level, np.int64)
     drawers = np.arange(hands, dtype=np.int64) % 4
-    bury_many(compile_variant(variant), run_key(0), 0, levels, drawers, codes, work_for(codes),
-              np.zeros((hands, 3), np.int64), full_for(codes))
+    bury_many(
+        compile_variant(variant),
+        run_key(0),
+        0,
+        levels,
+        drawers,
+        codes,
+        work_for(codes),
+        np.zeros((hands, 3), np.int64),
+        full_for(codes),
+    )

@@ -77,8 +77,8 @@ def collect_hands(seed: int, start: int, stop: int, policy: str) -> pl.DataFrame
     code = policy_code(policy)
     pols = np.full(4, code, np.int64)
     W = work_for(pols)
-    log = W[O_LOG:O_LOG + LOG_ROWS * (LOG_META + XCOLS)].reshape(LOG_ROWS, LOG_META + XCOLS)
-    counts = W[O_LOG_N:O_LOG_N + 8]
+    log = W[O_LOG : O_LOG + LOG_ROWS * (LOG_META + XCOLS)].reshape(LOG_ROWS, LOG_META + XCOLS)
+    counts = W[O_LOG_N : O_LOG_N + 8]
     key = run_key(seed)
     out = np.zeros((1, N_RECORD), np.int64)
     blocks, hands, bases, drawn_flags, levels = [], [], [], [], []
@@ -86,24 +86,41 @@ def collect_hands(seed: int, start: int, stop: int, policy: str) -> pl.DataFrame
         v, level, drawn = hand_rules(seed, i)
         counts[:] = 0
         counts[LOG_ON] = 1
-        play_many(compile_variant(v), key, i, np.array([level], np.int64), np.array([i % 4], np.int64),
-                  level == v.start_level, pols, W, out, FULL)
+        play_many(
+            compile_variant(v),
+            key,
+            i,
+            np.array([level], np.int64),
+            np.array([i % 4], np.int64),
+            level == v.start_level,
+            pols,
+            W,
+            out,
+            FULL,
+        )
         if out[0, R_ERROR]:
-            raise SimsuiteError(f"hand {i} of collection seed {seed} ({v.source or v.id}, level {level}) stopped on "
-                                f"an illegal play (engine error {int(out[0, R_ERROR])})")
+            raise SimsuiteError(
+                f"hand {i} of collection seed {seed} ({v.source or v.id}, level {level}) stopped on "
+                f"an illegal play (engine error {int(out[0, R_ERROR])})"
+            )
         if counts[LOG_DROPPED]:
-            raise SimsuiteError(f"hand {i} of collection seed {seed}: the decision log holds {LOG_ROWS} candidates "
-                                f"and this hand had more")
+            raise SimsuiteError(
+                f"hand {i} of collection seed {seed}: the decision log holds {LOG_ROWS} candidates "
+                f"and this hand had more"
+            )
         n = int(counts[LOG_USED])
-        blocks.append(log[:n, :LOG_META + N_FEATURES].copy())
+        blocks.append(log[:n, : LOG_META + N_FEATURES].copy())
         hands.append(np.full(n, i, np.int64))
         bases.extend([v.id] * n)
         drawn_flags.append(np.full(n, drawn))
         levels.append(np.full(n, level, np.int8))
     rows = np.concatenate(blocks) if blocks else np.zeros((0, LOG_META + N_FEATURES), np.int64)
-    data = {"hand": np.concatenate(hands) if hands else np.zeros(0, np.int64), "base": bases,
-            "drawn": np.concatenate(drawn_flags) if drawn_flags else np.zeros(0, bool),
-            "level": np.concatenate(levels) if levels else np.zeros(0, np.int8)}
+    data = {
+        "hand": np.concatenate(hands) if hands else np.zeros(0, np.int64),
+        "base": bases,
+        "drawn": np.concatenate(drawn_flags) if drawn_flags else np.zeros(0, bool),
+        "level": np.concatenate(levels) if levels else np.zeros(0, np.int8),
+    }
     for j, name in enumerate(LOG_COLUMNS + FEATURE_NAMES):
         data[name] = rows[:, j]
     return pl.DataFrame(data, schema=_schema())
@@ -123,23 +140,43 @@ def _chunk_task(task: dict) -> tuple:
 def identity(seed: int, hands: int, chunk: int, policy: str) -> dict:
     """What makes two collections the same data (a resumed one must match it exactly)."""
     _, k, c = plays_as(policy_code(policy))
-    return {"format": FORMAT, "seed": seed, "hands": hands, "chunk": chunk, "policy": policy_name(policy_code(policy)),
-            "search": {"samples": k, "candidates": c}, "rules": {"draw_version": DRAW_VERSION,
-                                                                 "drawn_share": DRAWN_SHARE},
-            "features": list(FEATURE_NAMES), "features_hash": features_hash(), "log_columns": list(LOG_COLUMNS)}
+    return {
+        "format": FORMAT,
+        "seed": seed,
+        "hands": hands,
+        "chunk": chunk,
+        "policy": policy_name(policy_code(policy)),
+        "search": {"samples": k, "candidates": c},
+        "rules": {"draw_version": DRAW_VERSION, "drawn_share": DRAWN_SHARE},
+        "features": list(FEATURE_NAMES),
+        "features_hash": features_hash(),
+        "log_columns": list(LOG_COLUMNS),
+    }
 
 
 def check_policy(policy: str) -> str:
     code = policy_code(policy)
     if code is None or not is_search(code):
-        raise SimsuiteError(f"--policy {policy!r}: collection logs the search's decisions; give search or "
-                            f"search-k<samples>-c<candidates>")
+        raise SimsuiteError(
+            f"--policy {policy!r}: collection logs the search's decisions; give search or "
+            f"search-k<samples>-c<candidates>"
+        )
     return policy
 
 
-def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: str = "search", jobs: int = 1,
-            chunk: int = DEFAULT_CHUNK, backend: str = "loky", scheduler: str | None = None, quiet: bool = False,
-            break_lock: bool = False, command: list[str] | None = None) -> Path:
+def collect(
+    out: str | Path,
+    hands: int = DEFAULT_HANDS,
+    seed: int = 1,
+    policy: str = "search",
+    jobs: int = 1,
+    chunk: int = DEFAULT_CHUNK,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    break_lock: bool = False,
+    command: list[str] | None = None,
+) -> Path:
     """Collect the decisions of ``hands`` hands into the folder ``out`` (resuming it if it holds
     the same collection); returns the folder."""
     check_int("--hands", hands, 1, MAX_HANDS)
@@ -148,8 +185,9 @@ def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: 
     check_int("--chunk", chunk, 1, MAX_HANDS)
     check_policy(policy)
     if -(-hands // chunk) > MAX_CHUNKS:
-        raise SimsuiteError(f"--hands {hands:,} in chunks of {chunk:,} makes more than {MAX_CHUNKS:,} chunks; "
-                            f"give a larger --chunk")
+        raise SimsuiteError(
+            f"--hands {hands:,} in chunks of {chunk:,} makes more than {MAX_CHUNKS:,} chunks; give a larger --chunk"
+        )
     if backend not in ("loky", "dask"):
         raise SimsuiteError(f"--backend must be loky or dask; got {backend!r}")
     if backend == "dask" and not scheduler:
@@ -164,16 +202,27 @@ def collect(out: str | Path, hands: int = DEFAULT_HANDS, seed: int = 1, policy: 
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
     ident = identity(seed, hands, chunk, policy)
     with R.RunLock(out, break_lock), terminate_as_interrupt():  # SIGTERM like Ctrl-C: manifest marked, lock freed
-        return _collect(out, ident, jobs, backend, scheduler, wait_s, quiet,
-                        command or ["simsuite", "learn", "collect"])
+        return _collect(
+            out, ident, jobs, backend, scheduler, wait_s, quiet, command or ["simsuite", "learn", "collect"]
+        )
 
 
 def _manifest(out: Path, ident: dict, command: list[str]) -> dict:
     path = out / R.MANIFEST
-    chunks = [{"id": f"{i:06d}", "start": s, "stop": min(s + ident["chunk"], ident["hands"]), "status": "todo"}
-              for i, s in enumerate(range(0, ident["hands"], ident["chunk"]))]
-    fresh = {"format": FORMAT, "identity": ident, "identity_hash": json_hash(ident), "package_version": package_version(),
-             "created": utc_now(), "status": "running", "chunks": chunks, "sessions": []}
+    chunks = [
+        {"id": f"{i:06d}", "start": s, "stop": min(s + ident["chunk"], ident["hands"]), "status": "todo"}
+        for i, s in enumerate(range(0, ident["hands"], ident["chunk"]))
+    ]
+    fresh = {
+        "format": FORMAT,
+        "identity": ident,
+        "identity_hash": json_hash(ident),
+        "package_version": package_version(),
+        "created": utc_now(),
+        "status": "running",
+        "chunks": chunks,
+        "sessions": [],
+    }
     if not path.exists():
         if any(p for p in out.iterdir() if p.name != R.LOCK):
             raise SimsuiteError(f"--out {out}: not empty and holds no collection; choose an empty or new folder")
@@ -181,8 +230,10 @@ def _manifest(out: Path, ident: dict, command: list[str]) -> dict:
     m = load_manifest(out)
     if m["identity_hash"] != fresh["identity_hash"]:
         diff = [k for k in ident if m["identity"].get(k) != ident[k]]
-        raise SimsuiteError(f"{out} holds another collection ({', '.join(diff)} differ); choose another --out, or "
-                            f"give the same options to resume it")
+        raise SimsuiteError(
+            f"{out} holds another collection ({', '.join(diff)} differ); choose another --out, or "
+            f"give the same options to resume it"
+        )
     for c in m["chunks"]:
         if c["status"] == R.DONE and _part_problem(out, m, c):
             c["status"] = "todo"  # a missing or damaged part is played again
@@ -206,12 +257,17 @@ def load_manifest(folder: str | Path) -> dict:
         raise SimsuiteError(f"{folder}: no {R.MANIFEST}; not a collection of `simsuite learn collect`") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise SimsuiteError(f"{path}: not readable ({' '.join(str(exc).split())})") from None
-    if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("chunks"), list) \
-            or not isinstance(m.get("identity"), dict):
+    if (
+        not isinstance(m, dict)
+        or m.get("format") != FORMAT
+        or not isinstance(m.get("chunks"), list)
+        or not isinstance(m.get("identity"), dict)
+    ):
         raise SimsuiteError(f"{path}: not the manifest of a collection of `simsuite learn collect`")
     if m.get("identity_hash") != json_hash(m["identity"]):  # an edited identity would be copied into a model's card
-        raise SimsuiteError(f"{path}: its identity does not match its identity_hash (the manifest was edited); "
-                            "collect the data again")
+        raise SimsuiteError(
+            f"{path}: its identity does not match its identity_hash (the manifest was edited); collect the data again"
+        )
     return m
 
 
@@ -229,19 +285,38 @@ def _results(tasks: list[dict], jobs: int, client, wait_s: float, scheduler: str
         return
     with local_processes():
         yield from joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            joblib.delayed(_chunk_task)(t) for t in tasks)
+            joblib.delayed(_chunk_task)(t) for t in tasks
+        )
 
 
-def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | None, wait_s: float, quiet: bool,
-             command: list[str]) -> Path:
+def _collect(
+    out: Path,
+    ident: dict,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    wait_s: float,
+    quiet: bool,
+    command: list[str],
+) -> Path:
     from ..engine.warm import warm_up
     from ..sim.executor import dask_client
     from ..sim.spec import ExecOptions
 
     m = _manifest(out, ident, command)
     todo = [c for c in m["chunks"] if c["status"] != R.DONE]
-    session = {"command": command, "started": utc_now(), "ended": None, "jobs": jobs, "backend": backend,
-               "scheduler": scheduler, "chunks_played": 0, "hosts": [], "worker_processes": 0, "status": "running"}
+    session = {
+        "command": command,
+        "started": utc_now(),
+        "ended": None,
+        "jobs": jobs,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunks_played": 0,
+        "hosts": [],
+        "worker_processes": 0,
+        "status": "running",
+    }
     ran_in: set = set()  # (host, pid) of every process that played a chunk of this session
     m["sessions"].append(session)
     R.remove_stale(out, {c["id"] for c in m["chunks"] if c["status"] == R.DONE})
@@ -255,8 +330,10 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
             print(f"{out}: complete already ({len(m['chunks'])} chunks); nothing to do", file=sys.stderr)
         return out
     client = dask_client(ExecOptions(jobs=jobs, backend=backend, scheduler=scheduler)) if backend == "dask" else None
-    tasks = [{"id": c["id"], "seed": ident["seed"], "start": c["start"], "stop": c["stop"], "policy": ident["policy"]}
-             for c in todo]
+    tasks = [
+        {"id": c["id"], "seed": ident["seed"], "start": c["start"], "stop": c["stop"], "policy": ident["policy"]}
+        for c in todo
+    ]
     by_id = {c["id"]: c for c in m["chunks"]}
     status = "running"
     failure = None
@@ -317,24 +394,36 @@ def _collect(out: Path, ident: dict, jobs: int, backend: str, scheduler: str | N
         m["status"] = "complete" if done == len(m["chunks"]) else status
         R.write_manifest(out, m)
         if status == "interrupted":
-            print(f"\nsimsuite: interrupted; {done} of {len(m['chunks'])} chunks are kept in {out}; resume with: "
-                  f"{resume}", file=sys.stderr)
+            print(
+                f"\nsimsuite: interrupted; {done} of {len(m['chunks'])} chunks are kept in {out}; resume with: "
+                f"{resume}",
+                file=sys.stderr,
+            )
     if isinstance(backend_error, WorkersLost):
-        raise SimsuiteError(f"{backend_error}: the collection stopped; the {done} completed chunk(s) are kept in "
-                            f"{out}; resume with: {resume}")
+        raise SimsuiteError(
+            f"{backend_error}: the collection stopped; the {done} completed chunk(s) are kept in "
+            f"{out}; resume with: {resume}"
+        )
     if backend_error is not None:
-        raise SimsuiteError(f"the {backend} backend failed ({type(backend_error).__name__}: "
-                            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
-                            f"{out}; resume with: {resume}")
+        raise SimsuiteError(
+            f"the {backend} backend failed ({type(backend_error).__name__}: "
+            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
+            f"{out}; resume with: {resume}"
+        )
     if failure is not None:
         _, cid, message, _where = failure
         c = by_id[cid]
-        raise SimsuiteError(f"chunk {cid} (hands {c['start']}-{c['stop'] - 1}) failed: {message}; the {done} "
-                            f"completed chunk(s) are kept in {out}; resume with: {resume}")
+        raise SimsuiteError(
+            f"chunk {cid} (hands {c['start']}-{c['stop'] - 1}) failed: {message}; the {done} "
+            f"completed chunk(s) are kept in {out}; resume with: {resume}"
+        )
     if not quiet:
         secs = time.perf_counter() - t0
-        print(f"\r{out}: {played:,} hands, {decisions:,} decisions in {secs:.1f} s "
-              f"({decisions / max(secs, 1e-9):,.0f} decisions/s, {jobs} job(s))", file=sys.stderr)
+        print(
+            f"\r{out}: {played:,} hands, {decisions:,} decisions in {secs:.1f} s "
+            f"({decisions / max(secs, 1e-9):,.0f} decisions/s, {jobs} job(s))",
+            file=sys.stderr,
+        )
     return out
 
 
@@ -344,13 +433,16 @@ def load_decisions(folder: str | Path) -> pl.LazyFrame:
     m = load_manifest(folder)
     missing = [c["id"] for c in m["chunks"] if c.get("status") != R.DONE]
     if missing:
-        raise SimsuiteError(f"{folder}: {len(missing)} of {len(m['chunks'])} chunks are not collected yet (first: "
-                            f"{missing[0]}); finish it with the command in its manifest")
+        raise SimsuiteError(
+            f"{folder}: {len(missing)} of {len(m['chunks'])} chunks are not collected yet (first: "
+            f"{missing[0]}); finish it with the command in its manifest"
+        )
     if m["identity"].get("features_hash") != features_hash():
-        raise SimsuiteError(f"{folder}: collected with another feature list than this version computes; collect "
-                            f"again")
+        raise SimsuiteError(f"{folder}: collected with another feature list than this version computes; collect again")
     bad = [(c["id"], p) for c in m["chunks"] if (p := _part_problem(folder, m, c))]
     if bad:
-        raise SimsuiteError(f"{folder}: {len(bad)} damaged part(s); chunk {bad[0][0]}'s {bad[0][1]}; run the "
-                            f"collection's command again to replay it")
+        raise SimsuiteError(
+            f"{folder}: {len(bad)} damaged part(s); chunk {bad[0][0]}'s {bad[0][1]}; run the "
+            f"collection's command again to replay it"
+        )
     return pl.scan_parquet([R.part_path(folder, KIND, c["id"]) for c in m["chunks"]])

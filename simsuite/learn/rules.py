@@ -65,9 +65,12 @@ def draw_overrides(base: Variant, rng: np.random.Generator) -> dict:
         "triple_pair_unit": bool(base.triple_pair_unit and max_unit >= 3),
         "capture_scheme": scheme,
         "capture_per_card": per_card if scheme == CaptureScheme.PER_CARD else base.capture_per_card,
-        "capture_side_per_card": int(rng.integers(0, per_card + 1)) if scheme == CaptureScheme.PER_CARD else base.capture_side_per_card,
-        "capture_base": int(rng.integers(0, 3)) if scheme == CaptureScheme.PER_CARD else (int(rng.integers(2, 4)) if scheme == CaptureScheme.POWER
-                                                                              else base.capture_base),
+        "capture_side_per_card": int(rng.integers(0, per_card + 1))
+        if scheme == CaptureScheme.PER_CARD
+        else base.capture_side_per_card,
+        "capture_base": int(rng.integers(0, 3))
+        if scheme == CaptureScheme.PER_CARD
+        else (int(rng.integers(2, 4)) if scheme == CaptureScheme.POWER else base.capture_base),
         "single_card_captures": bool(rng.random() < 0.8),
         "capture_by": "either" if rng.random() < 0.2 else "defenders",
         "capture_with": "trump" if rng.random() < 0.3 else "any",
@@ -77,8 +80,9 @@ def draw_overrides(base: Variant, rng: np.random.Generator) -> dict:
         "declarer_cap": int(rng.choice([0, 3, 4, 5])),
         "throws": bool(rng.random() < 0.8),
         "throw_test": str(rng.choice(["absolute_max", "per_unit"])),
-        "throw_failure": str(rng.choice(["penalty_per_card_beaten", "penalty_per_card_taken_back", "penalty_flat",
-                                         "forfeit"])),
+        "throw_failure": str(
+            rng.choice(["penalty_per_card_beaten", "penalty_per_card_taken_back", "penalty_flat", "forfeit"])
+        ),
         "throw_penalty": int(rng.choice(THROW_PENALTIES)),
         "follow_order": list(follow.follow_order),
         "follow_order_quad_lead": list(follow.follow_order_quad_lead),

@@ -98,15 +98,25 @@ class Decisions:
     def subset(self, mask: np.ndarray) -> Decisions:
         rows = self.rows_of(mask)
         counts = self.counts()[mask]
-        return Decisions(self.X[rows], self.value[rows], self.chosen[rows],
-                         np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), self.kind[mask], self.hand[mask],
-                         self.drawn[mask], self.source)
+        return Decisions(
+            self.X[rows],
+            self.value[rows],
+            self.chosen[rows],
+            np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+            self.kind[mask],
+            self.hand[mask],
+            self.drawn[mask],
+            self.source,
+        )
 
 
 def load(folder: str | Path) -> Decisions:
     """A complete collection as ``Decisions``."""
-    frame = load_decisions(folder).select(
-        ["hand", "drawn", "kind", "candidate", "chosen", "value_sum", "samples", *FEATURE_NAMES]).collect()
+    frame = (
+        load_decisions(folder)
+        .select(["hand", "drawn", "kind", "candidate", "chosen", "value_sum", "samples", *FEATURE_NAMES])
+        .collect()
+    )
     if frame.height == 0:
         raise SimsuiteError(f"{folder}: the collection holds no decisions")
     cand = frame["candidate"].to_numpy()
@@ -116,9 +126,16 @@ def load(folder: str | Path) -> Decisions:
         raise SimsuiteError(f"{folder}: a candidate with no sampled deal; the collection is not usable")
     value = frame["value_sum"].to_numpy() / samples / LEVEL
     start = np.concatenate([first, [frame.height]]).astype(np.int64)
-    return Decisions(frame.select(FEATURE_NAMES).to_numpy().astype(np.int32), value.astype(np.float64),
-                     frame["chosen"].to_numpy() == 1, start, frame["kind"].to_numpy()[first].astype(np.int8),
-                     frame["hand"].to_numpy()[first], frame["drawn"].to_numpy()[first], str(folder))
+    return Decisions(
+        frame.select(FEATURE_NAMES).to_numpy().astype(np.int32),
+        value.astype(np.float64),
+        frame["chosen"].to_numpy() == 1,
+        start,
+        frame["kind"].to_numpy()[first].astype(np.int8),
+        frame["hand"].to_numpy()[first],
+        frame["drawn"].to_numpy()[first],
+        str(folder),
+    )
 
 
 def held_out_rules(d: Decisions) -> np.ndarray:
@@ -134,8 +151,12 @@ def splits(d: Decisions) -> dict[str, np.ndarray]:
     ``test_rules`` (rule values never trained on)."""
     rules = held_out_rules(d)
     part = d.hand % SPLIT_MOD
-    return {"train": ~rules & (part != TEST_DEALS) & (part != VALID_DEALS), "valid": ~rules & (part == VALID_DEALS),
-            "test_deals": ~rules & (part == TEST_DEALS), "test_rules": rules}
+    return {
+        "train": ~rules & (part != TEST_DEALS) & (part != VALID_DEALS),
+        "valid": ~rules & (part == VALID_DEALS),
+        "test_deals": ~rules & (part == TEST_DEALS),
+        "test_rules": rules,
+    }
 
 
 # --- the fit ----------------------------------------------------------------------------------------
@@ -189,7 +210,7 @@ def normal_equations(d: Decisions, sc: Scaling) -> tuple[np.ndarray, np.ndarray,
         idx = np.flatnonzero(row_group == k)
         used[k] = idx.size
         for b in range(0, idx.size, BATCH):
-            r = idx[b:b + BATCH]
+            r = idx[b : b + BATCH]
             Z = _design(Cc[r], d.X[r, :N_CONTEXT].astype(np.float64), sc)
             ZZ[k] += Z.T @ Z
             Zy[k] += Z.T @ y[r]
@@ -263,14 +284,20 @@ def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
         pick = d.start[:-1].copy()
     else:
         pick = picks(scores(A, d), d)
-    best = np.array([d.start[i] + int(np.argmax(d.chosen[d.start[i]:d.start[i + 1]])) for i in range(d.n)],
-                    dtype=np.int64)
+    best = np.array(
+        [d.start[i] + int(np.argmax(d.chosen[d.start[i] : d.start[i + 1]])) for i in range(d.n)], dtype=np.int64
+    )
     agree = (pick == best).astype(float)
     lost = d.value[best] - d.value[pick]  # the search chose its best value: never below 0
-    out = {"all": {"agreement": _hand_interval(agree, d.hand, 0.0, 1.0), "value_lost": _hand_interval(lost, d.hand, 0.0)}}
+    out = {
+        "all": {"agreement": _hand_interval(agree, d.hand, 0.0, 1.0), "value_lost": _hand_interval(lost, d.hand, 0.0)}
+    }
     for k, name in enumerate(KIND_NAMES):
         m = d.kind == k
-        out[name] = {"agreement": _hand_interval(agree[m], d.hand[m], 0.0, 1.0), "value_lost": _hand_interval(lost[m], d.hand[m], 0.0)}
+        out[name] = {
+            "agreement": _hand_interval(agree[m], d.hand[m], 0.0, 1.0),
+            "value_lost": _hand_interval(lost[m], d.hand[m], 0.0),
+        }
     return out
 
 
@@ -310,7 +337,7 @@ def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_G
     if max_rows is not None and tr.X.shape[0] > max_rows:
         keep = np.random.default_rng(seed).permutation(tr.n)
         cum = np.cumsum(tr.counts()[keep])
-        tr = tr.subset(np.isin(np.arange(tr.n), keep[:int(np.searchsorted(cum, max_rows)) + 1]))
+        tr = tr.subset(np.isin(np.arange(tr.n), keep[: int(np.searchsorted(cum, max_rows)) + 1]))
     sc = scaling(tr)
     ZZ, Zy, used = normal_equations(tr, sc)
     va = d.subset(parts["valid"])
@@ -327,10 +354,15 @@ def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_G
     for name in ("test_deals", "test_rules"):
         sub = d.subset(parts[name])
         evaluation[name] = {"decisions": sub.n, "model": evaluate(A, sub), "heuristic": evaluate(None, sub)}
-    rows = {"train_rows": int(tr.X.shape[0]), "train_decisions": int(tr.n),
-            "rows_by_group": {f"{KIND_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
-                              for g in range(N_GROUPS)},
-            **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()}}
+    rows = {
+        "train_rows": int(tr.X.shape[0]),
+        "train_decisions": int(tr.n),
+        "rows_by_group": {
+            f"{KIND_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
+            for g in range(N_GROUPS)
+        },
+        **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()},
+    }
     return Trained(A, lam, rows, validation, evaluation)
 
 
@@ -368,11 +400,21 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
     path = model_target(path)
     coef = np.ascontiguousarray(A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)  # the engine's A[kind, k, j]
     h = header()
-    card = {"format": FORMAT, "format_version": FORMAT_VERSION, "features": list(FEATURE_NAMES),
-            "features_hash": features_hash(), "model": {"kind": "bilinear", "kinds": list(KIND_NAMES), "decks": list(DECK_GROUPS),
-                                                        "candidate_features": N_CANDIDATE,
-                                                        "decision_features": N_CONTEXT},
-            "words_sha256": words_hash(model_words(h, coef)), **card_extra}
+    card = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "features": list(FEATURE_NAMES),
+        "features_hash": features_hash(),
+        "model": {
+            "kind": "bilinear",
+            "kinds": list(KIND_NAMES),
+            "decks": list(DECK_GROUPS),
+            "candidate_features": N_CANDIDATE,
+            "decision_features": N_CONTEXT,
+        },
+        "words_sha256": words_hash(model_words(h, coef)),
+        **card_extra,
+    }
     tmp_npz, tmp_card = path.with_name(f".tmp-{path.name}"), path.with_name(f".tmp-{path.stem}.json")
     try:
         with open(tmp_npz, "wb") as fh:
@@ -392,8 +434,14 @@ def coefficients(model) -> np.ndarray:
     return model.words[HEADER:].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
 
 
-def train_and_write(d: Decisions, data: str | Path, out: str | Path, max_rows: int | None = None, seed: int = 1,
-                    command: list[str] | None = None) -> Trained:
+def train_and_write(
+    d: Decisions,
+    data: str | Path,
+    out: str | Path,
+    max_rows: int | None = None,
+    seed: int = 1,
+    command: list[str] | None = None,
+) -> Trained:
     """``train``, then the model file with its card: the data (identity and hash), the seed, the
     command, the rows, the penalty and the held-out figures."""
     from ..sim.manifest import package_version
@@ -402,14 +450,31 @@ def train_and_write(d: Decisions, data: str | Path, out: str | Path, max_rows: i
     trained = train(d, max_rows, seed)
     m = load_manifest(data)
     ident = m["identity"]
-    card = {"package_version": package_version(), "command": command or [],
-            "training": {"data": {"seed": ident["seed"], "hands": ident["hands"], "policy": ident["policy"],
-                                  "search": ident["search"], "rules": ident["rules"], "sha256": data_hash(data)},
-                         "seed": seed, "max_rows": max_rows, "ridge": trained.lam, **trained.rows,
-                         "held_out": {"deals": f"hand index % {SPLIT_MOD} == {TEST_DEALS}",
-                                      "validation": f"hand index % {SPLIT_MOD} == {VALID_DEALS}",
-                                      "rules": f"drawn hands with capture_single == {HELD_CAPTURE} or a take-over at "
-                                               f"{HELD_TAKEOVER[0]}/{HELD_TAKEOVER[1]} of the decks' points"}},
-            "validation": trained.validation, "evaluation": trained.evaluation}
+    card = {
+        "package_version": package_version(),
+        "command": command or [],
+        "training": {
+            "data": {
+                "seed": ident["seed"],
+                "hands": ident["hands"],
+                "policy": ident["policy"],
+                "search": ident["search"],
+                "rules": ident["rules"],
+                "sha256": data_hash(data),
+            },
+            "seed": seed,
+            "max_rows": max_rows,
+            "ridge": trained.lam,
+            **trained.rows,
+            "held_out": {
+                "deals": f"hand index % {SPLIT_MOD} == {TEST_DEALS}",
+                "validation": f"hand index % {SPLIT_MOD} == {VALID_DEALS}",
+                "rules": f"drawn hands with capture_single == {HELD_CAPTURE} or a take-over at "
+                f"{HELD_TAKEOVER[0]}/{HELD_TAKEOVER[1]} of the decks' points",
+            },
+        },
+        "validation": trained.validation,
+        "evaluation": trained.evaluation,
+    }
     write_model(out, trained.A, card)
     return trained

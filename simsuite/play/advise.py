@@ -46,9 +46,15 @@ class Advice:
     scored: list[tuple[list[int], float]] = ()  # learned: each candidate and the model's score
 
     def as_dict(self) -> dict:
-        out = {"variant": self.variant, "policy": self.policy, "seat": SEATS[self.seat], "choice": _fmt(self.choice),
-               "candidates": [{"play": _fmt(p), "value": _num(v), "ci95": _num(h), "samples": n}
-                              for p, v, h, n in self.candidates]}
+        out = {
+            "variant": self.variant,
+            "policy": self.policy,
+            "seat": SEATS[self.seat],
+            "choice": _fmt(self.choice),
+            "candidates": [
+                {"play": _fmt(p), "value": _num(v), "ci95": _num(h), "samples": n} for p, v, h, n in self.candidates
+            ],
+        }
         if self.scored:
             out["scored"] = [{"play": _fmt(p), "score": round(x, 4)} for p, x in self.scored]
         return out
@@ -95,14 +101,16 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
         if m < n_trick:
             raise ScenarioError(f"{s.source}: {SEATS[seat]} holds {m} card(s) but must follow {n_trick}")
     if seat == dealer and v.bottom_size > 0 and s.buried is None:
-        raise ScenarioError(f"{s.source}: {SEATS[seat]} is the dealer and buried the bottom: give it as bottom = \"...\"")
+        raise ScenarioError(f'{s.source}: {SEATS[seat]} is the dealer and buried the bottom: give it as bottom = "..."')
     if s.buried is not None and seat != dealer:
         raise ScenarioError(f"{s.source}: only the dealer ({SEATS[dealer]}) knows the bottom; {SEATS[seat]} is to move")
     # every seat starts the trick with the same number of cards; the seat to move has not played yet
     gone = hs - m
     if len(s.played) != 4 * gone:
-        raise ScenarioError(f"{s.source}: played lists {len(s.played)} card(s), but {SEATS[seat]} holding {m} of "
-                            f"{hs} means {4 * gone} were played in earlier tricks (4 x {gone})")
+        raise ScenarioError(
+            f"{s.source}: played lists {len(s.played)} card(s), but {SEATS[seat]} holding {m} of "
+            f"{hs} means {4 * gone} were played in earlier tricks (4 x {gone})"
+        )
     if s.buried is not None and len(s.buried) != v.bottom_size:
         raise ScenarioError(f"{s.source}: bottom has {len(s.buried)} card(s); {v.id} buries {v.bottom_size}")
     known = mine + _counts(s.played) + sum((_counts(p) for p in s.plays), np.zeros(NC, np.int64))
@@ -112,14 +120,17 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
         if o == seat:  # the seat to move showed cards of its own hand: it must still hold them
             missing = [format_card(c) for c in range(NC) if _counts(cards)[c] > mine[c]]
             if missing:
-                raise ScenarioError(f"{s.source}: [shown] {SEATS[o]} = {_fmt(cards)}: {SEATS[o]} is to move and does "
-                                    f"not hold {', '.join(missing)} (its hand: {_fmt(_cards(mine))})")
+                raise ScenarioError(
+                    f"{s.source}: [shown] {SEATS[o]} = {_fmt(cards)}: {SEATS[o]} is to move and does "
+                    f"not hold {', '.join(missing)} (its hand: {_fmt(_cards(mine))})"
+                )
             continue
         known = known + _counts(cards)
     over = [f"{int(known[c])} x {format_card(c)}" for c in range(NC) if known[c] > v.decks]
     if over:
-        raise ScenarioError(f"{s.source}: {', '.join(over)} in the position, but {v.decks} deck(s) hold only "
-                            f"{v.decks} of each card")
+        raise ScenarioError(
+            f"{s.source}: {', '.join(over)} in the position, but {v.decks} deck(s) hold only {v.decks} of each card"
+        )
     # the other seats' [hands] are never read (unseen to the seat to move) but must be possible: they hold
     # their shown cards and this trick's plays, so they count against the decks with the seat's own cards
     table = mine + _counts(s.played) + (_counts(s.buried) if s.buried is not None else 0)
@@ -128,8 +139,10 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
             table = table + _counts(cards)
     over = [f"{int(table[c])} x {format_card(c)}" for c in range(NC) if table[c] > v.decks]
     if over:
-        raise ScenarioError(f"{s.source}: [hands] of the other seats with the cards played and the bottom: "
-                            f"{', '.join(over)}, but {v.decks} deck(s) hold only {v.decks} of each card")
+        raise ScenarioError(
+            f"{s.source}: [hands] of the other seats with the cards played and the bottom: "
+            f"{', '.join(over)}, but {v.decks} deck(s) hold only {v.decks} of each card"
+        )
     unseen = np.full(NC, v.decks, np.int64) - known
     cls, pos = hand_tables(P, s.level, s.trump)
     _check_voids(s, m, mine, unseen, cls)
@@ -172,13 +185,15 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
             continue
         need = m - int(st.hands[o].sum())
         if need < 0:
-            raise ScenarioError(f"{s.source}: {SEATS[o]} would hold more than the {m} cards every seat starts "
-                                f"this trick with (shown cards and this trick's play)")
+            raise ScenarioError(
+                f"{s.source}: {SEATS[o]} would hold more than the {m} cards every seat starts "
+                f"this trick with (shown cards and this trick's play)"
+            )
         for c in rest[:need]:
             st.hands[o, c] += 1
         rest = rest[need:]
     if s.buried is None:
-        for c in rest[:v.bottom_size]:
+        for c in rest[: v.bottom_size]:
             st.bottom[c] += 1
         sc[ph.S_BOTTOM_POINTS] = int((core.POINTS * st.bottom).sum())
     # the current trick through the phases, so that the lead's analysis and the winner are the engine's
@@ -191,8 +206,10 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
             if status == ph.LEAD_ILLEGAL:
                 raise ScenarioError(f"{s.source}: the lead {_fmt(play)} is not one suit-class")
             if status != ph.LEAD_OK:
-                raise ScenarioError(f"{s.source}: the lead {_fmt(play)} is a throw that fails; advise a position "
-                                    f"after its forced play instead")
+                raise ScenarioError(
+                    f"{s.source}: the lead {_fmt(play)} is a throw that fails; advise a position "
+                    f"after its forced play instead"
+                )
         elif not ph.apply_follow(P, st, W, cards):
             raise ScenarioError(f"{s.source}: play {i + 1} ({_fmt(play)}) does not fit the lead of {n_trick} card(s)")
     rng = hand_states(seed, 0, 1)[0].copy()
@@ -214,8 +231,10 @@ def _check_voids(s: Scenario, m: int, mine: np.ndarray, unseen: np.ndarray, cls:
         for k in suits:
             has = [c for c in range(NC) if held[c] > 0 and cls[c] == k]
             if has:
-                raise ScenarioError(f"{s.source}: [voids] {SEATS[o]} is void in {_suit_name(k)} but "
-                                    f"{'holds' if o == s.to_move else 'shows or plays'} {format_card(has[0])}")
+                raise ScenarioError(
+                    f"{s.source}: [voids] {SEATS[o]} is void in {_suit_name(k)} but "
+                    f"{'holds' if o == s.to_move else 'shows or plays'} {format_card(has[0])}"
+                )
     others = [o for o in range(4) if o != s.to_move]
     need = {o: m - len(s.shown.get(o, [])) - int(np.sum(plays.get(o, 0))) for o in others}
     for mask in range(1, 1 << len(others)):
@@ -228,8 +247,10 @@ def _check_voids(s: Scenario, m: int, mine: np.ndarray, unseen: np.ndarray, cls:
         wanted = sum(need[o] for o in group)
         if wanted > room:
             who = ", ".join(SEATS[o] for o in group)
-            raise ScenarioError(f"{s.source}: [voids] leave {who} {room} unseen card(s) of the suits they may hold, "
-                                f"but they must hold {wanted} more")
+            raise ScenarioError(
+                f"{s.source}: [voids] leave {who} {room} unseen card(s) of the suits they may hold, "
+                f"but they must hold {wanted} more"
+            )
 
 
 def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Advice:
@@ -237,9 +258,11 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
     candidate's mean value (in levels for the seat's team) and how many sampled deals it saw."""
     code = policy_code(policy)
     if code is None:
-        raise ScenarioError(f"unknown policy {policy!r}{did_you_mean(policy, POLICY_NAMES)} for advise: the built-in policies ({', '.join(POLICY_NAMES)}, "
-                            f"search also as search-k<samples>-c<candidates>, samples 1 to {search.MAX_SAMPLES}, "
-                            f"candidates 1 to {search.MAX_CANDIDATES})")
+        raise ScenarioError(
+            f"unknown policy {policy!r}{did_you_mean(policy, POLICY_NAMES)} for advise: the built-in policies ({', '.join(POLICY_NAMES)}, "
+            f"search also as search-k<samples>-c<candidates>, samples 1 to {search.MAX_SAMPLES}, "
+            f"candidates 1 to {search.MAX_CANDIDATES})"
+        )
     P, st, W, rng = position_state(s, v, seed, (code,))
     out = np.zeros(NC, np.int64)
     kind = search.D_LEAD if st.sc[ph.S_TURN] == 0 else search.D_FOLLOW
@@ -266,32 +289,45 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
 def _learned_scores(W: np.ndarray) -> list[tuple[list[int], float]]:
     """The learned policy's candidates and their scores, best first, from its rows of the work
     buffer (``engine.learned.decide`` leaves them there; a fresh buffer's unused rows are empty)."""
-    cand = W[core.O_LC:core.O_LC + core.MAX_CANDIDATES * NC].reshape(core.MAX_CANDIDATES, NC)
+    cand = W[core.O_LC : core.O_LC + core.MAX_CANDIDATES * NC].reshape(core.MAX_CANDIDATES, NC)
     n = int((cand[:LEARNED_CANDIDATES].sum(axis=1) > 0).sum())
     if n <= 1:
         return [(_cards(cand[0]), 0.0)] if n else []
-    scores = W[core.O_LV:core.O_LV + n].view(np.float64)
+    scores = W[core.O_LV : core.O_LV + n].view(np.float64)
     rows = [(_cards(cand[i]), float(scores[i])) for i in range(n)]
     return sorted(rows, key=lambda r: -r[1])
 
 
 def advice_text(s: Scenario, a: Advice) -> str:
-    lines = [f"{s.source}: {a.variant}, level {RANK_NAMES[s.level]}, trump {format_trump(s.trump)}, "
-             f"{SEATS[a.seat]} to move; policy {a.policy}",
-             f"choice: {_fmt(a.choice)}"]
+    lines = [
+        f"{s.source}: {a.variant}, level {RANK_NAMES[s.level]}, trump {format_trump(s.trump)}, "
+        f"{SEATS[a.seat]} to move; policy {a.policy}",
+        f"choice: {_fmt(a.choice)}",
+    ]
     if a.candidates:
-        lines.append("candidates: mean result for the seat's team in levels (1 level = 1.0; holding the stage "
-                     "0.5; a point 0.001), 95% interval, sampled deals")
+        lines.append(
+            "candidates: mean result for the seat's team in levels (1 level = 1.0; holding the stage "
+            "0.5; a point 0.001), 95% interval, sampled deals"
+        )
         for play, value, half, n in a.candidates:
             mark = "*" if play == a.choice else " "
-            shown = (f"{value:+.3f} ± {half:.3f}" if math.isfinite(half) else
-                     f"{value:+.3f} (no interval: one sample)" if math.isfinite(value) else "not sampled")
+            shown = (
+                f"{value:+.3f} ± {half:.3f}"
+                if math.isfinite(half)
+                else f"{value:+.3f} (no interval: one sample)"
+                if math.isfinite(value)
+                else "not sampled"
+            )
             lines.append(f" {mark} {_fmt(play):<28} {shown}   n={n}")
-        lines.append("every candidate is played out in the same sampled deals, so differences between them are "
-                     "sharper than the intervals suggest")
+        lines.append(
+            "every candidate is played out in the same sampled deals, so differences between them are "
+            "sharper than the intervals suggest"
+        )
     if len(a.scored) > 1:
-        lines.append("candidates: the model's estimate of each one's result for the seat's team, in levels, against "
-                     "the mean of the candidates (what it was trained to predict from the search's values)")
+        lines.append(
+            "candidates: the model's estimate of each one's result for the seat's team, in levels, against "
+            "the mean of the candidates (what it was trained to predict from the search's values)"
+        )
         for play, score in a.scored:
             mark = "*" if play == a.choice else " "
             lines.append(f" {mark} {_fmt(play):<28} {score:+.3f}")

@@ -86,9 +86,11 @@ class BuiltinPolicy:
 
     def _not_search(self) -> None:
         if self.name.startswith("search") or self.name == "learned":
-            raise SimsuiteError(f"the {self.name.split('-')[0]} policy reads the hand's whole state (the search's "
-                                f"candidates, the score, the voids): seat it at simsuite.play.pyhand.play_hand_py "
-                                f"(it cannot answer a view on its own)")
+            raise SimsuiteError(
+                f"the {self.name.split('-')[0]} policy reads the hand's whole state (the search's "
+                f"candidates, the score, the voids): seat it at simsuite.play.pyhand.play_hand_py "
+                f"(it cannot answer a view on its own)"
+            )
 
     def _arrays(self, view: View):
         """(P, s, W, hands, played, voids, cls, pos, ctx) for a lead or a follow by a policy on its own."""
@@ -126,7 +128,12 @@ class BuiltinPolicy:
         if card < 0:
             return None
         cards = [int(card)] * int(n)
-        if view.first_hand and view.variant.first_hand_needs_small_joker and card != SMALL_JOKER and view.counts[SMALL_JOKER] >= 1:
+        if (
+            view.first_hand
+            and view.variant.first_hand_needs_small_joker
+            and card != SMALL_JOKER
+            and view.counts[SMALL_JOKER] >= 1
+        ):
             cards.append(SMALL_JOKER)  # the ticket the opening hand's bid must show
         return cards
 
@@ -156,8 +163,9 @@ class BuiltinPolicy:
             self._decide("lead", out)
             return list(cards_of(out))
         P, s, W, hands, played, voids, cls, pos, ctx = self._arrays(view)
-        F.decide_lead(P, _view_state(hands, cls, pos, played=played, voids=voids, ctx=ctx, seat=view.seat), self.code,
-                      W, s, out)
+        F.decide_lead(
+            P, _view_state(hands, cls, pos, played=played, voids=voids, ctx=ctx, seat=view.seat), self.code, W, s, out
+        )
         return list(cards_of(out))
 
     def _decide(self, what: str, out: np.ndarray) -> None:
@@ -190,8 +198,19 @@ class BuiltinPolicy:
             if contender(counts_of(cards), cls, pos, P, LI, W, False, cur) and beats(cur, win_c):
                 win_c[:] = cur
                 winner = seat
-        st = _view_state(hands, cls, pos, played=played, voids=voids, ctx=ctx, seat=view.seat, LI=LI, lead=lead,
-                         win_c=win_c, winner=winner)
+        st = _view_state(
+            hands,
+            cls,
+            pos,
+            played=played,
+            voids=voids,
+            ctx=ctx,
+            seat=view.seat,
+            LI=LI,
+            lead=lead,
+            win_c=win_c,
+            winner=winner,
+        )
         F.decide_follow(P, st, self.code, W, s, out)
         return list(cards_of(out))
 
@@ -208,4 +227,3 @@ def _view_state(hands, cls, pos, seat=0, dealer=0, winner=-1, **arrays):
     sc[ph.S_TURN] = (seat - sc[ph.S_LEADER]) % 4
     sc[ph.S_WINNER] = winner
     return z._replace(hands=hands, cls=cls, pos=pos, **arrays)
-

@@ -27,8 +27,9 @@ def check_policy(obj: Any, what: str) -> Any:
     """``obj`` if it has the four policy methods, else a ``SimsuiteError`` naming the missing ones."""
     missing = [m for m in POLICY_METHODS if not callable(getattr(obj, m, None))]
     if missing:
-        raise SimsuiteError(f"{what} lacks the policy method(s) {', '.join(missing)} "
-                            f"(a policy needs bid, bury, lead and follow)")
+        raise SimsuiteError(
+            f"{what} lacks the policy method(s) {', '.join(missing)} (a policy needs bid, bury, lead and follow)"
+        )
     return obj
 
 
@@ -78,8 +79,10 @@ def load_policy(spec: Any) -> Any:
     if policy_code(text) is not None:
         return BuiltinPolicy(text)
     if ":" not in text:
-        raise SimsuiteError(f"policy {spec!r}: not a built-in policy ({', '.join(BUILTIN_NAMES)}) nor "
-                            f"path/to/file.py:ClassName nor package.module:ClassName{did_you_mean(text, BUILTIN_NAMES)}")
+        raise SimsuiteError(
+            f"policy {spec!r}: not a built-in policy ({', '.join(BUILTIN_NAMES)}) nor "
+            f"path/to/file.py:ClassName nor package.module:ClassName{did_you_mean(text, BUILTIN_NAMES)}"
+        )
     where, cls_name = text.rsplit(":", 1)
     where, cls_name = where.strip(), cls_name.strip()
     if not where or not cls_name.isidentifier():

@@ -255,6 +255,7 @@ class FollowView(View):
         the best follow profile instead of from every sub-hand. Exhaustive: fine when the player
         holds more of the led class than the lead; when it holds fewer, every fill from the rest
         of the hand is legal and the list can be very long, so pick the fill directly there."""
-        return [list(cards_of_dict(d)) for d in legal_follow_dicts(self.order, self.lead_structure, as_count_dict(self.counts))]
-
-
+        return [
+            list(cards_of_dict(d))
+            for d in legal_follow_dicts(self.order, self.lead_structure, as_count_dict(self.counts))
+        ]

@@ -44,15 +44,21 @@ def _answer(seat: int, what: str, answer: Any) -> list[int]:
     """A policy's answer as a list of card ids, or an ``IllegalPlayError`` saying what is wrong."""
     name = SEATS[seat]
     if answer is None or isinstance(answer, (str, bytes, dict)):
-        raise IllegalPlayError(f"{name}'s {what}: the policy returned {answer!r}, not a list of card ids", "not a list of card ids")
+        raise IllegalPlayError(
+            f"{name}'s {what}: the policy returned {answer!r}, not a list of card ids", "not a list of card ids"
+        )
     try:
         items = list(answer)
     except TypeError:
-        raise IllegalPlayError(f"{name}'s {what}: the policy returned {answer!r}, not a list of card ids", "not a list of card ids") from None
+        raise IllegalPlayError(
+            f"{name}'s {what}: the policy returned {answer!r}, not a list of card ids", "not a list of card ids"
+        ) from None
     out = []
     for c in items:
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= int(c) < N_CARDS:
-            raise IllegalPlayError(f"{name}'s {what}: {c!r} is not a card id (ids are 0..{N_CARDS - 1})", "not a card id")
+            raise IllegalPlayError(
+                f"{name}'s {what}: {c!r} is not a card id (ids are 0..{N_CARDS - 1})", "not a card id"
+            )
         out.append(int(c))
     return out
 
@@ -67,9 +73,16 @@ def _missing_text(seat: int, hand: np.ndarray, play: np.ndarray, bad: list[int])
     return f"plays cards that are not in {name}'s hand: {parts}"
 
 
-def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], level: int | None = None,
-                 first_drawer: int = 0, first_hand: bool = True, hand_index: int = 0,
-                 keep: bool = True) -> HandResult:
+def play_hand_py(
+    variant: Variant | str,
+    seed: int,
+    policies: Sequence[Any],
+    level: int | None = None,
+    first_drawer: int = 0,
+    first_hand: bool = True,
+    hand_index: int = 0,
+    keep: bool = True,
+) -> HandResult:
     """Play hand ``hand_index`` of the run with root ``seed`` asking ``policies`` (four policy
     objects, or specs for ``load_policy``, seats N, E, S, W). ``first_drawer`` draws first and,
     unless the opening hand's declaration decides otherwise, deals. Returns the engine's
@@ -78,8 +91,10 @@ def play_hand_py(variant: Variant | str, seed: int, policies: Sequence[Any], lev
     pols = list(policies)
     if len(pols) != 4:
         raise SimsuiteError(f"play_hand_py needs four policies (N, E, S, W), got {len(pols)}")
-    pols = [load_policy(p) if isinstance(p, str) else check_policy(p, f"policy for seat {SEATS[i]}")
-            for i, p in enumerate(pols)]
+    pols = [
+        load_policy(p) if isinstance(p, str) else check_policy(p, f"policy for seat {SEATS[i]}")
+        for i, p in enumerate(pols)
+    ]
     P = compile_variant(v)
     lvl = v.start_level if level is None else int(level)
     s = hand_states(seed, hand_index, 1)[0].copy()
@@ -114,9 +129,18 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
     h_bids: list[tuple[int, int, int, int]] = []
 
     def ask_bid(seat: int, drawn: int):
-        view = BidView(seat=seat, hand=cards_of(hands[seat]), counts=read_only(hands[seat]), level=level, variant=v,
-                       drawn=drawn, first_drawer=first_drawer, first_hand=first_hand, concealed=concealed,
-                       bids=tuple(bids))
+        view = BidView(
+            seat=seat,
+            hand=cards_of(hands[seat]),
+            counts=read_only(hands[seat]),
+            level=level,
+            variant=v,
+            drawn=drawn,
+            first_drawer=first_drawer,
+            first_hand=first_hand,
+            concealed=concealed,
+            bids=tuple(bids),
+        )
         answer = pols[seat].bid(view)
         if answer is None:
             return
@@ -125,8 +149,10 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
             return  # showing nothing is not bidding
         bad = _not_held(hands[seat], np.bincount(shown, minlength=NC))
         if bad:
-            raise IllegalPlayError(f"{SEATS[seat]}'s bid ({_fmt(shown)}) shows cards {SEATS[seat]} does not hold: "
-                                   f"{_fmt(bad)}", "shows cards that are not in the hand")
+            raise IllegalPlayError(
+                f"{SEATS[seat]}'s bid ({_fmt(shown)}) shows cards {SEATS[seat]} does not hold: {_fmt(bad)}",
+                "shows cards that are not in the hand",
+            )
         read = read_bid(v, level, shown, first_hand)
         if isinstance(read, str):
             return  # the rules reject it: the bid is not made
@@ -162,29 +188,62 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         return tuple(frozenset(int(k) for k in np.nonzero(st.voids[seat])[0]) for seat in range(4))
 
     def base(seat):
-        return dict(seat=seat, hand=cards_of(hands[seat]), counts=read_only(hands[seat]), level=level, variant=v,
-                    trump=trump, declarers=declarers, dealer=dealer, order=order, played=read_only(st.played),
-                    tricks=tuple(finished), trick_number=int(sc[ph.S_TRICKS]), cards_left=int(sc[ph.S_CARDS_LEFT]),
-                    voids=voids_view(), defender_points=int(sc[ph.S_DEF_POINTS]))
+        return dict(
+            seat=seat,
+            hand=cards_of(hands[seat]),
+            counts=read_only(hands[seat]),
+            level=level,
+            variant=v,
+            trump=trump,
+            declarers=declarers,
+            dealer=dealer,
+            order=order,
+            played=read_only(st.played),
+            tricks=tuple(finished),
+            trick_number=int(sc[ph.S_TRICKS]),
+            cards_left=int(sc[ph.S_CARDS_LEFT]),
+            voids=voids_view(),
+            defender_points=int(sc[ph.S_DEF_POINTS]),
+        )
 
     # bury
     bury = np.zeros(NC, np.int64)
     dealt_bottom = cards_of(st.bottom)
     ph.take_bottom(st)
     if nb > 0:
-        view = BuryView(seat=dealer, hand=cards_of(hands[dealer]), counts=read_only(hands[dealer]), level=level, variant=v,
-                        trump=trump, declarers=declarers, dealer=dealer, order=order, played=read_only(st.played),
-                        cards_left=hs, voids=voids_view(), bottom=dealt_bottom, bottom_size=nb, bids=tuple(bids))
+        view = BuryView(
+            seat=dealer,
+            hand=cards_of(hands[dealer]),
+            counts=read_only(hands[dealer]),
+            level=level,
+            variant=v,
+            trump=trump,
+            declarers=declarers,
+            dealer=dealer,
+            order=order,
+            played=read_only(st.played),
+            cards_left=hs,
+            voids=voids_view(),
+            bottom=dealt_bottom,
+            bottom_size=nb,
+            bids=tuple(bids),
+        )
         cards = _answer(dealer, "bury", pols[dealer].bury(view))
         name = SEATS[dealer]
         if len(cards) != nb:
-            raise IllegalPlayError(f"{name}'s bury ({_fmt(cards)}): buries {len(cards)} card(s), but the bottom "
-                                   f"is {nb} cards and exactly {nb} must be buried", "wrong number of cards")
+            raise IllegalPlayError(
+                f"{name}'s bury ({_fmt(cards)}): buries {len(cards)} card(s), but the bottom "
+                f"is {nb} cards and exactly {nb} must be buried",
+                "wrong number of cards",
+            )
         bury = np.bincount(cards, minlength=NC).astype(np.int64)
         bad = _not_held(hands[dealer], bury)
         if bad:
-            raise IllegalPlayError(f"{name}'s bury ({_fmt(cards)}): buries cards that are not in {name}'s hand "
-                                   f"(with the bottom): {_fmt(bad)}", "cards that are not in the hand")
+            raise IllegalPlayError(
+                f"{name}'s bury ({_fmt(cards)}): buries cards that are not in {name}'s hand "
+                f"(with the bottom): {_fmt(bad)}",
+                "cards that are not in the hand",
+            )
     ph.apply_bury(st, bury)
 
     # tricks
@@ -206,11 +265,16 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
             raise IllegalPlayError(f"{name}'s lead in trick {tno}: a lead must have at least one card", "empty lead")
         bad = _not_held(hands[leader], lead)
         if bad:
-            raise IllegalPlayError(f"{name}'s lead in trick {tno} ({_fmt(cards)}) is illegal: "
-                                   f"{_missing_text(leader, hands[leader], lead, bad)}", "cards that are not in the hand")
+            raise IllegalPlayError(
+                f"{name}'s lead in trick {tno} ({_fmt(cards)}) is illegal: "
+                f"{_missing_text(leader, hands[leader], lead, bad)}",
+                "cards that are not in the hand",
+            )
         ruling = rule_lead(order, {c: int(lead[c]) for c in np.nonzero(lead)[0]})
         if not ruling.legal:
-            raise IllegalPlayError(f"{name}'s lead in trick {tno} ({_fmt(cards)}) is illegal: {ruling.reason}", ruling.reason)
+            raise IllegalPlayError(
+                f"{name}'s lead in trick {tno} ({_fmt(cards)}) is illegal: {ruling.reason}", ruling.reason
+            )
         status = ph.apply_lead(P, st, W, lead, forced)
         attempted = tuple(cards) if status in (ph.LEAD_FORCED, ph.LEAD_FORFEIT) else None
         if attempted is not None:
@@ -228,17 +292,31 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
             winner = int(sc[ph.S_WINNER])
             for t in table_of.values():
                 t.winner = winner
-            view = FollowView(**{**base(seat), "trick": tuple(plays)}, leader=leader, lead=lead_cards,
-                              lead_structure=structure, winner=winner, failed_throw=attempted)
-            where = f"{fname}'s follow in trick {tno} to {name}'s lead {_fmt(lead_cards)} (shape {structure.describe()})"
+            view = FollowView(
+                **{**base(seat), "trick": tuple(plays)},
+                leader=leader,
+                lead=lead_cards,
+                lead_structure=structure,
+                winner=winner,
+                failed_throw=attempted,
+            )
+            where = (
+                f"{fname}'s follow in trick {tno} to {name}'s lead {_fmt(lead_cards)} (shape {structure.describe()})"
+            )
             cards = _answer(seat, f"follow in trick {tno}", pols[seat].follow(view))
             play = np.bincount(cards, minlength=NC).astype(np.int64) if cards else np.zeros(NC, np.int64)
             bad = _not_held(hands[seat], play)
             if bad:
-                raise IllegalPlayError(f"{where} is illegal: {_missing_text(seat, hands[seat], play, bad)} "
-                                       f"(played {_fmt(cards)})", "cards that are not in the hand")
-            r = check_follow(order, structure, {c: int(hands[seat, c]) for c in np.nonzero(hands[seat])[0]},
-                             {c: int(play[c]) for c in np.nonzero(play)[0]})
+                raise IllegalPlayError(
+                    f"{where} is illegal: {_missing_text(seat, hands[seat], play, bad)} (played {_fmt(cards)})",
+                    "cards that are not in the hand",
+                )
+            r = check_follow(
+                order,
+                structure,
+                {c: int(hands[seat, c]) for c in np.nonzero(hands[seat])[0]},
+                {c: int(play[c]) for c in np.nonzero(play)[0]},
+            )
             if not r.legal:
                 raise IllegalPlayError(f"{where} is illegal: {fname} {r.reason} (played {_fmt(cards)})", r.reason)
             ph.apply_follow(P, st, W, play)
@@ -247,7 +325,9 @@ def _play(v, P, s, W, st, pols, level, first_drawer, first_hand, keep, rec) -> H
         winner = int(sc[ph.S_WINNER])
         for row in h_plays[first_row:]:
             row[3] = winner
-        finished.append(Trick(int(sc[ph.S_TRICKS]), leader, tuple(plays), winner, int(sc[ph.S_TRICK_POINTS]), attempted))
+        finished.append(
+            Trick(int(sc[ph.S_TRICKS]), leader, tuple(plays), winner, int(sc[ph.S_TRICK_POINTS]), attempted)
+        )
         ph.finish_trick(st)
 
     H.write_record(P, st, W, rec)

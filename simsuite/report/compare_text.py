@@ -46,17 +46,23 @@ def format_results(results: Sequence[dict]) -> str:
             if fig["relative_difference"] is not None:
                 rel = fig["relative_difference"]
                 pct = {x: (None if rel[x] is None else 100 * rel[x]) for x in ("value", "low", "high")}
-                diff += (f"\n= {pct['value']:+.1f}% [{pct['low']:+.1f}, {pct['high']:+.1f}]"
-                         if None not in pct.values() else "\n= n/a")
+                diff += (
+                    f"\n= {pct['value']:+.1f}% [{pct['low']:+.1f}, {pct['high']:+.1f}]"
+                    if None not in pct.values()
+                    else "\n= n/a"
+                )
             rows.append([fig["label"], fmt(k, fig["a"]), fmt(k, fig["b"]), diff, target_text(fig, b)])
-        head = (f"{r['variant']}: {a} minus {b}, each at all four seats on the same {r['hands']:,} deals "
-                f"(seed {r['seed']}, paired hand by hand); n = {r['hands']:,} hands each; 95% intervals")
-        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "agreement target"], rows,
-                                          max_width=40))
-    foot = ("\ntarget: inside = the whole interval of the difference lies within the bound; outside = all of it "
-            "lies beyond; undecided = it crosses the bound (play more hands). Shares: Wilson intervals; means and "
-            "paired differences: normal intervals over hands; the relative difference in defender points: "
-            "delta method.")
+        head = (
+            f"{r['variant']}: {a} minus {b}, each at all four seats on the same {r['hands']:,} deals "
+            f"(seed {r['seed']}, paired hand by hand); n = {r['hands']:,} hands each; 95% intervals"
+        )
+        blocks.append(head + "\n" + table(["figure", a, b, f"{a} minus {b}", "agreement target"], rows, max_width=40))
+    foot = (
+        "\ntarget: inside = the whole interval of the difference lies within the bound; outside = all of it "
+        "lies beyond; undecided = it crosses the bound (play more hands). Shares: Wilson intervals; means and "
+        "paired differences: normal intervals over hands; the relative difference in defender points: "
+        "delta method."
+    )
     return "\n\n".join(blocks) + "\n" + foot
 
 

@@ -24,9 +24,12 @@ def _value(f: dict | None, metric: str) -> str:
         return "n/a"
     k = 100.0 if METRIC_BY_KEY[metric].share else 1.0
     u = "%" if k == 100.0 else ""
-    ci = ("<span class=\"ci\">no interval</span>" if f.get("low") is None
-          else f"<span class=\"ci\">[{num(f['low'] * k)}, {num(f['high'] * k)}]</span>")
-    return f"{num(f['value'] * k)}{u} {ci} <span class=\"n\">n = {f['n']:,}</span>"
+    ci = (
+        '<span class="ci">no interval</span>'
+        if f.get("low") is None
+        else f'<span class="ci">[{num(f["low"] * k)}, {num(f["high"] * k)}]</span>'
+    )
+    return f'{num(f["value"] * k)}{u} {ci} <span class="n">n = {f["n"]:,}</span>'
 
 
 def _margin(j: dict, metric: str) -> str:
@@ -54,11 +57,22 @@ def pareto_png(res: dict) -> str:
         colour = "#1f77b4" if s["meets_all"] else "#b0b7bf"
         xerr = None if fx.get("low") is None else [[(fx["value"] - fx["low"]) * kx], [(fx["high"] - fx["value"]) * kx]]
         yerr = None if fy.get("low") is None else [[(fy["value"] - fy["low"]) * ky], [(fy["high"] - fy["value"]) * ky]]
-        ax.errorbar(fx["value"] * kx, fy["value"] * ky, xerr=xerr, yerr=yerr, fmt="o" if on else ".",
-                    color="#d62728" if s["id"] == res.get("recommended") else colour, ms=8 if on else 5,
-                    elinewidth=0.8, alpha=1.0 if on or s["meets_all"] else 0.6)
-    pts = [(s["figures"][px][x]["value"] * kx, s["figures"][py][y]["value"] * ky)
-           for s in sets if s["id"] in front and s["figures"][px].get(x) and s["figures"][py].get(y)]
+        ax.errorbar(
+            fx["value"] * kx,
+            fy["value"] * ky,
+            xerr=xerr,
+            yerr=yerr,
+            fmt="o" if on else ".",
+            color="#d62728" if s["id"] == res.get("recommended") else colour,
+            ms=8 if on else 5,
+            elinewidth=0.8,
+            alpha=1.0 if on or s["meets_all"] else 0.6,
+        )
+    pts = [
+        (s["figures"][px][x]["value"] * kx, s["figures"][py][y]["value"] * ky)
+        for s in sets
+        if s["id"] in front and s["figures"][px].get(x) and s["figures"][py].get(y)
+    ]
     if pts:
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="#1f77b4", lw=1, alpha=0.7)
@@ -90,74 +104,106 @@ def design_html(res: dict, where: Path) -> str:
     rows = []
     for i, cid in enumerate(res["candidates"], 1):
         s = sets[cid]
-        cells = "".join(f"<td class=\"v\">{_value(s['figures'][res['primary'][m]].get(m), m)}{_margin(j, m)}</td>"
-                        for m, j in zip(metrics, s["goals"]))
+        cells = "".join(
+            f'<td class="v">{_value(s["figures"][res["primary"][m]].get(m), m)}{_margin(j, m)}</td>'
+            for m, j in zip(metrics, s["goals"])
+        )
         flag = "" if s["robust"] else " <strong>flag: not under every pairing</strong>"
-        conf = "every interval inside its bound" if s["sure"] else (
-            f"smallest z {s['min_z']:.2f}" if s["min_z"] is not None and math.isfinite(s["min_z"]) else "")
+        conf = (
+            "every interval inside its bound"
+            if s["sure"]
+            else (f"smallest z {s['min_z']:.2f}" if s["min_z"] is not None and math.isfinite(s["min_z"]) else "")
+        )
         rows.append(f"<tr><td>{i}</td><td><code>{esc(cid)}</code></td>{cells}<td>{esc(conf)}{flag}</td></tr>")
-    head = "".join(f"<th>{esc(g)}<br><small>under {esc(res['primary'][g.split()[0]])}</small></th>"
-                   for g in res["goals"])
-    cand = (f"<div class=\"scroll\"><table><tr><th>rank</th><th>parameter set</th>{head}<th>confidence</th></tr>"
-            + "".join(rows) + "</table></div>") if rows else (
-        f"<p><strong>No parameter set meets every goal.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
-        + ", ".join(f"<code>{esc(g)}</code> {n}" for g, n in res["binding"]["failing"].items())
-        + f". The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>")
+    head = "".join(
+        f"<th>{esc(g)}<br><small>under {esc(res['primary'][g.split()[0]])}</small></th>" for g in res["goals"]
+    )
+    cand = (
+        (
+            f'<div class="scroll"><table><tr><th>rank</th><th>parameter set</th>{head}<th>confidence</th></tr>'
+            + "".join(rows)
+            + "</table></div>"
+        )
+        if rows
+        else (
+            f"<p><strong>No parameter set meets every goal.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
+            + ", ".join(f"<code>{esc(g)}</code> {n}" for g, n in res["binding"]["failing"].items())
+            + f". The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>"
+        )
+    )
     focus = res.get("recommended") or res.get("binding", {}).get("nearest")
     per_pair = ""
     if focus:
         s = sets[focus]
         body = "".join(
-            f"<tr><td>{esc(p)}</td>" + "".join(f"<td class=\"v\">{_value(s['figures'][p].get(m), m)}</td>"
-                                               for m in metrics)
-            + f"<td>{'yes' if p in s['holds_under'] else 'no'}</td></tr>" for p in res["pairings"])
-        per_pair = (f"<h2>{'The recommended' if res.get('recommended') else 'The nearest'} set under each pairing</h2>"
-                    f"<p><code>{esc(focus)}</code></p><div class=\"scroll\"><table><tr><th>pairing</th>"
-                    + "".join(f"<th>{esc(m)}</th>" for m in metrics) + "<th>meets its goals</th></tr>" + body
-                    + "</table></div>"
-                    + (f"<p><strong>Flag:</strong> the recommendation {esc(res['flag'])}.</p>" if res.get("flag") else ""))
+            f"<tr><td>{esc(p)}</td>"
+            + "".join(f'<td class="v">{_value(s["figures"][p].get(m), m)}</td>' for m in metrics)
+            + f"<td>{'yes' if p in s['holds_under'] else 'no'}</td></tr>"
+            for p in res["pairings"]
+        )
+        per_pair = (
+            f"<h2>{'The recommended' if res.get('recommended') else 'The nearest'} set under each pairing</h2>"
+            f'<p><code>{esc(focus)}</code></p><div class="scroll"><table><tr><th>pairing</th>'
+            + "".join(f"<th>{esc(m)}</th>" for m in metrics)
+            + "<th>meets its goals</th></tr>"
+            + body
+            + "</table></div>"
+            + (f"<p><strong>Flag:</strong> the recommendation {esc(res['flag'])}.</p>" if res.get("flag") else "")
+        )
     variant = ""
     if res.get("recommended_variant"):
-        variant = (f"<h2>The recommended rules, as a variant file</h2><p>Saved as <code>{esc(where / VARIANT_FILE)}"
-                   f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
-                   f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>")
+        variant = (
+            f"<h2>The recommended rules, as a variant file</h2><p>Saved as <code>{esc(where / VARIANT_FILE)}"
+            f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
+            f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>"
+        )
     x, y = res["tradeoff"]
-    fig = figure_html(f"Pareto front: {x} against {y}", pareto_png(res),
-                      f"Every parameter set's estimate with its 95% interval (n = deals, at least "
-                      f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
-                      f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.")
+    fig = figure_html(
+        f"Pareto front: {x} against {y}",
+        pareto_png(res),
+        f"Every parameter set's estimate with its 95% interval (n = deals, at least "
+        f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
+        f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.",
+    )
     confirm = ""
     for t in (res.get("confirmation") or {}).get("tried", []):
-        body = "".join(f"<tr><td>{esc(g['pairing'])}</td><td><code>{esc(g['goal'])}</code></td>"
-                       f"<td class=\"v\">{_value(g['figure'], g['goal'].split()[0])}</td><td>{esc(g['status'])}</td>"
-                       f"<td>{'yes' if g['holds'] else '<strong>no</strong>'}{'' if g['primary'] else ' (not primary)'}</td>"
-                       "</tr>" for g in t["goals"])
-        confirm += (f"<h2>Confirmation of <code>{esc(t['set'])}</code> on fresh deals: "
-                    f"{'confirmed' if t['confirmed'] else 'not confirmed'}</h2><p class=\"notes\">Played again on "
-                    f"deals no round had seen (seed {t['seed']}; {esc(confirm_sizes(t))}); each goal judged "
-                    "on those deals alone (95% intervals).</p><div class=\"scroll\"><table><tr><th>pairing</th>"
-                    "<th>goal</th><th>figure on fresh deals</th><th>status</th><th>still holds</th></tr>"
-                    + body + "</table></div>")
+        body = "".join(
+            f"<tr><td>{esc(g['pairing'])}</td><td><code>{esc(g['goal'])}</code></td>"
+            f'<td class="v">{_value(g["figure"], g["goal"].split()[0])}</td><td>{esc(g["status"])}</td>'
+            f"<td>{'yes' if g['holds'] else '<strong>no</strong>'}{'' if g['primary'] else ' (not primary)'}</td>"
+            "</tr>"
+            for g in t["goals"]
+        )
+        confirm += (
+            f"<h2>Confirmation of <code>{esc(t['set'])}</code> on fresh deals: "
+            f'{"confirmed" if t["confirmed"] else "not confirmed"}</h2><p class="notes">Played again on '
+            f"deals no round had seen (seed {t['seed']}; {esc(confirm_sizes(t))}); each goal judged "
+            'on those deals alone (95% intervals).</p><div class="scroll"><table><tr><th>pairing</th>'
+            "<th>goal</th><th>figure on fresh deals</th><th>status</th><th>still holds</th></tr>"
+            + body
+            + "</table></div>"
+        )
     ec = res.get("error_control") or {}
     c = res["cost"]
-    goals = "".join(f"<li><code>{esc(g)}</code> (judged under {esc(res['primary'][g.split()[0]])})</li>"
-                    for g in res["goals"])
+    goals = "".join(
+        f"<li><code>{esc(g)}</code> (judged under {esc(res['primary'][g.split()[0]])})</li>" for g in res["goals"]
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>simsuite design: {esc(Path(res['spec']).name)}</title>
+<title>simsuite design: {esc(Path(res["spec"]).name)}</title>
 <style>{CSS}</style>
 </head>
 <body>
 <main>
-<h1>simsuite design: {esc(Path(res['spec']).name)}</h1>
-<p class="sub">Which rules meet the organiser's goals? Base rules <code>{esc(res['base'])}</code>;
-{len(res['sets'])} parameter sets searched. Every figure is given with its 95% interval and the sample size n it rests
+<h1>simsuite design: {esc(Path(res["spec"]).name)}</h1>
+<p class="sub">Which rules meet the organiser's goals? Base rules <code>{esc(res["base"])}</code>;
+{len(res["sets"])} parameter sets searched. Every figure is given with its 95% interval and the sample size n it rests
 on.</p>
 <h2>The answer</h2>
-<p class="answer"><strong>{esc(res['sentence'])}</strong></p>
+<p class="answer"><strong>{esc(res["sentence"])}</strong></p>
 <h2>The goals</h2>
 <ul>{goals}</ul>
 <h2>Parameter sets that meet every goal, ranked</h2>
@@ -173,14 +219,14 @@ interval straddles the bound) and the distance from the bound to the interval's 
 {confirm}
 {variant}
 <h2>How it was found</h2>
-<p class="notes">{len(res['rounds'])} round(s) of successive sampling: every played cell first, then more hands, under
-every pairing, only for the cells of the sets with a goal still undecided. Error control: {esc(ec.get('text', ''))}.
-Clock settings were re-scored by the exact match model on the played hands, without new play. {c['design_hands']:,}
+<p class="notes">{len(res["rounds"])} round(s) of successive sampling: every played cell first, then more hands, under
+every pairing, only for the cells of the sets with a goal still undecided. Error control: {esc(ec.get("text", ""))}.
+Clock settings were re-scored by the exact match model on the played hands, without new play. {c["design_hands"]:,}
 hands played (with the confirmation); a brute-force sweep simulating every set under every pairing at the boundary's
-{c['brute_force_matches_per_cell']:,} matches would play about {c['brute_force_hands']:,} ({c['ratio']}x). Method:
+{c["brute_force_matches_per_cell"]:,} matches would play about {c["brute_force_hands"]:,} ({c["ratio"]}x). Method:
 docs/design.md in the simsuite repository.</p>
-<footer>Written by <code>simsuite report</code> from <code>{esc(where)}</code> (spec <code>{esc(res['spec'])}</code>,
-seed {res['seed']}). Self-contained: no network access is needed to view this file.</footer>
+<footer>Written by <code>simsuite report</code> from <code>{esc(where)}</code> (spec <code>{esc(res["spec"])}</code>,
+seed {res["seed"]}). Self-contained: no network access is needed to view this file.</footer>
 </main>
 <script>{SCRIPT}</script>
 </body>

@@ -12,13 +12,32 @@ from ..analysis.design_spec import MAX_PLAYED_CELLS, METRIC_BY_KEY
 from .text import table
 
 
-def worded_design(spec_path: str | Path, out: str | Path | None = None, *, jobs: int = 1, backend: str = "loky",
-                  scheduler: str | None = None, quiet: bool = False, command: Sequence[str] | None = None,
-                  break_lock: bool = False, max_cells: int = MAX_PLAYED_CELLS) -> dict:
+def worded_design(
+    spec_path: str | Path,
+    out: str | Path | None = None,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    command: Sequence[str] | None = None,
+    break_lock: bool = False,
+    max_cells: int = MAX_PLAYED_CELLS,
+) -> dict:
     """``simsuite.analysis.design.design`` worded by this module: the result with its ``sentence``,
     and ``design.txt`` written beside ``design.json`` (what ``simsuite design`` runs)."""
-    return design(spec_path, out, jobs=jobs, backend=backend, scheduler=scheduler, quiet=quiet, command=command,
-                  break_lock=break_lock, max_cells=max_cells, wording=sys.modules[__name__])
+    return design(
+        spec_path,
+        out,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        command=command,
+        break_lock=break_lock,
+        max_cells=max_cells,
+        wording=sys.modules[__name__],
+    )
 
 
 def confirm_sizes(t: dict) -> str:
@@ -49,24 +68,40 @@ def sentence(res: dict) -> str:
     conf = res.get("confirmation") or {"tried": []}
     if res["recommended"] is None and res["candidates"]:
         t = conf["tried"]
-        fails = "; ".join(f"{x['set']}: " + ", ".join(
-            f"{g['goal']} {_fmt(g['figure'], g['goal'].split()[0])}" for g in x["goals"] if g["primary"] and not g["holds"])
-            for x in t)
-        return (f"No parameter set is recommended: {len(res['candidates'])} set(s) met every goal on the search's deals, "
-                f"but the {len(t)} best did not hold on fresh deals ({fails}; 95% intervals, n = deals).")
+        fails = "; ".join(
+            f"{x['set']}: "
+            + ", ".join(
+                f"{g['goal']} {_fmt(g['figure'], g['goal'].split()[0])}"
+                for g in x["goals"]
+                if g["primary"] and not g["holds"]
+            )
+            for x in t
+        )
+        return (
+            f"No parameter set is recommended: {len(res['candidates'])} set(s) met every goal on the search's deals, "
+            f"but the {len(t)} best did not hold on fresh deals ({fails}; 95% intervals, n = deals)."
+        )
     if res["recommended"] is None:
         b = res["binding"]
         if b["sets_failing_only_it"]:
-            why = (f"{b['goal']} binds: {b['sets_failing_only_it']} of {b['n_sets']} sets meet every other goal but "
-                   "fail it")
+            why = (
+                f"{b['goal']} binds: {b['sets_failing_only_it']} of {b['n_sets']} sets meet every other goal but "
+                "fail it"
+            )
         else:
-            why = (f"every set fails two goals or more; {' and '.join(b['goals'])} bind"
-                   f"{'s' if len(b['goals']) == 1 else ''}, failed by {b['failing'][b['goal']]} of {b['n_sets']} sets")
+            why = (
+                f"every set fails two goals or more; {' and '.join(b['goals'])} bind"
+                f"{'s' if len(b['goals']) == 1 else ''}, failed by {b['failing'][b['goal']]} of {b['n_sets']} sets"
+            )
         near = sets[b["nearest"]]
-        figs = "; ".join(f"{g.split()[0]} {_fmt(near['figures'][res['primary'][g.split()[0]]].get(g.split()[0]), g.split()[0])}"
-                         for g in b["nearest_fails"])
-        return (f"No parameter set meets every goal: {why}. The nearest, {b['nearest']}, fails "
-                f"{', '.join(b['nearest_fails'])} ({figs}; 95% intervals, n = deals).")
+        figs = "; ".join(
+            f"{g.split()[0]} {_fmt(near['figures'][res['primary'][g.split()[0]]].get(g.split()[0]), g.split()[0])}"
+            for g in b["nearest_fails"]
+        )
+        return (
+            f"No parameter set meets every goal: {why}. The nearest, {b['nearest']}, fails "
+            f"{', '.join(b['nearest_fails'])} ({figs}; 95% intervals, n = deals)."
+        )
     s = sets[res["recommended"]]
     parts = []
     for g, j in zip(res["goals"], s["goals"]):
@@ -75,10 +110,17 @@ def sentence(res: dict) -> str:
     how = "with every interval inside its bound" if s["sure"] else "on the estimates (some intervals straddle a bound)"
     flag = f" Flagged: it {res['flag']}." if res.get("flag") else ""
     t = conf["tried"][-1] if conf["tried"] else None
-    held = (f" Confirmed on {t['matches']:,} fresh deals (seed {t['seed']}): every goal still holds under its primary "
-            "pairing." if t else "")
-    return (f"Play {s['id']} ({res['base']}): it meets every goal {how}: " + "; ".join(parts)
-            + f" (95% intervals; n = deals).{held}{flag}")
+    held = (
+        f" Confirmed on {t['matches']:,} fresh deals (seed {t['seed']}): every goal still holds under its primary "
+        "pairing."
+        if t
+        else ""
+    )
+    return (
+        f"Play {s['id']} ({res['base']}): it meets every goal {how}: "
+        + "; ".join(parts)
+        + f" (95% intervals; n = deals).{held}{flag}"
+    )
 
 
 def format_design(res: dict) -> str:
@@ -92,10 +134,13 @@ def format_design(res: dict) -> str:
         body = []
         for i, cid in enumerate(res["candidates"], 1):
             s = sets[cid]
-            cells = [f"{_fmt(s['figures'][res['primary'][m]].get(m), m)} ({j['status']}, margin "
-                     f"{_margin(j['margin'], m)})" for m, j in zip(metrics, s["goals"])]
+            cells = [
+                f"{_fmt(s['figures'][res['primary'][m]].get(m), m)} ({j['status']}, margin {_margin(j['margin'], m)})"
+                for m, j in zip(metrics, s["goals"])
+            ]
             conf = ("every interval inside" if s["sure"] else f"min z {s['min_z']:.2f}") + (
-                "" if s["robust"] else "; FLAG: not under every pairing")
+                "" if s["robust"] else "; FLAG: not under every pairing"
+            )
             body.append([str(i), cid] + cells + [conf])
         lines.append(f"Parameter sets that meet every goal ({len(res['candidates'])} of {len(res['sets'])}), ranked:")
         lines.append(table(header, body, max_width=40))
@@ -103,9 +148,15 @@ def format_design(res: dict) -> str:
         lines.append(f"No parameter set of {len(res['sets'])} meets every goal.")
     lines.append("")
     x, y = res["tradeoff"]
-    body = [[cid, _fmt(sets[cid]["figures"][res["primary"][x]].get(x), x),
-             _fmt(sets[cid]["figures"][res["primary"][y]].get(y), y), "yes" if sets[cid]["meets_all"] else "no"]
-            for cid in res["front"]]
+    body = [
+        [
+            cid,
+            _fmt(sets[cid]["figures"][res["primary"][x]].get(x), x),
+            _fmt(sets[cid]["figures"][res["primary"][y]].get(y), y),
+            "yes" if sets[cid]["meets_all"] else "no",
+        ]
+        for cid in res["front"]
+    ]
     lines.append(f"Pareto front, {x} against {y} ({len(res['front'])} sets):")
     lines.append(table(["parameter set", x, y, "meets every goal"], body, max_width=40))
     focus = res["recommended"] or res.get("binding", {}).get("nearest")
@@ -123,23 +174,42 @@ def format_design(res: dict) -> str:
             lines.append(f"FLAG: the recommendation {res['flag']}.")
     conf = res.get("confirmation") or {"tried": []}
     for t in conf["tried"]:
-        lines += ["", f"Confirmation of {t['set']} on fresh deals (seed {t['seed']}, {confirm_sizes(t)}): "
-                  f"{'CONFIRMED' if t['confirmed'] else 'NOT CONFIRMED'}"]
-        body = [[g["pairing"], g["goal"], _fmt(g["figure"], g["goal"].split()[0]), g["status"],
-                 ("yes" if g["holds"] else "NO") + ("" if g["primary"] else " (not primary)")] for g in t["goals"]]
+        lines += [
+            "",
+            f"Confirmation of {t['set']} on fresh deals (seed {t['seed']}, {confirm_sizes(t)}): "
+            f"{'CONFIRMED' if t['confirmed'] else 'NOT CONFIRMED'}",
+        ]
+        body = [
+            [
+                g["pairing"],
+                g["goal"],
+                _fmt(g["figure"], g["goal"].split()[0]),
+                g["status"],
+                ("yes" if g["holds"] else "NO") + ("" if g["primary"] else " (not primary)"),
+            ]
+            for g in t["goals"]
+        ]
         lines.append(table(["pairing", "goal", "figure on fresh deals", "status", "still holds"], body, max_width=40))
     ec = res["error_control"]
-    lines += ["", "Error control: " + ec["text"] + "; per round: " + ", ".join(
-        f"round {x['round']} {x['judgements']} judgement(s) at z {x['z']:.2f}" for x in ec["rounds"]) + "."]
+    lines += [
+        "",
+        "Error control: "
+        + ec["text"]
+        + "; per round: "
+        + ", ".join(f"round {x['round']} {x['judgements']} judgement(s) at z {x['z']:.2f}" for x in ec["rounds"])
+        + ".",
+    ]
     c = res["cost"]
-    lines += [f"Cost: {c['design_hands']:,} hands played in {len(res['rounds'])} round(s) and the confirmation "
-              f"({c.get('confirmation_hands', 0):,} of them; {c['played_cells']} played cells for "
-              f"{c['parameter_sets']} parameter sets x {c['pairings']} pairings); a brute-force sweep simulating every "
-              f"set at the boundary's {c['brute_force_matches_per_cell']:,} matches would play about "
-              f"{c['brute_force_hands']:,} hands ({c['ratio']}x the design's).",
-              "Figures: estimate [95% interval] n = deals; match figures from the exact match model (delta-method "
-              "intervals over deals), per-hand figures from the simulated hands (bootstrap over deals, "
-              f"{BOOT_REPS:,} resamples); docs/design.md."]
+    lines += [
+        f"Cost: {c['design_hands']:,} hands played in {len(res['rounds'])} round(s) and the confirmation "
+        f"({c.get('confirmation_hands', 0):,} of them; {c['played_cells']} played cells for "
+        f"{c['parameter_sets']} parameter sets x {c['pairings']} pairings); a brute-force sweep simulating every "
+        f"set at the boundary's {c['brute_force_matches_per_cell']:,} matches would play about "
+        f"{c['brute_force_hands']:,} hands ({c['ratio']}x the design's).",
+        "Figures: estimate [95% interval] n = deals; match figures from the exact match model (delta-method "
+        "intervals over deals), per-hand figures from the simulated hands (bootstrap over deals, "
+        f"{BOOT_REPS:,} resamples); docs/design.md.",
+    ]
     return "\n".join(lines)
 
 
@@ -148,4 +218,3 @@ def _margin(m: float | None, metric: str) -> str:
     if m is None:
         return "n/a"
     return f"{m * 100:+.1f} pts" if METRIC_BY_KEY[metric].share else f"{m:+.2f}"
-

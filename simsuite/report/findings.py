@@ -33,7 +33,7 @@ def notebook_marks(path: str | Path) -> str | None:
         for o in cell.get("outputs", []):
             text = "".join(o.get("data", {}).get("text/markdown", ""))
             if text.startswith(MARKS_HEAD):
-                return text[len(MARKS_HEAD):].strip()
+                return text[len(MARKS_HEAD) :].strip()
     return None
 
 
@@ -54,4 +54,3 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
         done.append(num)
     f.write_text(text, encoding="utf-8")
     return done
-

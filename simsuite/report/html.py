@@ -74,8 +74,17 @@ def _wrap(text: str, ax, fontsize: float, rows: float = 0.0) -> str:
     return "\n".join(lines)
 
 
-def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, title: str, *,
-          ref: float | None = None, lims: tuple[float, float] | None = None, na_text: str = "n/a") -> None:
+def _hbar(
+    ax,
+    labels: Sequence[str],
+    ests: Sequence[dict | None],
+    xlabel: str,
+    title: str,
+    *,
+    ref: float | None = None,
+    lims: tuple[float, float] | None = None,
+    na_text: str = "n/a",
+) -> None:
     """Horizontal bars, one per group (first group on top), with 95% error bars and value labels."""
     y = np.arange(len(labels))[::-1]
     colours = _colours(len(labels))
@@ -83,29 +92,58 @@ def _hbar(ax, labels: Sequence[str], ests: Sequence[dict | None], xlabel: str, t
     highs = [d["high"] for d in ests if _has(d) and _finite(d.get("high"))]
     top = max([v for v in values if v is not None and _finite(v)] + highs + [0.0])
     lo_lim, hi_lim = lims if lims else (0.0, top * 1.45 if top > 0 else 1.0)
-    notes = [f"{na_text}" + (f" ({d['note']})" if d and d.get("note") and na_text == "n/a" else "")
-             for d in ests if not _has(d)]
+    notes = [
+        f"{na_text}" + (f" ({d['note']})" if d and d.get("note") and na_text == "n/a" else "")
+        for d in ests
+        if not _has(d)
+    ]
     # a group without a figure gets its note inside the panel: wrapped to the panel's width and left out of
     # the layout (a line wider than the panel collapsed the constrained layout); one note for the whole
     # panel where no group has a figure and all say the same
     one_note = len(notes) == len(ests) > 1 and len(set(notes)) == 1
     if one_note:
-        ax.text(0.5, 0.5, _wrap(notes[0], ax, fontsize=8), transform=ax.transAxes, va="center", ha="center",
-                fontsize=8, color="0.35", in_layout=False, clip_on=True)
+        ax.text(
+            0.5,
+            0.5,
+            _wrap(notes[0], ax, fontsize=8),
+            transform=ax.transAxes,
+            va="center",
+            ha="center",
+            fontsize=8,
+            color="0.35",
+            in_layout=False,
+            clip_on=True,
+        )
     for yi, d, c in zip(y, ests, colours):
         if not _has(d):
             if not one_note:
                 note = notes.pop(0)
-                ax.text(lo_lim + (hi_lim - lo_lim) * 0.01, yi, _wrap(note, ax, fontsize=8, rows=len(labels) + 0.4),
-                        va="center", ha="left", fontsize=8, color="0.35", in_layout=False, clip_on=True)
+                ax.text(
+                    lo_lim + (hi_lim - lo_lim) * 0.01,
+                    yi,
+                    _wrap(note, ax, fontsize=8, rows=len(labels) + 0.4),
+                    va="center",
+                    ha="left",
+                    fontsize=8,
+                    color="0.35",
+                    in_layout=False,
+                    clip_on=True,
+                )
             continue
         v = d["value"]
         ax.barh(yi, v, color=c, alpha=0.85, height=0.6)
         low, high = d.get("low"), d.get("high")
         if low is not None and high is not None:
             hi_draw = min(high, hi_lim) if math.isinf(high) else high
-            ax.errorbar(v, yi, xerr=[[max(v - low, 0.0)], [max(hi_draw - v, 0.0)]], fmt="none", ecolor="black",
-                        elinewidth=1.2, capsize=4)
+            ax.errorbar(
+                v,
+                yi,
+                xerr=[[max(v - low, 0.0)], [max(hi_draw - v, 0.0)]],
+                fmt="none",
+                ecolor="black",
+                elinewidth=1.2,
+                capsize=4,
+            )
             text = f"{num(v)}  [{num(low)}, {num(high)}]  n={d['n']:,}"
             xt = min(hi_draw, hi_lim)
         else:
@@ -132,8 +170,16 @@ def _hbar_figure(labels: Sequence[str], panels: Sequence[dict]) -> str:
     fig = new_figure(WIDTH_IN, max(height, 2.4))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, p in zip(axes, panels):
-        _hbar(ax, labels, p["ests"], p["xlabel"], p["title"], ref=p.get("ref"), lims=p.get("lims"),
-              na_text=p.get("na_text", "n/a"))
+        _hbar(
+            ax,
+            labels,
+            p["ests"],
+            p["xlabel"],
+            p["title"],
+            ref=p.get("ref"),
+            lims=p.get("lims"),
+            na_text=p.get("na_text", "n/a"),
+        )
     return figure_png(fig)
 
 
@@ -183,7 +229,7 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
             ax.xaxis.label.set_size(8)
             if i % cols:
                 ax.set_ylabel("")
-        for ax in axes[len(groups):]:
+        for ax in axes[len(groups) :]:
             ax.set_axis_off()
     return figure_png(fig)
 
@@ -201,18 +247,22 @@ def _stronger(row: dict, pair: tuple[str, str] | None) -> tuple[dict, dict, str]
 
 # --- HTML pieces ---------------------------------------------------------------------------------
 
+
 def _kv(rows: Sequence[tuple[str, str]]) -> str:
     """A two-column table; values are HTML already escaped by the caller."""
-    return "<table class=\"kv\">" + "".join(f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
+    return '<table class="kv">' + "".join(f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
 
 
 def _metric_cell(d: dict | None) -> str:
     if not _has(d):
         note = (d or {}).get("note") or "missing"
-        return f"<td class=\"na\" title=\"{esc(note)}\">n/a</td>"
-    ci = (f"<span class=\"ci\">[{esc(num(d['low']))}, {esc(num(d['high']))}]</span>"
-          if d.get("low") is not None and d.get("high") is not None else "<span class=\"ci\">no interval</span>")
-    return f"<td class=\"v\">{esc(num(d['value']))}{ci}<span class=\"n\">n = {d['n']:,}</span></td>"
+        return f'<td class="na" title="{esc(note)}">n/a</td>'
+    ci = (
+        f'<span class="ci">[{esc(num(d["low"]))}, {esc(num(d["high"]))}]</span>'
+        if d.get("low") is not None and d.get("high") is not None
+        else '<span class="ci">no interval</span>'
+    )
+    return f'<td class="v">{esc(num(d["value"]))}{ci}<span class="n">n = {d["n"]:,}</span></td>'
 
 
 def _metric_tables(rows: list[dict], by: str) -> str:
@@ -223,10 +273,12 @@ def _metric_tables(rows: list[dict], by: str) -> str:
     if by == "cell":
         counts.append("<tr><th>variant</th>" + "".join(f"<td>{esc(r.get('variant', ''))}</td>" for r in rows) + "</tr>")
     for key, label in (("n_matches", "matches"), ("n_draws", "draws"), ("n_hands", "hands")):
-        counts.append(f"<tr><th>{esc(label)}</th>" + "".join(f"<td class=\"v\">{r.get(key, 0):,}</td>" for r in rows)
-                      + "</tr>")
-    parts.append("<h3>Sample</h3><div class=\"scroll\"><table class=\"metrics\">" + head + "".join(counts)
-                 + "</table></div>")
+        counts.append(
+            f"<tr><th>{esc(label)}</th>" + "".join(f'<td class="v">{r.get(key, 0):,}</td>' for r in rows) + "</tr>"
+        )
+    parts.append(
+        '<h3>Sample</h3><div class="scroll"><table class="metrics">' + head + "".join(counts) + "</table></div>"
+    )
     sections: dict[str, list] = {}
     for spec in METRICS:
         sections.setdefault(spec.section, []).append(spec)
@@ -234,16 +286,22 @@ def _metric_tables(rows: list[dict], by: str) -> str:
         body, notes = [], []
         for spec in specs:
             found = [r.get(spec.key) for r in rows]
-            body.append(f"<tr><th>{esc(spec.label)}<br><small><code>{esc(spec.key)}</code></small></th>"
-                        + "".join(_metric_cell(d) for d in found) + "</tr>")
+            body.append(
+                f"<tr><th>{esc(spec.label)}<br><small><code>{esc(spec.key)}</code></small></th>"
+                + "".join(_metric_cell(d) for d in found)
+                + "</tr>"
+            )
             said = [(d or {}).get("note") for d in found]
             if len(rows) > 1 and all(said) and len(set(said)) == 1:
                 notes.append(f"{spec.label}: {said[0]}")
             else:
                 notes += [f"{spec.label} ({g}): {n}" for g, n in zip(groups, said) if n]
-        note_html = ("<ul class=\"notes\">" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>") if notes else ""
-        parts.append(f"<h3>{esc(section.capitalize())}</h3><div class=\"scroll\"><table class=\"metrics\">{head}"
-                     + "".join(body) + f"</table></div>{note_html}")
+        note_html = ('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>") if notes else ""
+        parts.append(
+            f'<h3>{esc(section.capitalize())}</h3><div class="scroll"><table class="metrics">{head}'
+            + "".join(body)
+            + f"</table></div>{note_html}"
+        )
     return "\n".join(parts)
 
 
@@ -262,20 +320,30 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
     cmd = m.get("command")
     cmd_text = shlex.join(str(c) for c in cmd) if isinstance(cmd, list) else str(cmd or "")
     variants = m.get("variants") or []
-    vt = ("<table><tr><th>variant</th><th>given as</th><th>rules hash</th><th>version</th></tr>"
-          + "".join(f"<tr><td>{esc(v.get('id'))}</td><td>{esc(v.get('given'))}</td>"
-                    f"<td><code>{esc(v.get('rules_hash'))}</code></td><td>{esc(v.get('version'))}</td></tr>"
-                    for v in variants) + "</table>")
+    vt = (
+        "<table><tr><th>variant</th><th>given as</th><th>rules hash</th><th>version</th></tr>"
+        + "".join(
+            f"<tr><td>{esc(v.get('id'))}</td><td>{esc(v.get('given'))}</td>"
+            f"<td><code>{esc(v.get('rules_hash'))}</code></td><td>{esc(v.get('version'))}</td></tr>"
+            for v in variants
+        )
+        + "</table>"
+    )
     cells = m.get("cells") or []
     ct = ""
     if cells:
-        ct = ("<table><tr><th>cell</th><th>variant</th><th>overrides</th><th>policies</th><th>matches</th>"
-              "<th>decks</th><th>rules hash</th><th>version</th></tr>"
-              + "".join(f"<tr><td>{esc(c.get('id'))}</td><td>{esc(c.get('variant'))}</td>"
-                        f"<td>{esc(', '.join(f'{k}={v}' for k, v in (c.get('overrides') or {}).items()) or '—')}</td>"
-                        f"<td>{esc(c.get('policies'))}</td><td>{esc(c.get('matches'))}</td><td>{esc(c.get('decks'))}</td>"
-                        f"<td><code>{esc(c.get('rules_hash'))}</code></td><td>{esc(c.get('version'))}</td></tr>"
-                        for c in cells) + "</table>")
+        ct = (
+            "<table><tr><th>cell</th><th>variant</th><th>overrides</th><th>policies</th><th>matches</th>"
+            "<th>decks</th><th>rules hash</th><th>version</th></tr>"
+            + "".join(
+                f"<tr><td>{esc(c.get('id'))}</td><td>{esc(c.get('variant'))}</td>"
+                f"<td>{esc(', '.join(f'{k}={v}' for k, v in (c.get('overrides') or {}).items()) or '—')}</td>"
+                f"<td>{esc(c.get('policies'))}</td><td>{esc(c.get('matches'))}</td><td>{esc(c.get('decks'))}</td>"
+                f"<td><code>{esc(c.get('rules_hash'))}</code></td><td>{esc(c.get('version'))}</td></tr>"
+                for c in cells
+            )
+            + "</table>"
+        )
     chunks = m.get("chunks") or []
     done = sum(1 for c in chunks if c.get("status") == "done")
     policies = m.get("policies") or []
@@ -289,11 +357,16 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
         ("policies", esc(pol_text) + " <small>(A,B: policy A sits N-S, B E-W)</small>"),
         ("seed", esc(m.get("seed"))),
         ("duplicate", esc("yes: every match also played with the pairs swapped" if m.get("duplicate") else "no")),
-        ("matches and hands", esc(f"{matches:,} matches, {hands:,} hands played (chunks done: {done} of {len(chunks)})")),
+        (
+            "matches and hands",
+            esc(f"{matches:,} matches, {hands:,} hands played (chunks done: {done} of {len(chunks)})"),
+        ),
         ("grouped by", esc(by)),
         ("command", f"<code>{esc(cmd_text)}</code>"),
-        ("run dates (UTC)", esc(f"started {m.get('started') or '?'}, ended {m.get('ended') or '?'}; "
-                                f"status {m.get('status') or '?'}")),
+        (
+            "run dates (UTC)",
+            esc(f"started {m.get('started') or '?'}, ended {m.get('ended') or '?'}; status {m.get('status') or '?'}"),
+        ),
         ("simsuite", esc(f"{m.get('package_version') or '?'} (run); report written {now}")),
     ]
     if r.unchecked:
@@ -327,8 +400,10 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     matches = r.matches.collect()
     if hands.height == 0 and matches.height == 0:
         chunks = r.manifest.get("chunks") or []
-        raise SimsuiteError(f"{run_path}: the run has no rows yet (0 of {len(chunks)} chunks done); "
-                            "run its command again to play them, then build the report")
+        raise SimsuiteError(
+            f"{run_path}: the run has no rows yet (0 of {len(chunks)} chunks done); "
+            "run its command again to play them, then build the report"
+        )
     if by is None:
         by = "cell" if len(r.manifest.get("cells") or []) > 1 else "variant"
     rows = summarise(hands, matches, by=by, variants=r.variants())
@@ -341,72 +416,150 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     return out
 
 
-def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands: pl.DataFrame,
-          matches: pl.DataFrame, pairs: list[tuple[str, str] | None]) -> str:
+def _page(
+    r,
+    run_path: Path,
+    by: str,
+    rows: list[dict],
+    groups: list[str],
+    hands: pl.DataFrame,
+    matches: pl.DataFrame,
+    pairs: list[tuple[str, str] | None],
+) -> str:
     name = r.manifest.get("run") or run_path.name
     figs: list[str] = []
 
     # game length
-    png = _hbar_figure(groups, [
-        {"ests": [row["hands_per_match"] for row in rows], "xlabel": "hands per match (hands)",
-         "title": "Hands per match (mean)"},
-        {"ests": [row["minutes_per_match"] for row in rows], "xlabel": "minutes per match (modelled minutes)",
-         "title": "Minutes per match (mean)"},
-    ])
-    figs.append(figure_html("Game length by " + by, png,
-                            "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
-                            "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
-                            f"{_n_text(rows, by, 'hands_per_match', 'deals')}."))
+    png = _hbar_figure(
+        groups,
+        [
+            {
+                "ests": [row["hands_per_match"] for row in rows],
+                "xlabel": "hands per match (hands)",
+                "title": "Hands per match (mean)",
+            },
+            {
+                "ests": [row["minutes_per_match"] for row in rows],
+                "xlabel": "minutes per match (modelled minutes)",
+                "title": "Minutes per match (mean)",
+            },
+        ],
+    )
+    figs.append(
+        figure_html(
+            "Game length by " + by,
+            png,
+            "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
+            "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
+            f"{_n_text(rows, by, 'hands_per_match', 'deals')}.",
+        )
+    )
 
     # level change distribution
     cats, table = level_change_shares(hands, by, groups, matches)
     png = _change_figure(cats, table, groups)
     nh = "; ".join(f"{g} {table[g][0]['n']:,}" for g in groups)
-    figs.append(figure_html("Level change per hand", png,
-                            "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
-                            f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
-                            "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
-                            f"share its cards) as error bars. n (deals): {nh}."))
+    figs.append(
+        figure_html(
+            "Level change per hand",
+            png,
+            "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
+            f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
+            "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
+            f"share its cards) as error bars. n (deals): {nh}.",
+        )
+    )
 
     # take-over and hold
-    png = _hbar_figure(groups, [
-        {"ests": [row["takeover_rate"] for row in rows], "xlabel": "share of hands", "title": "Take-over rate",
-         "lims": (0.0, 1.25)},
-        {"ests": [row["declarer_hold"] for row in rows], "xlabel": "share of hands", "title": "Declarers hold",
-         "lims": (0.0, 1.25)},
-    ])
-    figs.append(figure_html("Take-over rate and declarer hold rate", png,
-                            "Share of hands in which the defenders reached the take-over threshold, and its complement; "
-                            "95% bootstrap intervals resampling whole deals as error bars; "
-                            f"{_n_text(rows, by, 'takeover_rate', 'deals')}."))
+    png = _hbar_figure(
+        groups,
+        [
+            {
+                "ests": [row["takeover_rate"] for row in rows],
+                "xlabel": "share of hands",
+                "title": "Take-over rate",
+                "lims": (0.0, 1.25),
+            },
+            {
+                "ests": [row["declarer_hold"] for row in rows],
+                "xlabel": "share of hands",
+                "title": "Declarers hold",
+                "lims": (0.0, 1.25),
+            },
+        ],
+    )
+    figs.append(
+        figure_html(
+            "Take-over rate and declarer hold rate",
+            png,
+            "Share of hands in which the defenders reached the take-over threshold, and its complement; "
+            "95% bootstrap intervals resampling whole deals as error bars; "
+            f"{_n_text(rows, by, 'takeover_rate', 'deals')}.",
+        )
+    )
 
     # clock share
-    png = _hbar_figure(groups, [
-        {"ests": [row["clock_share"] for row in rows], "xlabel": "share of timed matches",
-         "title": "Matches ended by the clock", "lims": (0.0, 1.25), "na_text": "untimed: no match clock"},
-    ])
-    figs.append(figure_html("Share of matches ended by the clock", png,
-                            "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
-                            "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
-                            "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
-                            "its band at 0.25 / 0.4 / 0.6 of each time limit); "
-                            f"{_n_text(rows, by, 'clock_share', 'timed deals')}."))
+    png = _hbar_figure(
+        groups,
+        [
+            {
+                "ests": [row["clock_share"] for row in rows],
+                "xlabel": "share of timed matches",
+                "title": "Matches ended by the clock",
+                "lims": (0.0, 1.25),
+                "na_text": "untimed: no match clock",
+            },
+        ],
+    )
+    figs.append(
+        figure_html(
+            "Share of matches ended by the clock",
+            png,
+            "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
+            "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
+            "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
+            "its band at 0.25 / 0.4 / 0.6 of each time limit); "
+            f"{_n_text(rows, by, 'clock_share', 'timed deals')}.",
+        )
+    )
 
     # fairness: first declarer and seat balance
-    png = _hbar_figure(groups, [
-        {"ests": [row["first_declarer_win"] for row in rows], "xlabel": "share of decided matches",
-         "title": "First declarers win the match", "ref": 0.5, "lims": (0.0, 1.5)},
-        {"ests": [row["ns_win"] for row in rows], "xlabel": "share of decided matches", "title": "Team N-S wins",
-         "ref": 0.5, "lims": (0.0, 1.5)},
-        {"ests": [row["seat_balance"] for row in rows], "xlabel": "balance 1-|2p-1| (1 = even)",
-         "title": "Seat balance", "lims": (0.0, 1.5)},
-    ])
-    figs.append(figure_html("First-declarer advantage and seat balance", png,
-                            "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
-                            "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
-                            "p with its bounds mapped through (it reads a seat effect only when both teams play the "
-                            "same policy or the run is duplicate); draws excluded; "
-                            f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}."))
+    png = _hbar_figure(
+        groups,
+        [
+            {
+                "ests": [row["first_declarer_win"] for row in rows],
+                "xlabel": "share of decided matches",
+                "title": "First declarers win the match",
+                "ref": 0.5,
+                "lims": (0.0, 1.5),
+            },
+            {
+                "ests": [row["ns_win"] for row in rows],
+                "xlabel": "share of decided matches",
+                "title": "Team N-S wins",
+                "ref": 0.5,
+                "lims": (0.0, 1.5),
+            },
+            {
+                "ests": [row["seat_balance"] for row in rows],
+                "xlabel": "balance 1-|2p-1| (1 = even)",
+                "title": "Seat balance",
+                "lims": (0.0, 1.5),
+            },
+        ],
+    )
+    figs.append(
+        figure_html(
+            "First-declarer advantage and seat balance",
+            png,
+            "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
+            "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
+            "p with its bounds mapped through (it reads a seat effect only when both teams play the "
+            "same policy or the run is duplicate); draws excluded; "
+            f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}.",
+        )
+    )
 
     # the stronger policy: three-way outcome, draws shown
     pol = [row["policy_a_win"] for row in rows]
@@ -425,23 +578,37 @@ def _page(r, run_path: Path, by: str, rows: list[dict], groups: list[str], hands
                 draw.append(d)
                 weak.append(d)
                 labels.append(g)
-        png = _hbar_figure(labels, [
-            {"ests": strong, "xlabel": "share of all matches", "title": "Stronger policy wins", "ref": 0.5,
-             "lims": (0.0, 1.3)},
-            {"ests": draw, "xlabel": "share of all matches", "title": "Draw", "lims": (0.0, 1.3)},
-            {"ests": weak, "xlabel": "share of all matches", "title": "Weaker policy wins", "lims": (0.0, 1.3)},
-        ])
-        figs.append(figure_html("The stronger policy's win rate", png,
-                                "Where the two teams play different policies, the three outcomes of their matches: the "
-                                "stronger policy (the one ahead on net in that group, named after the group) wins, the "
-                                "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
-                                "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
-                                "says how many matches it takes for that skill gap to outweigh luck; "
-                                f"{_n_text(rows, by, 'policy_a_win', 'deals')}."))
+        png = _hbar_figure(
+            labels,
+            [
+                {
+                    "ests": strong,
+                    "xlabel": "share of all matches",
+                    "title": "Stronger policy wins",
+                    "ref": 0.5,
+                    "lims": (0.0, 1.3),
+                },
+                {"ests": draw, "xlabel": "share of all matches", "title": "Draw", "lims": (0.0, 1.3)},
+                {"ests": weak, "xlabel": "share of all matches", "title": "Weaker policy wins", "lims": (0.0, 1.3)},
+            ],
+        )
+        figs.append(
+            figure_html(
+                "The stronger policy's win rate",
+                png,
+                "Where the two teams play different policies, the three outcomes of their matches: the "
+                "stronger policy (the one ahead on net in that group, named after the group) wins, the "
+                "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
+                "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
+                "says how many matches it takes for that skill gap to outweigh luck; "
+                f"{_n_text(rows, by, 'policy_a_win', 'deals')}.",
+            )
+        )
         policy_note = ""
     else:
-        policy_note = ("<p>Both teams play the same policy in every group, so there is no stronger policy to "
-                       "measure.</p>")
+        policy_note = (
+            "<p>Both teams play the same policy in every group, so there is no stronger policy to measure.</p>"
+        )
 
     total_h, total_m = hands.height, matches.height
     notice = incomplete_notice(r.manifest, run_path)
@@ -470,7 +637,7 @@ cluster-robust normal for per-match means. n counts deals. Definitions:
 docs/metrics.md in the simsuite repository.</p>
 {_metric_tables(rows, by)}
 <h2>Plots</h2>
-{''.join(figs)}
+{"".join(figs)}
 {policy_note}
 <footer>Written by <code>simsuite report</code> from <code>{esc(run_path)}</code>. Self-contained: no network access is
 needed to view this file.</footer>

@@ -21,27 +21,39 @@ def evaluation_table(title: str, ev: dict) -> str:
     rows = []
     for k in KINDS:
         m, h = ev["model"][k], ev["heuristic"][k]
-        rows.append([k, f"{m['agreement']['n']:,} ({m['agreement']['hands']:,} hands)",
-                     _ci(m["agreement"], pct=True), _ci(h["agreement"], pct=True),
-                     _ci(m["value_lost"]), _ci(h["value_lost"])])
-    head = ["decisions", "n", "agrees with search: model", "heuristic", "levels lost per decision: model",
-            "heuristic"]
+        rows.append(
+            [
+                k,
+                f"{m['agreement']['n']:,} ({m['agreement']['hands']:,} hands)",
+                _ci(m["agreement"], pct=True),
+                _ci(h["agreement"], pct=True),
+                _ci(m["value_lost"]),
+                _ci(h["value_lost"]),
+            ]
+        )
+    head = ["decisions", "n", "agrees with search: model", "heuristic", "levels lost per decision: model", "heuristic"]
     return f"{title}\n" + table(head, rows, max_width=60)
 
 
 def training_text(trained, model_path) -> str:
     r = trained.rows
-    lines = [f"{model_path}: bilinear model, ridge penalty {trained.lam:g} (chosen on the validation deals), "
-             f"{r['train_rows']:,} candidate rows of {r['train_decisions']:,} training decisions",
-             "penalty  validation agreement  validation levels lost per decision"]
+    lines = [
+        f"{model_path}: bilinear model, ridge penalty {trained.lam:g} (chosen on the validation deals), "
+        f"{r['train_rows']:,} candidate rows of {r['train_decisions']:,} training decisions",
+        "penalty  validation agreement  validation levels lost per decision",
+    ]
     for lam, v in trained.validation.items():
         mark = "*" if float(lam) == trained.lam else " "
         lines.append(f"{mark}{float(lam):<7g}  {100 * v['agreement']:.1f}%                 {v['value_lost']:.4f}")
-    for name, title in (("test_deals", "held-out deals (never trained on)"),
-                        ("test_rules", "held-out rule values (a capture of x5, a take-over at 45%: never trained on)")):
+    for name, title in (
+        ("test_deals", "held-out deals (never trained on)"),
+        ("test_rules", "held-out rule values (a capture of x5, a take-over at 45%: never trained on)"),
+    ):
         lines.append("")
         lines.append(evaluation_table(title, trained.evaluation[name]))
     lines.append("")
-    lines.append("95% intervals over hands (a hand's decisions share its deal); levels lost: the search's value of its "
-                 "own choice minus that of the pick, by the search's estimates")
+    lines.append(
+        "95% intervals over hands (a hand's decisions share its deal); levels lost: the search's value of its "
+        "own choice minus that of the pick, by the search's estimates"
+    )
     return "\n".join(lines)

@@ -17,9 +17,11 @@ def level_name(level: int, variant: Variant) -> str:
 
 
 def format_match(variant: Variant, m: MatchRecord) -> str:
-    head = (f"{variant.id}: match {m.match} of seed {m.seed}; NS {m.policies[0]}/{m.policies[2]}, "
-            f"EW {m.policies[1]}/{m.policies[3]}; levels {RANK_NAMES[variant.start_level]} to past "
-            f"{RANK_NAMES[variant.end_level]}")
+    head = (
+        f"{variant.id}: match {m.match} of seed {m.seed}; NS {m.policies[0]}/{m.policies[2]}, "
+        f"EW {m.policies[1]}/{m.policies[3]}; levels {RANK_NAMES[variant.start_level]} to past "
+        f"{RANK_NAMES[variant.end_level]}"
+    )
     clock = "untimed" if not variant.match_minutes else f"{variant.match_minutes} min"
     if variant.warning_minute:
         clock += f", warning at {variant.warning_minute} then {variant.hands_after_warning} more hand(s)"
@@ -35,20 +37,40 @@ def format_match(variant: Variant, m: MatchRecord) -> str:
         else:
             result = f"hold, {team} +{h['levels_ns'] + h['levels_ew']}"
         cap = f"x{h['capture_multiplier']} {h['capture_points']:+d}" if h["capture_by"] else "-"
-        rows.append([i + 1, SEATS[h["dealer"]], team, RANK_NAMES[h["level"]],
-                     "NT" if h["trump"] < 0 else format_trump(h["trump"]), h["final_points"], cap, result,
-                     f"{level_name(lv[0], variant)} : {level_name(lv[1], variant)}", f"{elapsed:.0f}"])
-    body = table(["hand", "dealer", "declare", "level", "trump", "def. points", "capture", "outcome",
-                  "NS : EW", "minute"], rows)
+        rows.append(
+            [
+                i + 1,
+                SEATS[h["dealer"]],
+                team,
+                RANK_NAMES[h["level"]],
+                "NT" if h["trump"] < 0 else format_trump(h["trump"]),
+                h["final_points"],
+                cap,
+                result,
+                f"{level_name(lv[0], variant)} : {level_name(lv[1], variant)}",
+                f"{elapsed:.0f}",
+            ]
+        )
+    body = table(
+        ["hand", "dealer", "declare", "level", "trump", "def. points", "capture", "outcome", "NS : EW", "minute"], rows
+    )
     if m.winner is None:
         verdict = "a draw"
     else:
         verdict = f"{TEAMS[m.winner]} win"
-    why = {"level": f"passing {RANK_NAMES[variant.end_level]}",
-           "clock": "the clock" + (" (equal levels: the team on stage wins)" if m.winner is not None
-                                    and m.final_levels[0] == m.final_levels[1] else ""),
-           "hand cap": "the hand cap"}[m.ended_by]
-    end = (f"end after {m.hands} hands and {m.minutes:.0f} modelled minutes: {verdict}, by {why}; "
-           f"levels NS {level_name(m.final_levels[0], variant)}, EW {level_name(m.final_levels[1], variant)}; "
-           f"lead changes {m.lead_changes}")
+    why = {
+        "level": f"passing {RANK_NAMES[variant.end_level]}",
+        "clock": "the clock"
+        + (
+            " (equal levels: the team on stage wins)"
+            if m.winner is not None and m.final_levels[0] == m.final_levels[1]
+            else ""
+        ),
+        "hand cap": "the hand cap",
+    }[m.ended_by]
+    end = (
+        f"end after {m.hands} hands and {m.minutes:.0f} modelled minutes: {verdict}, by {why}; "
+        f"levels NS {level_name(m.final_levels[0], variant)}, EW {level_name(m.final_levels[1], variant)}; "
+        f"lead changes {m.lead_changes}"
+    )
     return "\n".join([head, f"clock: {clock}", body, end]) + "\n"

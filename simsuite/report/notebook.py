@@ -20,12 +20,17 @@ def claims_banner(cf: ClaimsFile) -> str:
     by_seed: dict[int, int] = {}
     for c in cf.claims:
         by_seed[c["seed"]] = by_seed.get(c["seed"], 0) + 1
-    return (f"claims: notebooks/claims/{cf.path.name}, sha256 {cf.sha256[:16]}, written before this run "
-            f"({fams}); root seed {cf.root_seed}"
-            + (f" (earlier root seeds: {', '.join(map(str, cf.past_root_seeds))})" if cf.past_root_seeds else "")
-            + f"; {new} of {len(cf.claims)} claims were first tested on it\n"
-            + "first tested on: " + (", ".join(f"seed {s}: {n} claim(s)" for s, n in sorted(by_seed.items()))
-                                     or "no claims in this file (only the replication's margins)"))
+    return (
+        f"claims: notebooks/claims/{cf.path.name}, sha256 {cf.sha256[:16]}, written before this run "
+        f"({fams}); root seed {cf.root_seed}"
+        + (f" (earlier root seeds: {', '.join(map(str, cf.past_root_seeds))})" if cf.past_root_seeds else "")
+        + f"; {new} of {len(cf.claims)} claims were first tested on it\n"
+        + "first tested on: "
+        + (
+            ", ".join(f"seed {s}: {n} claim(s)" for s, n in sorted(by_seed.items()))
+            or "no claims in this file (only the replication's margins)"
+        )
+    )
 
 
 def show_claims(T: Claims) -> pd.DataFrame | None:
@@ -34,13 +39,16 @@ def show_claims(T: Claims) -> pd.DataFrame | None:
 
     t = T.table()
     n = len(t)
-    display(Markdown(
-        f"**{n} claims tested; Holm's correction over all {n}** (family-wise error 5%). The claims come from the "
-        "notebook's claims file (`notebooks/claims/NN.toml`), written before the run; each row gives the root seed "
-        "the claim was first tested on. A difference between "
-        "cells is a paired difference over the deals both share, its interval a bootstrap over deals; "
-        "\"changes nothing\" is a two-one-sided-tests (TOST) equivalence test with the margin in the test column. "
-        "Claims marked False do not survive the correction and are not made in the conclusion."))
+    display(
+        Markdown(
+            f"**{n} claims tested; Holm's correction over all {n}** (family-wise error 5%). The claims come from the "
+            "notebook's claims file (`notebooks/claims/NN.toml`), written before the run; each row gives the root seed "
+            "the claim was first tested on. A difference between "
+            "cells is a paired difference over the deals both share, its interval a bootstrap over deals; "
+            '"changes nothing" is a two-one-sided-tests (TOST) equivalence test with the margin in the test column. '
+            "Claims marked False do not survive the correction and are not made in the conclusion."
+        )
+    )
     return t if n else None
 
 
@@ -51,20 +59,27 @@ def show_verdicts(P: Pairings, conclusions: Iterable[Conclusion], quick: bool = 
     conclusions = list(conclusions)
     t = P.verdicts(conclusions)
     n = ", ".join(f"{pairing_label(p, P.search)} {P.n(p):,}" for p in P.pairings)
-    display(Markdown(
-        f"**Robust, policy-dependent or undecided** (deals per cell: {n}). Each conclusion's effect under a "
-        "pairing is a paired difference over the deals the cells share (95% bootstrap interval over deals), or "
-        "one cell against a reference value. Its **rule x policy interaction** under a pairing is that effect "
-        "minus the pooled (inverse-variance) effect of the other two, with the SE of the difference. A "
-        "conclusion is **robust** when the pooled effect lies on the claimed side and every interaction lies "
-        "within ±margin (TOST; the margin, the smallest interaction that matters, is stated in the notebook's "
-        "claims file before the run); **policy-dependent** when an interaction differs from 0; otherwise "
-        "**undecided (n too small)**, with the deals per cell that would detect an interaction of the margin's "
-        f"size (80% power, two-sided 5%). One Holm correction over all {len(conclusions) * (len(PAIRINGS) + 1)} "
-        "p-values behind this notebook's marks (per conclusion: its robust test and one interaction test per "
-        "pairing)."
-        + ("\n\n*Quick mode: a handful of deals, so nearly every conclusion reads undecided here; the "
-           "marks mean something only at full scale (`make notebooks`).*" if quick else "")))
+    display(
+        Markdown(
+            f"**Robust, policy-dependent or undecided** (deals per cell: {n}). Each conclusion's effect under a "
+            "pairing is a paired difference over the deals the cells share (95% bootstrap interval over deals), or "
+            "one cell against a reference value. Its **rule x policy interaction** under a pairing is that effect "
+            "minus the pooled (inverse-variance) effect of the other two, with the SE of the difference. A "
+            "conclusion is **robust** when the pooled effect lies on the claimed side and every interaction lies "
+            "within ±margin (TOST; the margin, the smallest interaction that matters, is stated in the notebook's "
+            "claims file before the run); **policy-dependent** when an interaction differs from 0; otherwise "
+            "**undecided (n too small)**, with the deals per cell that would detect an interaction of the margin's "
+            f"size (80% power, two-sided 5%). One Holm correction over all {len(conclusions) * (len(PAIRINGS) + 1)} "
+            "p-values behind this notebook's marks (per conclusion: its robust test and one interaction test per "
+            "pairing)."
+            + (
+                "\n\n*Quick mode: a handful of deals, so nearly every conclusion reads undecided here; the "
+                "marks mean something only at full scale (`make notebooks`).*"
+                if quick
+                else ""
+            )
+        )
+    )
     display(Markdown(MARKS_HEAD + "\n\n" + marks_markdown(t, quick)))
     return t.drop(columns=["_effects"])
 
@@ -80,14 +95,19 @@ def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = (), te
     if tests is not None:
         claims = list(claims) + tests.as_claims()
     if quick:
-        display(Markdown(
-            "### Conclusion\n\n**Quick mode (`SIMSUITE_QUICK=1`)**: these samples are tiny and only check that the "
-            "notebook runs; the numbers above are too small to conclude anything. Run the notebook at full "
-            "scale (`make notebooks`) for the conclusion."))
+        display(
+            Markdown(
+                "### Conclusion\n\n**Quick mode (`SIMSUITE_QUICK=1`)**: these samples are tiny and only check that the "
+                "notebook runs; the numbers above are too small to conclude anything. Run the notebook at full "
+                "scale (`make notebooks`) for the conclusion."
+            )
+        )
         return
     failed = [c for ok, c in claims if not ok]
     note = ""
     if failed:
-        note = ("\n\n**Warning: this run does not support the following claim(s); the text above needs "
-                "revising:**\n" + "\n".join(f"- {c}" for c in failed))
+        note = (
+            "\n\n**Warning: this run does not support the following claim(s); the text above needs "
+            "revising:**\n" + "\n".join(f"- {c}" for c in failed)
+        )
     display(Markdown("### Conclusion\n\n" + text.strip() + note))

@@ -90,8 +90,10 @@ def figure_png(fig) -> str:
 
 def figure_html(title: str, png: str, caption: str) -> str:
     """A base64 PNG as an HTML figure with its title and caption."""
-    return (f"<figure><img src=\"data:image/png;base64,{png}\" alt=\"{esc(title)}\">"
-            f"<figcaption><strong>{esc(title)}.</strong> {esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img src="data:image/png;base64,{png}" alt="{esc(title)}">'
+        f"<figcaption><strong>{esc(title)}.</strong> {esc(caption)}</figcaption></figure>"
+    )
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -100,7 +102,9 @@ def figure_html(title: str, png: str, caption: str) -> str:
 def check_writable(out: Path) -> None:
     """Raise ``SimsuiteError`` (one line) unless the page can be written to ``out``."""
     if out.is_dir():
-        raise SimsuiteError(f"cannot write the report to {out}: it is a folder; give a file name such as {out / 'report.html'}")
+        raise SimsuiteError(
+            f"cannot write the report to {out}: it is a folder; give a file name such as {out / 'report.html'}"
+        )
     parent = out.parent
     probe = parent
     while not probe.exists() and probe != probe.parent:
@@ -126,5 +130,15 @@ def write_page(out: Path, text: str) -> None:
         raise SimsuiteError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
 
 
-__all__ = ["CSS", "SCRIPT", "DPI", "esc", "num", "new_figure", "figure_png", "figure_html", "check_writable",
-           "write_page"]
+__all__ = [
+    "CSS",
+    "SCRIPT",
+    "DPI",
+    "esc",
+    "num",
+    "new_figure",
+    "figure_png",
+    "figure_html",
+    "check_writable",
+    "write_page",
+]

@@ -53,8 +53,9 @@ def band(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, label: str | Non
     return line
 
 
-def difference_plot(ax, M: pl.DataFrame, baseline: str, cells: list[str], metric: str, labels: list[str],
-                    scale: float = 1.0, **kw):
+def difference_plot(
+    ax, M: pl.DataFrame, baseline: str, cells: list[str], metric: str, labels: list[str], scale: float = 1.0, **kw
+):
     """The paired difference from the baseline cell, per cell, with its 95% interval over deals."""
     d = differences(M, baseline, cells, metric)
     errorbar(ax, np.arange(len(cells)), d, "diff", scale=scale, **kw)
@@ -72,13 +73,23 @@ def draw_band(ax, x, band: pd.DataFrame, cells: list[str], key: str, scale: floa
     for xi, c in zip(x, cells):
         lo, hi = band_range(band, c, key)
         if math.isfinite(lo):
-            ax.plot([xi, xi], [lo * scale, hi * scale], solid_capstyle="butt",
-                    label="duration model 0.25-0.6 of limits" if first else None, **kw)
+            ax.plot(
+                [xi, xi],
+                [lo * scale, hi * scale],
+                solid_capstyle="butt",
+                label="duration model 0.25-0.6 of limits" if first else None,
+                **kw,
+            )
             first = False
 
 
-def pairings_figure(P: Pairings, cells: Mapping[str, str], keys: Iterable[tuple[str, str, float]],
-                    conclusions: Iterable[Conclusion] = (), title: str = ""):
+def pairings_figure(
+    P: Pairings,
+    cells: Mapping[str, str],
+    keys: Iterable[tuple[str, str, float]],
+    conclusions: Iterable[Conclusion] = (),
+    title: str = "",
+):
     """One figure that puts the pairings ``P`` next to each other: a panel per headline figure (``keys``:
     (key, axis label, scale)), the cells along x and the three pairings side by side with 95%
     intervals; and, with ``conclusions``, a last panel with each conclusion's effect under each
@@ -96,9 +107,18 @@ def pairings_figure(P: Pairings, cells: Mapping[str, str], keys: Iterable[tuple[
         d = P.frame(cells, key)
         for j, p in enumerate(P.pairings):
             part = d[d.pairing == p]
-            errorbar(ax, x + (j - 1) * w, part, key, scale=scale, color=PAIRING_COLORS[p],
-                     label=f"{pairing_label(p, P.search)} (n = {P.n(p):,})")
-        ax.set_xticks(x, list(cells.values()), rotation=30 if len(cells) > 3 else 0, ha="right" if len(cells) > 3 else "center")
+            errorbar(
+                ax,
+                x + (j - 1) * w,
+                part,
+                key,
+                scale=scale,
+                color=PAIRING_COLORS[p],
+                label=f"{pairing_label(p, P.search)} (n = {P.n(p):,})",
+            )
+        ax.set_xticks(
+            x, list(cells.values()), rotation=30 if len(cells) > 3 else 0, ha="right" if len(cells) > 3 else "center"
+        )
         ax.set(ylabel=ylabel)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
@@ -112,19 +132,26 @@ def pairings_figure(P: Pairings, cells: Mapping[str, str], keys: Iterable[tuple[
                 e = eff[p]
                 if not e.n or not math.isfinite(e.value):
                     continue
-                v, lo, hi = (c.sign * np.array([e.value, e.low, e.high]) / top)
+                v, lo, hi = c.sign * np.array([e.value, e.low, e.high]) / top
                 lo, hi = min(lo, hi), max(lo, hi)
-                ax.errorbar([v], [y[i] + (1 - j) * 0.22], xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="o",
-                            color=PAIRING_COLORS[p], capsize=2)
+                ax.errorbar(
+                    [v],
+                    [y[i] + (1 - j) * 0.22],
+                    xerr=[[max(v - lo, 0)], [max(hi - v, 0)]],
+                    fmt="o",
+                    color=PAIRING_COLORS[p],
+                    capsize=2,
+                )
         ax.axvline(0, color="grey", ls="--", lw=1)
         ax.set_yticks(y, [textwrap_short(c.text) for c in conclusions], fontsize=7)
         ax.yaxis.tick_right()
-        ax.set(xlabel="effect in the claimed direction\n(scaled by the largest of the three)",
-               title="Conclusions under each pairing")
+        ax.set(
+            xlabel="effect in the claimed direction\n(scaled by the largest of the three)",
+            title="Conclusions under each pairing",
+        )
         ax.set_xlim(-2.5, 2.5)
         ax.grid(alpha=0.3)
-    fig.suptitle(title + ("; " if title else "") + "95% intervals over deals; n = deals per cell "
-                 f"(search: {P.search})")
+    fig.suptitle(title + ("; " if title else "") + f"95% intervals over deals; n = deals per cell (search: {P.search})")
     fig.tight_layout()
     return fig
 
@@ -134,4 +161,3 @@ def textwrap_short(text: str, width: int = 34) -> str:
     import textwrap
 
     return "\n".join(textwrap.wrap(text, width)[:3])
-

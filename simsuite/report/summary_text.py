@@ -25,8 +25,10 @@ def incomplete_notice(manifest: dict, run: str | Path | None = None) -> str | No
     cells = [f"cell {c['id']}: {c['done']:,}/{c['planned']:,}" for c in p["cells"][:NOTICE_CELLS]]
     if len(p["cells"]) > NOTICE_CELLS:
         cells.append(f"{len(p['cells']) - NOTICE_CELLS:,} more cells")
-    head = (f"incomplete run: {p['done']:,} of {p['planned']:,} matches played ({', '.join(cells)}); "
-            "the figures cover those only")
+    head = (
+        f"incomplete run: {p['done']:,} of {p['planned']:,} matches played ({', '.join(cells)}); "
+        "the figures cover those only"
+    )
     holder = read_lock(Path(run) / LOCK) if run is not None else None
     if holder is not None and lock_state(holder) == "alive":
         return head + f"; it is being played now (pid {holder.get('pid')} on {holder.get('host')})"
@@ -39,9 +41,11 @@ def checksum_note(unchecked: int, parts: int) -> str | None:
     """What was verified of the parts' bytes, where the manifest lacks some checksums; None if none lacks."""
     if not unchecked:
         return None
-    return (f"{unchecked:,} of {parts:,} parts have no checksum recorded (a run written before checksums): their "
-            "footers, tags and rows were checked, their bytes only as they decode; running the run's command again "
-            "checks them in full and records their checksums")
+    return (
+        f"{unchecked:,} of {parts:,} parts have no checksum recorded (a run written before checksums): their "
+        "footers, tags and rows were checked, their bytes only as they decode; running the run's command again "
+        "checks them in full and records their checksums"
+    )
 
 
 def plain_num(x: float | None) -> str:
@@ -91,9 +95,11 @@ def format_summary(rows: list[dict]) -> str:
         else:
             notes += [f"{spec.label} ({r[by]}): {n}" for r, n in zip(rows, said) if n]
     text = table(header, body, max_width=60)
-    text += ("\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
-             "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
-             "percentile bootstrap over deals for per-hand figures, BCa bootstrap over deals for N*.")
+    text += (
+        "\n\n95% intervals; n = deals (both tables of a duplicate deal are one unit): Wilson for match shares "
+        "(at the design-effect sample size when a deal has two tables), cluster-robust normal for per-match means, "
+        "percentile bootstrap over deals for per-hand figures, BCa bootstrap over deals for N*."
+    )
     if notes:
         text += "\nNotes:\n" + "\n".join(f"  {n}" for n in notes)
     return text

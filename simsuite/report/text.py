@@ -67,8 +67,19 @@ def variants_table(variants) -> str:
     for v in variants:
         throws = f"yes, {v.throw_test.replace('_', '-')}" if v.throws else "no"
         clock = f"{v.match_minutes} min" if v.match_minutes else "untimed"
-        rows.append([v.id, v.decks, v.bottom_size, f"{RANK_NAMES[v.start_level]}-{RANK_NAMES[v.end_level]}",
-                     f"{v.takeover}/{v.total_points}", v.step, _capture_text(v), throws, clock])
+        rows.append(
+            [
+                v.id,
+                v.decks,
+                v.bottom_size,
+                f"{RANK_NAMES[v.start_level]}-{RANK_NAMES[v.end_level]}",
+                f"{v.takeover}/{v.total_points}",
+                v.step,
+                _capture_text(v),
+                throws,
+                clock,
+            ]
+        )
     return table(header, rows)
 
 
@@ -115,18 +126,37 @@ def _ruling_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
                 text += f" {t['defender_points_delta']:+d} to the defenders; must play {t['forced_play']}"
         rows.append(("throw", _with_rules(text, t.get("rules"))))
     if r["plays"]:
-        rows.append(("winner", _with_rules(f"{r['winner'] or '-'} ({r['trick_points']} points in the trick)",
-                                           r.get("winner_rules"))))
+        rows.append(
+            (
+                "winner",
+                _with_rules(f"{r['winner'] or '-'} ({r['trick_points']} points in the trick)", r.get("winner_rules")),
+            )
+        )
     if r["end"]:
         e = r["end"]
-        cap = f"{e['capture_by']} x{e['capture_multiplier']} = {e['capture_points']:+d}" if e["capture_by"] else f"none ({e['capture_reason'] or 'defenders did not win it'})"
+        cap = (
+            f"{e['capture_by']} x{e['capture_multiplier']} = {e['capture_points']:+d}"
+            if e["capture_by"]
+            else f"none ({e['capture_reason'] or 'defenders did not win it'})"
+        )
         rows.append(("capture", _with_rules(cap, e.get("capture_rules"))))
         if e.get("penalty"):
             rows.append(("penalty", f"{e['penalty']:+d}"))
         rows.append(("defenders' points", _with_rules(f"{e['defender_points']} ({e['band']})", e.get("level_rules"))))
-        rows.append(("next", _with_rules(f"{e['next_declarers']} declare, {e['next_dealer']} deals", e.get("dealer_rules"))))
-        rows.append(("levels", f"NS +{e['level_change']['NS']}, EW +{e['level_change']['EW']}"
-                     + (f" -> {', '.join(f'{k} {v}' for k, v in e['levels_after'].items())}" if e.get("levels_after") else "")))
+        rows.append(
+            ("next", _with_rules(f"{e['next_declarers']} declare, {e['next_dealer']} deals", e.get("dealer_rules")))
+        )
+        rows.append(
+            (
+                "levels",
+                f"NS +{e['level_change']['NS']}, EW +{e['level_change']['EW']}"
+                + (
+                    f" -> {', '.join(f'{k} {v}' for k, v in e['levels_after'].items())}"
+                    if e.get("levels_after")
+                    else ""
+                ),
+            )
+        )
     for n in r["notes"]:
         rows.append(("note", n))
     return rows
@@ -149,16 +179,26 @@ def _legend(rulings: list[dict[str, Any]]) -> str:
     lines = ["", "", "Terms:"]
     if any(r["plays"] for r in rulings):
         lines += wrap_columns(f"  shape: {SHAPE_TERMS}.", LEGEND_WIDTH, 4)
-    if any(rule["field"].startswith("follow_order") for r in rulings for p in r["plays"] for rule in p.get("rules", [])):
-        lines += wrap_columns("  follow priority (a variant's follow_order): a follow is legal when no play its hand "
-                              "allows ranks higher, comparing these counts in the variant's order, each counted only "
-                              "as far as the lead itself has it:", LEGEND_WIDTH, 4)
+    if any(
+        rule["field"].startswith("follow_order") for r in rulings for p in r["plays"] for rule in p.get("rules", [])
+    ):
+        lines += wrap_columns(
+            "  follow priority (a variant's follow_order): a follow is legal when no play its hand "
+            "allows ranks higher, comparing these counts in the variant's order, each counted only "
+            "as far as the lead itself has it:",
+            LEGEND_WIDTH,
+            4,
+        )
         width = max(len(k) for k in FOLLOW_TERMS)
         for key, words in FOLLOW_TERMS.items():
             lines += wrap_columns(f"    {key:<{width}}  {words}", LEGEND_WIDTH, 6 + width)
-    lines += wrap_columns("  rule: the variant fields that decided the ruling, each with the clause of the original it "
-                          "cites (default: our choice where the original is silent; read by default: our reading of "
-                          "that clause); simsuite show ID prints every citation in full.", LEGEND_WIDTH, 4)
+    lines += wrap_columns(
+        "  rule: the variant fields that decided the ruling, each with the clause of the original it "
+        "cites (default: our choice where the original is silent; read by default: our reading of "
+        "that clause); simsuite show ID prints every citation in full.",
+        LEGEND_WIDTH,
+        4,
+    )
     return "\n".join(lines)
 
 

@@ -32,11 +32,20 @@ def format_standings(result: TournamentResult) -> str:
     header = ["#", "team", "pts", "W", "D", "L", "diff", "levels", "separated by", "rounds"]
     rows = []
     for s in result.standings:
-        rows.append([
-            str(s.rank), s.team, str(s.points), str(s.wins), str(s.draws), str(s.losses),
-            f"{s.level_diff:+d}", str(s.levels), s.separated_by or "",
-            "  ".join(_round_cell(e) for e in s.rounds),
-        ])
+        rows.append(
+            [
+                str(s.rank),
+                s.team,
+                str(s.points),
+                str(s.wins),
+                str(s.draws),
+                str(s.losses),
+                f"{s.level_diff:+d}",
+                str(s.levels),
+                s.separated_by or "",
+                "  ".join(_round_cell(e) for e in s.rounds),
+            ]
+        )
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header) - 1)]
     lines = [title, ""]
     for r in [header] + rows:
@@ -51,22 +60,41 @@ def format_standings(result: TournamentResult) -> str:
 
 def standings_dict(result: TournamentResult, matches: int) -> dict:
     """One tournament as JSON: the champion, the standings, the matches played and the notes."""
-    return {"variant": result.variant_id, "champion": result.champion,
-            "standings": [{"rank": s.rank, "team": s.team, "points": s.points, "level_diff": s.level_diff,
-                           "separated_by": s.separated_by} for s in result.standings],
-            "matches": matches, "notes": list(result.notes)}
+    return {
+        "variant": result.variant_id,
+        "champion": result.champion,
+        "standings": [
+            {
+                "rank": s.rank,
+                "team": s.team,
+                "points": s.points,
+                "level_diff": s.level_diff,
+                "separated_by": s.separated_by,
+            }
+            for s in result.standings
+        ],
+        "matches": matches,
+        "notes": list(result.notes),
+    }
 
 
 def format_repeats(r: RepeatResult, teams: int, seed: int) -> str:
     """Repeated tournaments (seeds ``seed`` on): the share each team won, then each policy's teams."""
-    return "\n".join([
-        f"{r.variant}: {r.repeats} tournaments of {teams} teams (seeds {seed}..{seed + r.repeats - 1}); "
-        "share of tournaments won, 95% Wilson intervals",
-        table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]),
-        table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()])])
+    return "\n".join(
+        [
+            f"{r.variant}: {r.repeats} tournaments of {teams} teams (seeds {seed}..{seed + r.repeats - 1}); "
+            "share of tournaments won, 95% Wilson intervals",
+            table(["team", "won the tournament"], [[t, e.fmt(pct=True)] for t, e in r.first.items()]),
+            table(["policy", "a team of it won"], [[p, e.fmt(pct=True)] for p, e in r.policy_first.items()]),
+        ]
+    )
 
 
 def repeats_dict(r: RepeatResult) -> dict:
     """Repeated tournaments as JSON: each team's and each policy's share won, with its interval."""
-    return {"variant": r.variant, "repeats": r.repeats, "first": {t: e.as_dict() for t, e in r.first.items()},
-            "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()}}
+    return {
+        "variant": r.variant,
+        "repeats": r.repeats,
+        "first": {t: e.as_dict() for t, e in r.first.items()},
+        "policy_first": {p: e.as_dict() for p, e in r.policy_first.items()},
+    }

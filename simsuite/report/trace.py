@@ -65,6 +65,7 @@ def _points(play: dict[int, int]) -> int:
 
 def sorted_cards(order: HandOrder, counts: dict[int, int]) -> list[int]:
     """Card ids (one per copy) in the hand's order: trump first, then S H D C, strongest first."""
+
     def key(c: int):
         k = int(order.cls[c])
         return (0 if k == TRUMP else 1 + k, -int(order.pos[c]), c)
@@ -113,7 +114,7 @@ def walk_tricks(variant: Variant, result) -> list[Trick]:
     defenders = 0
     for row in hist.plays:
         t, seat, kind, winner = (int(x) for x in row[:4])
-        cards = _counts(row[4:4 + N_CARDS])
+        cards = _counts(row[4 : 4 + N_CARDS])
         if not tricks or tricks[-1].number != t + 1:
             tricks.append(Trick(t + 1, seat))
         trick = tricks[-1]
@@ -138,8 +139,9 @@ def walk_tricks(variant: Variant, result) -> list[Trick]:
     return tricks
 
 
-def format_trace(variant: Variant, result, symbols: bool = False, *, seed: int | None = None,
-                 policies: Sequence[str] | None = None) -> str:
+def format_trace(
+    variant: Variant, result, symbols: bool = False, *, seed: int | None = None, policies: Sequence[str] | None = None
+) -> str:
     """The trace of one hand as text. ``seed`` and ``policies`` (one name per seat N E S W) are
     shown in the header when given (the record does not hold them)."""
     rec, hist = result.record, result.history
@@ -167,8 +169,10 @@ def format_trace(variant: Variant, result, symbols: bool = False, *, seed: int |
     if head:
         add("; ".join(head))
     ds = rec["declarer_seat"]
-    add(f"level {RANK_NAMES[rec['level']]}; dealer {SEATS[dealer]}; declarers {TEAMS[declarers]}"
-        f" ({'declared by ' + SEATS[ds] if ds >= 0 else 'nobody declared'}); defenders {TEAMS[defenders]}")
+    add(
+        f"level {RANK_NAMES[rec['level']]}; dealer {SEATS[dealer]}; declarers {TEAMS[declarers]}"
+        f" ({'declared by ' + SEATS[ds] if ds >= 0 else 'nobody declared'}); defenders {TEAMS[defenders]}"
+    )
     add("")
 
     # --- the deal
@@ -229,15 +233,23 @@ def format_trace(variant: Variant, result, symbols: bool = False, *, seed: int |
             add(f"  last trick won by {who(last.winner)}: no capture")
         else:
             side = "defenders" if by > 0 else "declarers"
-            add(f"  last trick won by {who(last.winner)}: capture by the {side}, multiplier x{rec['capture_multiplier']}, "
-                f"{rec['capture_points']:+d} points (bottom {rec['bottom_points']})")
+            add(
+                f"  last trick won by {who(last.winner)}: capture by the {side}, multiplier x{rec['capture_multiplier']}, "
+                f"{rec['capture_points']:+d} points (bottom {rec['bottom_points']})"
+            )
     add(f"  penalties {rec['penalties']:+d} to the defenders")
-    add(f"  defenders' points {rec['final_points']} (tricks {rec['trick_points']}, capture {rec['capture_points']:+d}, "
-        f"penalties {rec['penalties']:+d}; take-over at {variant.takeover})")
+    add(
+        f"  defenders' points {rec['final_points']} (tricks {rec['trick_points']}, capture {rec['capture_points']:+d}, "
+        f"penalties {rec['penalties']:+d}; take-over at {variant.takeover})"
+    )
     took = "take-over" if rec["takeover"] else "hold"
     gained = f"NS +{rec['levels_ns']}, EW +{rec['levels_ew']}"
-    add(f"  outcome: {took}; levels {gained}; next dealer {SEATS[rec['next_dealer']]} "
-        f"({TEAMS[rec['next_declarers']]} declare)")
-    add(f"  tricks {rec['tricks']}; throws {rec['throws']} ({rec['throws_failed']} failed); "
-        f"about {rec['minutes_x100'] / 100:.1f} minutes")
+    add(
+        f"  outcome: {took}; levels {gained}; next dealer {SEATS[rec['next_dealer']]} "
+        f"({TEAMS[rec['next_declarers']]} declare)"
+    )
+    add(
+        f"  tricks {rec['tricks']}; throws {rec['throws']} ({rec['throws_failed']} failed); "
+        f"about {rec['minutes_x100'] / 100:.1f} minutes"
+    )
     return "\n".join(lines) + "\n"

@@ -40,7 +40,7 @@ JOKER_NAMES = {SMALL_JOKER: "SJ", BIG_JOKER: "BJ"}
 NOTATION_HELP = (
     "cards are written suit then rank, separated by spaces: suits S H D C, "
     "ranks 2-10 (T for 10), J Q K A; jokers SJ (small) and BJ (big), so the jack of spades is S-J; "
-    "e.g. \"H5 H5 S10 S-J SJ BJ\""
+    'e.g. "H5 H5 S10 S-J SJ BJ"'
 )
 
 _RANK_BY_NAME = {name: i for i, name in enumerate(RANK_NAMES)}

@@ -98,8 +98,10 @@ def read_bid(variant: Variant, level: int, cards: Sequence[int], first_hand: boo
             return "in the opening hand a bid must include a small joker (first_hand_needs_small_joker)"
         rest = [c for c in rest if c != SMALL_JOKER]
         if not rest:
-            return ("in the opening hand a bid needs level cards besides the small joker, "
-                    "which does not count toward the bid (first_hand_needs_small_joker)")
+            return (
+                "in the opening hand a bid needs level cards besides the small joker, "
+                "which does not count toward the bid (first_hand_needs_small_joker)"
+            )
     if len(set(rest)) > 1:
         return f"a bid shows identical cards only, and {format_cards(rest, sort=False)} are mixed"
     card, n = int(rest[0]), len(rest)
@@ -132,7 +134,9 @@ def _tie_winner(variant: Variant, new: int, old: int) -> str | None:
     return f"{a} does not rank above {b} in suit_order {' > '.join(order)} (tie_break = suit_order)"
 
 
-def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Generator | None) -> tuple[int | None, str]:
+def _fallback(
+    variant: Variant, bottom: Sequence[int] | None, rng: np.random.Generator | None
+) -> tuple[int | None, str]:
     """Trump and a one-sentence account when nobody declared, per ``variant.fallback``."""
     how = variant.fallback
     lead = "nobody declared"
@@ -145,24 +149,33 @@ def _fallback(variant: Variant, bottom: Sequence[int] | None, rng: np.random.Gen
     if how == Fallback.TURN_UP_BOTTOM:
         first = int(bottom[0])
         if first < SMALL_JOKER:
-            return card_suit(first), f"{lead}: the bottom's first card {format_card(first)} makes {SUIT_NAMES[card_suit(first)]} trump"
+            return card_suit(
+                first
+            ), f"{lead}: the bottom's first card {format_card(first)} makes {SUIT_NAMES[card_suit(first)]} trump"
         if variant.no_trump:
             return NO_TRUMP, f"{lead}: the bottom's first card {format_card(first)} is a joker, so the hand is no-trump"
         if not suited:
             return None, f"{lead}: the bottom holds only jokers and no-trump is not allowed; trump is undecided"
         c = suited[0]
-        return card_suit(c), (f"{lead}: the bottom's first card {format_card(first)} is a joker and no-trump is not allowed, "
-                              f"so its first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump")
+        return card_suit(c), (
+            f"{lead}: the bottom's first card {format_card(first)} is a joker and no-trump is not allowed, "
+            f"so its first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump"
+        )
     if not suited:
         return None, f"{lead}: the bottom holds only jokers, so fallback = {how} finds no card; trump is undecided"
     if how == Fallback.FIRST_NON_JOKER_OF_BOTTOM:
         c = suited[0]
-        return card_suit(c), f"{lead}: the bottom's first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump"
+        return card_suit(
+            c
+        ), f"{lead}: the bottom's first non-joker {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump"
     if how == Fallback.RANDOM_BOTTOM_CARD:
         if rng is None:
             return None, f"{lead}: a random bottom card decides, jokers excluded (no rng given, so none was drawn yet)"
         c = suited[int(rng.integers(len(suited)))]
-        return card_suit(c), f"{lead}: a random bottom card decides, jokers excluded: {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump"
+        return (
+            card_suit(c),
+            f"{lead}: a random bottom card decides, jokers excluded: {format_card(c)} makes {SUIT_NAMES[card_suit(c)]} trump",
+        )
     raise SimsuiteError(f"unknown fallback {how!r}")
 
 
@@ -205,25 +218,33 @@ def rule_bids(
             card, n = read
             if seat_now is None:
                 if n < variant.min_declare:
-                    reason = (f"{_cards_phrase(n)} cannot declare: {variant.min_declare} or more "
-                              f"{_kind_phrase(card)} are needed (min_declare = {variant.min_declare})")
+                    reason = (
+                        f"{_cards_phrase(n)} cannot declare: {variant.min_declare} or more "
+                        f"{_kind_phrase(card)} are needed (min_declare = {variant.min_declare})"
+                    )
                 else:
                     kind = "declare"
             elif _own(variant, seat, seat_now) and card == card_now:
                 if not variant.reinforce:
                     reason = "a declarer cannot reinforce their own declaration (reinforce = false)"
                 elif n <= count_now:
-                    reason = (f"a reinforcement must show more than the {count_now} {format_card(card)} "
-                              f"already standing, and this shows {n}")
+                    reason = (
+                        f"a reinforcement must show more than the {count_now} {format_card(card)} "
+                        f"already standing, and this shows {n}"
+                    )
                 else:
                     kind = "reinforce"
             elif _own(variant, seat, seat_now) and not variant.self_override:
                 who = "a declarer" if seat == seat_now else "the declarer's partner (self_override_scope = side)"
-                reason = (f"{who} cannot override their side's own declaration (self_override = false): "
-                          f"{format_card(card_now)} stands, only more {format_card(card_now)} may reinforce it")
+                reason = (
+                    f"{who} cannot override their side's own declaration (self_override = false): "
+                    f"{format_card(card_now)} stands, only more {format_card(card_now)} may reinforce it"
+                )
             elif n < variant.min_override:
-                reason = (f"{_cards_phrase(n)} cannot override: {variant.min_override} or more "
-                          f"{_kind_phrase(card)} are needed (min_override = {variant.min_override})")
+                reason = (
+                    f"{_cards_phrase(n)} cannot override: {variant.min_override} or more "
+                    f"{_kind_phrase(card)} are needed (min_override = {variant.min_override})"
+                )
             elif n < count_now:
                 reason = f"{n} cards cannot override {count_now}: more cards beat fewer, never the reverse"
             elif n == count_now and (tie := _tie_winner(variant, card, card_now)) is not None:

@@ -119,7 +119,9 @@ def _unit_sets(order: HandOrder, counts: dict[int, int], k: int) -> Iterator[tup
         yield units
 
 
-def unit_sets_with_rest(order: HandOrder, counts: dict[int, int], k: int) -> Iterator[tuple[tuple[Unit, ...], dict[int, int]]]:
+def unit_sets_with_rest(
+    order: HandOrder, counts: dict[int, int], k: int
+) -> Iterator[tuple[tuple[Unit, ...], dict[int, int]]]:
     """Sets of disjoint units of two or more cards within ``k`` cards, each with the counts it
     leaves (cards outside every unit are singles)."""
     cards = class_cards(order, counts)
@@ -173,21 +175,33 @@ def check_follow(order: HandOrder, lead: LeadStructure, hand: dict[int, int], pl
     best = best_profile(order, in_hand, lead.n_cards, lead)
     mine = best_profile(order, in_play, lead.n_cards, lead)
     if mine < best:
-        return FollowRuling(False, f"must follow the lead's shape ({lead.describe()}) as far as the hand allows: "
-                            f"{_explain(lead.fields, mine, best)}", mine, best)
+        return FollowRuling(
+            False,
+            f"must follow the lead's shape ({lead.describe()}) as far as the hand allows: "
+            f"{_explain(lead.fields, mine, best)}",
+            mine,
+            best,
+        )
     return FollowRuling(True, None, mine, best)
 
 
 _FIELD_WORDS = {
-    "tt": "cards in consecutive triples", "long": "cards in its longest tractor", "width": "width of that tractor",
-    "tcards": "cards in tractors", "quads": "bombs", "triples": "triples", "pairs": "pairs",
+    "tt": "cards in consecutive triples",
+    "long": "cards in its longest tractor",
+    "width": "width of that tractor",
+    "tcards": "cards in tractors",
+    "quads": "bombs",
+    "triples": "triples",
+    "pairs": "pairs",
 }
 
 
 def _explain(fields, mine, best) -> str:
     for name, a, b in zip(fields, mine, best):
         if a != b:
-            return f"it gives {a} {_FIELD_WORDS[name]} where the hand can give {b} (follow priority: {', '.join(fields)})"
+            return (
+                f"it gives {a} {_FIELD_WORDS[name]} where the hand can give {b} (follow priority: {', '.join(fields)})"
+            )
     return "profile differs"
 
 

@@ -37,16 +37,35 @@ FOLLOW_TERMS = {
     "triples": "triples, each step of a wide tractor counting as one",
     "pairs": "pairs outside tractors (a triple gives one pair, a quad two)",
 }
-SHAPE_TERMS = ("a play's [shape] lists its units, largest first: 1 a single, 2 a pair, 3 a triple, 4 a quad; "
-               "joined by + they are one tractor (2+2 two consecutive pairs, 3+3 two consecutive triples); "
-               "a space separates units (2 2: two pairs that do not link; a lead of several units is a throw)")
+SHAPE_TERMS = (
+    "a play's [shape] lists its units, largest first: 1 a single, 2 a pair, 3 a triple, 4 a quad; "
+    "joined by + they are one tractor (2+2 two consecutive pairs, 3+3 two consecutive triples); "
+    "a space separates units (2 2: two pairs that do not link; a lead of several units is a throw)"
+)
 
 # yes/no fields that can change how a trick is read: its units, the follow, who wins it
-TRICK_SWITCHES = ("throws", "wide_tractors", "gap_over_level", "link_jokers", "link_small_joker_level",
-                  "link_level_off_level", "link_off_level_trump_ace", "link_permanent", "triple_pair_unit",
-                  "wide_counts_as_tractor", "lone_triple_counts", "wide_beats_pair_tractor", "bombs")
-DECLARE_SWITCHES = ("self_override", "reinforce", "first_hand_needs_small_joker", "first_hand_declarer_deals",
-                    "override_takes_deal")
+TRICK_SWITCHES = (
+    "throws",
+    "wide_tractors",
+    "gap_over_level",
+    "link_jokers",
+    "link_small_joker_level",
+    "link_level_off_level",
+    "link_off_level_trump_ace",
+    "link_permanent",
+    "triple_pair_unit",
+    "wide_counts_as_tractor",
+    "lone_triple_counts",
+    "wide_beats_pair_tractor",
+    "bombs",
+)
+DECLARE_SWITCHES = (
+    "self_override",
+    "reinforce",
+    "first_hand_needs_small_joker",
+    "first_hand_declarer_deals",
+    "override_takes_deal",
+)
 
 
 def cited(v: Variant, fields) -> list[dict[str, Any]]:
@@ -55,8 +74,13 @@ def cited(v: Variant, fields) -> list[dict[str, Any]]:
     values = v.to_toml_dict()
     for name in dict.fromkeys(fields):
         c = v.citations.get(name)
-        out.append({"field": name, "value": values[SPEC_BY_NAME[name].section][name],
-                    "cite": None if c is None else c.as_dict()})
+        out.append(
+            {
+                "field": name,
+                "value": values[SPEC_BY_NAME[name].section][name],
+                "cite": None if c is None else c.as_dict(),
+            }
+        )
     return out
 
 
@@ -72,9 +96,18 @@ def _fmt(play: dict[int, int] | list[int]) -> str:
 
 def judge(scenario: Scenario, variant: Variant) -> dict[str, Any]:
     """Rule the scenario under ``variant``. Impossible situations give an ``error`` and no ruling."""
-    out: dict[str, Any] = {"variant": variant.id, "error": None, "plays": [], "throw": None, "winner": None,
-                           "winner_rules": [],
-                           "trick_points": None, "end": None, "declare": None, "notes": []}
+    out: dict[str, Any] = {
+        "variant": variant.id,
+        "error": None,
+        "plays": [],
+        "throw": None,
+        "winner": None,
+        "winner_rules": [],
+        "trick_points": None,
+        "end": None,
+        "declare": None,
+        "notes": [],
+    }
     problem = check_against(scenario, variant)
     if problem:
         out["error"] = problem
@@ -82,21 +115,44 @@ def judge(scenario: Scenario, variant: Variant) -> dict[str, Any]:
     try:
         _rule(scenario, variant, out)
     except SimsuiteError as exc:
-        out.update({"error": str(exc), "plays": [], "throw": None, "winner": None, "winner_rules": [], "trick_points": None,
-                    "end": None})
+        out.update(
+            {
+                "error": str(exc),
+                "plays": [],
+                "throw": None,
+                "winner": None,
+                "winner_rules": [],
+                "trick_points": None,
+                "end": None,
+            }
+        )
     return out
 
 
 def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
     if s.bids is not None:
         dealer = s.declare_dealer if s.declare_dealer is not None else s.dealer
-        d = rule_bids(v, s.level, [(seat, cards) for seat, cards in s.bids], first_hand=s.first_hand,
-                      dealer=dealer, bottom=s.bottom)
+        d = rule_bids(
+            v,
+            s.level,
+            [(seat, cards) for seat, cards in s.bids],
+            first_hand=s.first_hand,
+            dealer=dealer,
+            bottom=s.bottom,
+        )
         bid_rules = _bid_rules(v, s, dealer, d)
         out["declare"] = {
-            "bids": [{"seat": SEATS[b.seat], "cards": format_cards(list(b.cards), sort=False), "accepted": b.accepted,
-                      "kind": b.kind, "reason": b.reason, "rules": cited(v, bid_rules[i])}
-                     for i, b in enumerate(d.bids)],
+            "bids": [
+                {
+                    "seat": SEATS[b.seat],
+                    "cards": format_cards(list(b.cards), sort=False),
+                    "accepted": b.accepted,
+                    "kind": b.kind,
+                    "reason": b.reason,
+                    "rules": cited(v, bid_rules[i]),
+                }
+                for i, b in enumerate(d.bids)
+            ],
             "trump": None if d.trump is None else format_trump(d.trump),
             "declarer": None if d.declarer is None else SEATS[d.declarer],
             "dealer": None if d.dealer is None else SEATS[d.dealer],
@@ -113,15 +169,28 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
         hands = {seat: counts_of(cards) for seat, cards in s.hands.items()}
         trick = rule_trick(order, s.leader, [counts_of(p) for p in s.plays], hands, declarers)
         play_rules, winner_rules = _trick_rules(v, s, hands, declarers, trick)
-        out["plays"] = [{"seat": SEATS[p.seat], "cards": _fmt(p.cards), "legal": p.legal, "shape": p.shape,
-                         "reason": p.reason, "rules": cited(v, play_rules[i])} for i, p in enumerate(trick.plays)]
+        out["plays"] = [
+            {
+                "seat": SEATS[p.seat],
+                "cards": _fmt(p.cards),
+                "legal": p.legal,
+                "shape": p.shape,
+                "reason": p.reason,
+                "rules": cited(v, play_rules[i]),
+            }
+            for i, p in enumerate(trick.plays)
+        ]
         if trick.throw is not None:
             t = trick.throw
-            out["throw"] = {"stands": t.stands, "consequence": t.consequence,
-                            "defender_points_delta": t.defender_points_delta,
-                            "forced_play": None if t.forced_play is None else _fmt(t.forced_play),
-                            "failing_units": [u.shape for u in t.failing], "reason": t.reason,
-                            "rules": cited(v, _throw_fields(t))}
+            out["throw"] = {
+                "stands": t.stands,
+                "consequence": t.consequence,
+                "defender_points_delta": t.defender_points_delta,
+                "forced_play": None if t.forced_play is None else _fmt(t.forced_play),
+                "failing_units": [u.shape for u in t.failing],
+                "reason": t.reason,
+                "rules": cited(v, _throw_fields(t)),
+            }
         out["winner"] = None if trick.winner is None else SEATS[trick.winner]
         out["winner_rules"] = cited(v, winner_rules)
         out["trick_points"] = trick.points
@@ -146,19 +215,34 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
             if winner_team != declarers:
                 defender_points += trick.points
             unit = trick.winning_unit
-            c = capture(v, winner_team=winner_team, declarers=declarers,
-                        unit_cards=unit.n_cards if unit is not None else 1,
-                        won_with_trump=trick.winner_trump,
-                        lead_cards=trick.lead_cards,
-                        trick_points=trick.points,
-                        bottom_points=points_of(cards_to_counts(s.bottom)) if s.bottom else 0)
-            if (c.by is not None and not s.bottom and v.capture_scheme != CaptureScheme.LAST_TRICK_POINTS
-                    and v.bottom_size):
+            c = capture(
+                v,
+                winner_team=winner_team,
+                declarers=declarers,
+                unit_cards=unit.n_cards if unit is not None else 1,
+                won_with_trump=trick.winner_trump,
+                lead_cards=trick.lead_cards,
+                trick_points=trick.points,
+                bottom_points=points_of(cards_to_counts(s.bottom)) if s.bottom else 0,
+            )
+            if (
+                c.by is not None
+                and not s.bottom
+                and v.capture_scheme != CaptureScheme.LAST_TRICK_POINTS
+                and v.bottom_size
+            ):
                 out["notes"].append("no [end] bottom given: the capture multiplies 0 points")
-            end.update({"capture_by": c.by, "capture_multiplier": c.multiplier, "capture_points": c.points,
-                        "capture_reason": c.reason,
-                        "capture_rules": cited(v, _capture_fields(v, winner_team == declarers, trick.winner_trump,
-                                                                  trick.lead_cards))})
+            end.update(
+                {
+                    "capture_by": c.by,
+                    "capture_multiplier": c.multiplier,
+                    "capture_points": c.points,
+                    "capture_reason": c.reason,
+                    "capture_rules": cited(
+                        v, _capture_fields(v, winner_team == declarers, trick.winner_trump, trick.lead_cards)
+                    ),
+                }
+            )
             defender_points += c.points
     defender_points += penalty
     end["penalty"] = penalty
@@ -167,22 +251,26 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
         # huizhou 第七: "违反比赛规则者，对方直接上台或升一级"
         if thrower_team == declarers:
             defender_points = v.takeover
-            out["notes"].append("forfeit by a declarer: the defenders take the stage directly, scored at the take-over "
-                                "threshold (huizhou 第七: 对方直接上台)")
+            out["notes"].append(
+                "forfeit by a declarer: the defenders take the stage directly, scored at the take-over "
+                "threshold (huizhou 第七: 对方直接上台)"
+            )
         else:
             defender_points = v.takeover - v.step
             out["notes"].append("forfeit by a defender: the declarers go up exactly one level (huizhou 第七: 升一级)")
     o = outcome(v, defender_points=defender_points, declarers=declarers, dealer=dealer)
-    end.update({
-        "defender_points": o.defender_points,
-        "band": o.band,
-        "takeover": o.takeover,
-        "next_declarers": TEAM_NAMES[o.next_declarers],
-        "next_dealer": SEATS[o.next_dealer],
-        "level_change": {"NS": o.level_change[0], "EW": o.level_change[1]},
-        "level_rules": cited(v, (["throw_failure"] if forfeit else []) + _band_fields(v, o.defender_points)),
-        "dealer_rules": cited(v, ["dealer_rotation"]),
-    })
+    end.update(
+        {
+            "defender_points": o.defender_points,
+            "band": o.band,
+            "takeover": o.takeover,
+            "next_declarers": TEAM_NAMES[o.next_declarers],
+            "next_dealer": SEATS[o.next_dealer],
+            "level_change": {"NS": o.level_change[0], "EW": o.level_change[1]},
+            "level_rules": cited(v, (["throw_failure"] if forfeit else []) + _band_fields(v, o.defender_points)),
+            "dealer_rules": cited(v, ["dealer_rotation"]),
+        }
+    )
     if s.levels:
         after = {}
         for team, name in enumerate(TEAM_NAMES):
@@ -194,8 +282,9 @@ def _rule(s: Scenario, v: Variant, out: dict[str, Any]) -> None:
     out["end"] = end
 
 
-def _trick_rules(v: Variant, s: Scenario, hands, declarers: int,
-                 trick: TrickRuling) -> tuple[list[list[str]], list[str]]:
+def _trick_rules(
+    v: Variant, s: Scenario, hands, declarers: int, trick: TrickRuling
+) -> tuple[list[list[str]], list[str]]:
     """The fields that decided each play of the trick, and those that decided its winner."""
     per_play: list[list[str]] = [[] for _ in trick.plays]
     winner: list[str] = []
@@ -221,8 +310,13 @@ def _trick_rules(v: Variant, s: Scenario, hands, declarers: int,
             winner.append("throw_compare")
     for name in TRICK_SWITCHES:
         try:
-            alt = rule_trick(hand_order(_flipped(v, name), s.level, s.trump), s.leader,
-                             [counts_of(p) for p in s.plays], hands, declarers)
+            alt = rule_trick(
+                hand_order(_flipped(v, name), s.level, s.trump),
+                s.leader,
+                [counts_of(p) for p in s.plays],
+                hands,
+                declarers,
+            )
         except (ValueError, IndexError, KeyError):  # a what-if the real rules never reach: it decides nothing
             continue
         for i, (a, b) in enumerate(zip(trick.plays, alt.plays)):
@@ -279,11 +373,15 @@ def _bid_rules(v: Variant, s: Scenario, dealer, d) -> list[list[str]]:
     per_bid: list[list[str]] = [[kind_field[b.kind]] if b.kind in kind_field else [] for b in d.bids]
     bids = [(seat, cards) for seat, cards in s.bids]
     whatifs = [(name, _flipped(v, name)) for name in DECLARE_SWITCHES]
-    whatifs += [(name, dataclasses.replace(v, **{name: 1})) for name in ("min_declare", "min_override")
-                if getattr(v, name) > 1]
-    whatifs += [(name, dataclasses.replace(v, **{name: other}))
-                for name in ("tie_break", "joker_bids", "self_override_scope")
-                for other in CHOICES[name] if other != getattr(v, name)]
+    whatifs += [
+        (name, dataclasses.replace(v, **{name: 1})) for name in ("min_declare", "min_override") if getattr(v, name) > 1
+    ]
+    whatifs += [
+        (name, dataclasses.replace(v, **{name: other}))
+        for name in ("tie_break", "joker_bids", "self_override_scope")
+        for other in CHOICES[name]
+        if other != getattr(v, name)
+    ]
     for name, alt_variant in whatifs:
         try:
             alt = rule_bids(alt_variant, s.level, bids, first_hand=s.first_hand, dealer=dealer, bottom=s.bottom)

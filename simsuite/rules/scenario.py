@@ -20,8 +20,23 @@ TRUMP_VOID = TRUMP  # "T", the last letter: the trump suit-class
 # the most points a scenario's defenders may claim either way: far beyond any real hand (eight
 # decks hold 800 points, and a capture multiplies the bottom's), yet small enough to score exactly
 MAX_DEFENDER_POINTS = 100_000
-TOP_KEYS = {"variant", "level", "trump", "declarers", "dealer", "hands", "trick", "end", "declare",
-            "to_move", "played", "points", "bottom", "shown", "voids"}
+TOP_KEYS = {
+    "variant",
+    "level",
+    "trump",
+    "declarers",
+    "dealer",
+    "hands",
+    "trick",
+    "end",
+    "declare",
+    "to_move",
+    "played",
+    "points",
+    "bottom",
+    "shown",
+    "voids",
+}
 SECTION_KEYS = {
     "trick": {"leader", "plays"},
     "end": {"defender_points", "bottom", "levels"},
@@ -91,7 +106,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
                 raise ScenarioError(f"[{section}] must be a table")
             bad = sorted(set(raw[section]) - keys)
             if bad:
-                raise ScenarioError(f"unknown key(s) in [{section}]: {', '.join(bad)}; known: {', '.join(sorted(keys))}")
+                raise ScenarioError(
+                    f"unknown key(s) in [{section}]: {', '.join(bad)}; known: {', '.join(sorted(keys))}"
+                )
     variant = raw.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise ScenarioError(f"variant must be a variant id string, got {variant!r}")
@@ -136,15 +153,17 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
             raise ScenarioError(f"[end] defender_points must be an integer, got {defender_points!r}")
         if abs(defender_points) > MAX_DEFENDER_POINTS:
-            raise ScenarioError(f"[end] defender_points = {defender_points} is out of range: must be from "
-                                f"-{MAX_DEFENDER_POINTS:,} to {MAX_DEFENDER_POINTS:,}")
+            raise ScenarioError(
+                f"[end] defender_points = {defender_points} is out of range: must be from "
+                f"-{MAX_DEFENDER_POINTS:,} to {MAX_DEFENDER_POINTS:,}"
+            )
         if defender_points % 5:
             raise ScenarioError(f"[end] defender_points = {defender_points} is not a multiple of 5")
         if "bottom" in e:
             bottom = _cards(e["bottom"], "[end] bottom")
         if "levels" in e:
             if not isinstance(e["levels"], dict) or set(e["levels"]) != set(TEAM_OF):
-                raise ScenarioError("[end] levels must give both teams: { NS = \"rank\", EW = \"rank\" }")
+                raise ScenarioError('[end] levels must give both teams: { NS = "rank", EW = "rank" }')
             try:
                 levels = {TEAM_OF[k]: parse_rank(str(v)) for k, v in e["levels"].items()}
             except CardError as exc:
@@ -157,7 +176,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
             raise ScenarioError("[declare] bids must be a list of [seat, cards] pairs")
         for i, bid in enumerate(d.get("bids", [])):
             if not (isinstance(bid, list) and len(bid) == 2):
-                raise ScenarioError(f"[declare] bid {i + 1} must be [seat, \"cards\"], got {bid!r}")
+                raise ScenarioError(f'[declare] bid {i + 1} must be [seat, "cards"], got {bid!r}')
             bids.append((_seat(bid[0], f"[declare] bid {i + 1}"), _cards(bid[1], f"[declare] bid {i + 1}")))
         first_hand = d.get("first_hand", False)
         if not isinstance(first_hand, bool):
@@ -168,8 +187,10 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
     played = _cards(raw["played"], "played") if "played" in raw else []
     points = raw.get("points", 0)
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_DEFENDER_POINTS or points % 5:
-        raise ScenarioError(f"points (the defenders' points so far) must be a multiple of 5 from 0 to "
-                            f"{MAX_DEFENDER_POINTS:,}, got {points!r}")
+        raise ScenarioError(
+            f"points (the defenders' points so far) must be a multiple of 5 from 0 to "
+            f"{MAX_DEFENDER_POINTS:,}, got {points!r}"
+        )
     buried = _cards(raw["bottom"], "bottom") if "bottom" in raw else None
     shown = _seat_cards(raw, "shown")
     voids = {}
@@ -179,7 +200,9 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         for key, value in raw["voids"].items():
             seat = _seat(key, "[voids]")
             if not isinstance(value, str) or not all(x in VOID_LETTERS for x in value.replace(" ", "").upper()):
-                raise ScenarioError(f'[voids] {key}: write the suits a seat has shown out of, as "H C" (T for trump); got {value!r}')
+                raise ScenarioError(
+                    f'[voids] {key}: write the suits a seat has shown out of, as "H C" (T for trump); got {value!r}'
+                )
             voids[seat] = sorted({VOID_LETTERS.index(x) for x in value.replace(" ", "").upper()})
     if to_move is not None:
         if level is None or trump is None or declarers is None or dealer is None:
@@ -189,10 +212,14 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         if plays and len(plays) >= 4:
             raise ScenarioError("to_move: the [trick] already has four plays; give the plays before the seat to move")
         if plays and (leader + len(plays)) % 4 != to_move:
-            raise ScenarioError(f"to_move = {SEATS[to_move]}, but after {len(plays)} play(s) from leader {SEATS[leader]} "
-                                f"it is {SEATS[(leader + len(plays)) % 4]}'s turn")
+            raise ScenarioError(
+                f"to_move = {SEATS[to_move]}, but after {len(plays)} play(s) from leader {SEATS[leader]} "
+                f"it is {SEATS[(leader + len(plays)) % 4]}'s turn"
+            )
         if TRUMP_VOID in voids.get(to_move, []):  # jokers, level cards and the trump suit are trump in every variant
-            held = sorted(c for c in hands[to_move] if card_suit(c) < 0 or card_rank(c) == level or card_suit(c) == trump)
+            held = sorted(
+                c for c in hands[to_move] if card_suit(c) < 0 or card_rank(c) == level or card_suit(c) == trump
+            )
             if held:
                 raise ScenarioError(_void_message(to_move, TRUMP_VOID, held[0]))
     elif played or buried is not None or shown or voids or "points" in raw:
@@ -203,9 +230,30 @@ def parse_scenario(raw: dict[str, Any], source: str = "<scenario>") -> Scenario:
         raise ScenarioError("[declare] needs level")
     if not (plays or has_end or bids is not None or to_move is not None):
         raise ScenarioError("nothing to rule: give a [trick], an [end], a [declare] or a position (to_move)")
-    return Scenario(source, variant, level, trump, declarers, dealer, hands, leader, plays, has_end,
-                    defender_points, bottom, levels, bids, first_hand, declare_dealer,
-                    to_move, played, points, buried, shown, voids)
+    return Scenario(
+        source,
+        variant,
+        level,
+        trump,
+        declarers,
+        dealer,
+        hands,
+        leader,
+        plays,
+        has_end,
+        defender_points,
+        bottom,
+        levels,
+        bids,
+        first_hand,
+        declare_dealer,
+        to_move,
+        played,
+        points,
+        buried,
+        shown,
+        voids,
+    )
 
 
 def _seat_cards(raw: dict[str, Any], section: str) -> dict[int, list[int]]:
@@ -213,7 +261,7 @@ def _seat_cards(raw: dict[str, Any], section: str) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     if section in raw:
         if not isinstance(raw[section], dict):
-            raise ScenarioError(f"[{section}] must be a table of seat = \"cards\"")
+            raise ScenarioError(f'[{section}] must be a table of seat = "cards"')
         for key, value in raw[section].items():
             out[_seat(key, f"[{section}]")] = _cards(value, f"[{section}] {key}")
     return out
@@ -246,8 +294,10 @@ def check_against(s: Scenario, variant) -> str | None:
         if s.level in variant.permanent_trump_ranks:
             problems.append(f"level {RANK_NAMES[s.level]} is a permanent trump rank in {variant.id}")
         elif not variant.start_level <= s.level <= variant.end_level:
-            problems.append(f"level {RANK_NAMES[s.level]} is outside {variant.id}'s levels "
-                            f"{RANK_NAMES[variant.start_level]}..{RANK_NAMES[variant.end_level]}")
+            problems.append(
+                f"level {RANK_NAMES[s.level]} is outside {variant.id}'s levels "
+                f"{RANK_NAMES[variant.start_level]}..{RANK_NAMES[variant.end_level]}"
+            )
     if s.trump == NO_TRUMP and not variant.no_trump:
         problems.append(f"{variant.id} has no no-trump hands")
     if s.levels:
@@ -255,8 +305,10 @@ def check_against(s: Scenario, variant) -> str | None:
             if not variant.start_level <= lvl <= variant.end_level:
                 problems.append(f"[end] level {RANK_NAMES[lvl]} is outside {variant.id}'s levels")
         if s.level is not None and s.declarers is not None and s.levels.get(s.declarers, s.level) != s.level:
-            problems.append(f"[end] levels: the declarers ({TEAMS[s.declarers]}) are at "
-                            f"{RANK_NAMES[s.levels[s.declarers]]}, but the hand is played at level {RANK_NAMES[s.level]}")
+            problems.append(
+                f"[end] levels: the declarers ({TEAMS[s.declarers]}) are at "
+                f"{RANK_NAMES[s.levels[s.declarers]]}, but the hand is played at level {RANK_NAMES[s.level]}"
+            )
     if s.bottom is not None and len(s.bottom) != variant.bottom_size:
         problems.append(f"the bottom has {len(s.bottom)} cards; {variant.id} buries {variant.bottom_size}")
     for seat, hand in s.hands.items():
@@ -275,7 +327,9 @@ def check_against(s: Scenario, variant) -> str | None:
             seen[c] = seen.get(c, 0) + 1
     over = [f"{n} x {format_card(c)}" for c, n in sorted(seen.items()) if n > variant.decks]
     if over:
-        problems.append(f"{', '.join(over)} on the table, but {variant.decks} deck(s) hold only {variant.decks} of each card")
+        problems.append(
+            f"{', '.join(over)} on the table, but {variant.decks} deck(s) hold only {variant.decks} of each card"
+        )
     return "; ".join(problems) if problems else None
 
 

@@ -70,7 +70,9 @@ def rule_lead(order: HandOrder, play: dict[int, int]) -> LeadRuling:
     if len(structure.units) == 1:
         return LeadRuling(True, None, structure)
     if not v.throws:
-        return LeadRuling(False, f"throws are not allowed in {v.id}; {structure.describe()} is not a single unit", structure, True)
+        return LeadRuling(
+            False, f"throws are not allowed in {v.id}; {structure.describe()} is not a single unit", structure, True
+        )
     return LeadRuling(True, None, structure, True)
 
 
@@ -85,8 +87,14 @@ def _can_form(order: HandOrder, hand: dict[int, int], cls: int, widths: tuple[in
     return False
 
 
-def rule_throw(order: HandOrder, structure: LeadStructure, play: dict[int, int], thrower: int,
-               others: dict[int, dict[int, int] | None], declarers: int) -> ThrowRuling:
+def rule_throw(
+    order: HandOrder,
+    structure: LeadStructure,
+    play: dict[int, int],
+    thrower: int,
+    others: dict[int, dict[int, int] | None],
+    declarers: int,
+) -> ThrowRuling:
     """The variant's throw test against the other players' hands, and the consequence of failure."""
     v = order.variant
     if any(h is None for h in others.values()):
@@ -96,8 +104,10 @@ def rule_throw(order: HandOrder, structure: LeadStructure, play: dict[int, int],
     failing: list[Unit] = []
     beaten = 0
     if v.throw_test == ThrowTest.ABSOLUTE_MAX:
-        top_other = max((int(order.pos[c]) for h in others.values() for c, n in h.items()
-                         if n and int(order.cls[c]) == cls), default=-1)
+        top_other = max(
+            (int(order.pos[c]) for h in others.values() for c, n in h.items() if n and int(order.cls[c]) == cls),
+            default=-1,
+        )
         for u in structure.units:
             low = [w for c, w in zip(u.cards, u.widths) if int(order.pos[c]) < top_other]
             if low:
@@ -120,7 +130,9 @@ def rule_throw(order: HandOrder, structure: LeadStructure, play: dict[int, int],
         forced = failing[0].counts()
     sign = 1 if team_of(thrower) == declarers else -1
     if v.throw_failure == ThrowFailure.FORFEIT:
-        return ThrowRuling(False, tuple(failing), "forfeit", 0, None, beaten, f"failed throw ({rule}): the hand is forfeit")
+        return ThrowRuling(
+            False, tuple(failing), "forfeit", 0, None, beaten, f"failed throw ({rule}): the hand is forfeit"
+        )
     if v.throw_failure == ThrowFailure.PENALTY_PER_CARD_BEATEN:
         penalty = v.throw_penalty * beaten
     elif v.throw_failure == ThrowFailure.PENALTY_PER_CARD_TAKEN_BACK:
@@ -242,8 +254,13 @@ class TrickRuling:
     lead_cards: int = 0  # cards in the lead the trick was played to (the forced play after a failed throw)
 
 
-def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
-               hands: dict[int, dict[int, int] | None], declarers: int) -> TrickRuling:
+def rule_trick(
+    order: HandOrder,
+    leader: int,
+    plays: Sequence[dict[int, int]],
+    hands: dict[int, dict[int, int] | None],
+    declarers: int,
+) -> TrickRuling:
     """Rule one trick: each play's legality (where its hand is known), any throw, the winner."""
     from .units import shape_of
 
@@ -272,7 +289,9 @@ def rule_trick(order: HandOrder, leader: int, plays: Sequence[dict[int, int]],
             notes.append(throw.reason)
         elif not throw.stands:
             if throw.forced_play is not None:
-                notes.append("the throw failed: the thrower takes the rest back and the trick is played to the forced play")
+                notes.append(
+                    "the throw failed: the thrower takes the rest back and the trick is played to the forced play"
+                )
                 structure = lead_structure(order, throw.forced_play)
                 lead_play = throw.forced_play
             else:

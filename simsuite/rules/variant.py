@@ -66,55 +66,108 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("bottom_size", "deal", "int", "cards in the bottom (kitty); 0 for none", minimum=0),
     FieldSpec("start_level", "deal", "rank", "the level both teams start at"),
     FieldSpec("end_level", "deal", "rank", "the last level; a team that passes it wins"),
-    FieldSpec("must_defend_end_level", "deal", "bool", "a team at the end level must win a hand as declarers there to finish"),
+    FieldSpec(
+        "must_defend_end_level", "deal", "bool", "a team at the end level must win a hand as declarers there to finish"
+    ),
     FieldSpec("permanent_trump_ranks", "deal", "rank_list", "ranks that are always trump (guangxi-2012: 2s)"),
     FieldSpec("no_trump", "deal", "bool", "whether a no-trump hand can be declared"),
     # [declare]
-    FieldSpec("bidding", "declare", "choice", "open declaring while drawing, or concealed bids after the deal", "bidding"),
+    FieldSpec(
+        "bidding", "declare", "choice", "open declaring while drawing, or concealed bids after the deal", "bidding"
+    ),
     FieldSpec("min_declare", "declare", "int", "identical level cards needed to declare first", minimum=1),
     FieldSpec("min_override", "declare", "int", "identical cards needed to override a standing declaration", minimum=1),
     FieldSpec("tie_break", "declare", "choice", "equal counts: by suit order, or the first stands", "tie_break"),
     FieldSpec("suit_order", "declare", "str_list", "with tie_break = suit_order: strongest first (BJ, SJ, S, H, D, C)"),
-    FieldSpec("joker_bids", "declare", "choice", "how jokers declare: not at all, a pair for no-trump, or like suits", "joker_bids"),
+    FieldSpec(
+        "joker_bids",
+        "declare",
+        "choice",
+        "how jokers declare: not at all, a pair for no-trump, or like suits",
+        "joker_bids",
+    ),
     FieldSpec("self_override", "declare", "bool", "may a declarer change the suit they declared"),
-    FieldSpec("self_override_scope", "declare", "choice",
-              "who is barred by self_override = false: the declaring seat, or its whole side (partner too)",
-              "self_override_scope"),
+    FieldSpec(
+        "self_override_scope",
+        "declare",
+        "choice",
+        "who is barred by self_override = false: the declaring seat, or its whole side (partner too)",
+        "self_override_scope",
+    ),
     FieldSpec("reinforce", "declare", "bool", "may a declarer add cards to their own declaration"),
     FieldSpec("first_hand_needs_small_joker", "declare", "bool", "opening hand: a bid must include a small joker"),
     FieldSpec("first_hand_declarer_deals", "declare", "bool", "opening hand: the winning declarer becomes dealer"),
-    FieldSpec("override_takes_deal", "declare", "bool", "after the opening hand, a successful override also takes the deal"),
+    FieldSpec(
+        "override_takes_deal", "declare", "bool", "after the opening hand, a successful override also takes the deal"
+    ),
     FieldSpec("fallback", "declare", "choice", "what happens when nobody declares", "fallback"),
     # [units]
     FieldSpec("max_unit", "units", "int", "largest unit of identical cards (2 pair, 3 triple, 4 quad)", minimum=1),
     FieldSpec("wide_tractors", "units", "bool", "consecutive triples (and quads) form tractors"),
     FieldSpec("gap_over_level", "units", "bool", "ranks either side of the level rank are consecutive"),
     FieldSpec("link_jokers", "units", "bool", "big-joker and small-joker units are consecutive"),
-    FieldSpec("link_small_joker_level", "units", "bool", "small joker and trump-suit level (any level in no-trump) are consecutive"),
+    FieldSpec(
+        "link_small_joker_level",
+        "units",
+        "bool",
+        "small joker and trump-suit level (any level in no-trump) are consecutive",
+    ),
     FieldSpec("link_level_off_level", "units", "bool", "trump-suit level and off-suit level are consecutive"),
-    FieldSpec("link_off_level_trump_ace", "units", "bool", "off-suit level and the trump suit's top rank are consecutive"),
+    FieldSpec(
+        "link_off_level_trump_ace", "units", "bool", "off-suit level and the trump suit's top rank are consecutive"
+    ),
     FieldSpec("link_permanent", "units", "bool", "permanent trumps form tractors with their neighbours"),
     FieldSpec("triple_pair_unit", "units", "bool", "a triple with an adjacent pair (AAAKK) is a unit in its own right"),
-    FieldSpec("wide_beats_pair_tractor", "units", "bool", "a triple/quad tractor beats a pair-tractor of the same card count"),
+    FieldSpec(
+        "wide_beats_pair_tractor", "units", "bool", "a triple/quad tractor beats a pair-tractor of the same card count"
+    ),
     FieldSpec("bombs", "units", "bool", "a quad is a bomb: it beats a 2-pair tractor and follows tractor leads"),
     # [follow]
-    FieldSpec("follow_order", "follow", "choice_list", "follow priority: the order of the profile's fields", "follow_order"),
-    FieldSpec("follow_order_quad_lead", "follow", "choice_list", "follow priority when the lead is a quad (bomb)", "follow_order"),
-    FieldSpec("wide_counts_as_tractor", "follow", "bool", "a triple-tractor answers a pair-tractor lead as a tractor of its card count"),
-    FieldSpec("lone_triple_counts", "follow", "bool", "against a triple lead a triple not in a tractor counts as a triple (else a pair + a single)"),
+    FieldSpec(
+        "follow_order", "follow", "choice_list", "follow priority: the order of the profile's fields", "follow_order"
+    ),
+    FieldSpec(
+        "follow_order_quad_lead",
+        "follow",
+        "choice_list",
+        "follow priority when the lead is a quad (bomb)",
+        "follow_order",
+    ),
+    FieldSpec(
+        "wide_counts_as_tractor",
+        "follow",
+        "bool",
+        "a triple-tractor answers a pair-tractor lead as a tractor of its card count",
+    ),
+    FieldSpec(
+        "lone_triple_counts",
+        "follow",
+        "bool",
+        "against a triple lead a triple not in a tractor counts as a triple (else a pair + a single)",
+    ),
     # [throw]
     FieldSpec("throws", "throw", "bool", "whether throws (several units at once) may be led"),
     FieldSpec("throw_test", "throw", "choice", "absolute-max or per-unit validity test", "throw_test"),
     FieldSpec("throw_failure", "throw", "choice", "the consequence of a failed throw", "throw_failure"),
     FieldSpec("throw_penalty", "throw", "int", "penalty points (per card, or flat)", minimum=0),
     FieldSpec("forced_play", "throw", "choice", "what the thrower must play after a failed throw", "forced_play"),
-    FieldSpec("throw_compare", "throw", "choice", "trumped throws are compared by their largest unit (most cards, then widest)", "throw_compare"),
+    FieldSpec(
+        "throw_compare",
+        "throw",
+        "choice",
+        "trumped throws are compared by their largest unit (most cards, then widest)",
+        "throw_compare",
+    ),
     # [capture]
     FieldSpec("capture_by", "capture", "choice", "who may capture on the last trick", "capture_by"),
     FieldSpec("capture_with", "capture", "choice", "what the last trick must be won with", "capture_with"),
     FieldSpec("capture_scheme", "capture", "choice", "how the multiplier is computed", "capture_scheme"),
-    FieldSpec("capture_per_card", "capture", "int", "per_card: multiplier per card of the winning unit (trump)", minimum=0),
-    FieldSpec("capture_side_per_card", "capture", "int", "per_card: multiplier per card when won with a side suit", minimum=0),
+    FieldSpec(
+        "capture_per_card", "capture", "int", "per_card: multiplier per card of the winning unit (trump)", minimum=0
+    ),
+    FieldSpec(
+        "capture_side_per_card", "capture", "int", "per_card: multiplier per card when won with a side suit", minimum=0
+    ),
     FieldSpec("capture_base", "capture", "int", "per_card: added to the multiplier; power: its base", minimum=0),
     FieldSpec("single_card_captures", "capture", "bool", "whether a one-card last lead captures"),
     # [score]
@@ -122,17 +175,33 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("step", "score", "int", "points per level on both sides", minimum=5),
     FieldSpec("takeover_bonus", "score", "int", "levels the defenders gain just by taking over", minimum=0),
     FieldSpec("declarer_cap", "score", "int", "most levels declarers gain in a hand (0: no cap)", minimum=0),
-    FieldSpec("zero_bonus", "score", "int", "levels declarers gain when the defenders have 0 (0: no special band)", minimum=0),
+    FieldSpec(
+        "zero_bonus", "score", "int", "levels declarers gain when the defenders have 0 (0: no special band)", minimum=0
+    ),
     FieldSpec("below_zero_step", "score", "bool", "below 0, each further step gains the declarers one more level"),
     FieldSpec("defender_cap", "score", "int", "most levels defenders gain in a hand (0: no cap)", minimum=0),
     FieldSpec("dealer_rotation", "score", "choice", "who deals next", "dealer_rotation"),
     # [match]
     FieldSpec("match_minutes", "match", "int", "length of a timed match in minutes (0: untimed)", minimum=0),
     FieldSpec("warning_minute", "match", "int", "minute of the warning (0: none)", minimum=0),
-    FieldSpec("hands_after_warning", "match", "int", "hands started after the warning, besides the one in play", minimum=0),
+    FieldSpec(
+        "hands_after_warning", "match", "int", "hands started after the warning, besides the one in play", minimum=0
+    ),
     FieldSpec("no_new_hand_minutes", "match", "int", "no new hand starts in the last N minutes", minimum=0),
-    FieldSpec("tie_rule", "match", "choice", "equal levels at time: a draw, or the team on stage (declaring next) wins", "tie_rule"),
-    FieldSpec("hand_overhead_minutes", "match", "float", "duration model: minutes per hand for shuffle, deal, declare, bury", minimum=0),
+    FieldSpec(
+        "tie_rule",
+        "match",
+        "choice",
+        "equal levels at time: a draw, or the team on stage (declaring next) wins",
+        "tie_rule",
+    ),
+    FieldSpec(
+        "hand_overhead_minutes",
+        "match",
+        "float",
+        "duration model: minutes per hand for shuffle, deal, declare, bury",
+        minimum=0,
+    ),
     FieldSpec("seconds_per_trick", "match", "float", "duration model: seconds per trick", minimum=0),
     # [tournament]
     FieldSpec("tournament_format", "tournament", "choice", "how rounds are paired", "tournament_format"),
@@ -141,10 +210,15 @@ SPECS: tuple[FieldSpec, ...] = (
     FieldSpec("points_draw", "tournament", "int", "points for a draw", minimum=0),
     FieldSpec("points_loss", "tournament", "int", "points for a loss", minimum=0),
     FieldSpec("elimination", "tournament", "choice", "knock-out: single or double elimination", "elimination"),
-    FieldSpec("no_rematch_rounds", "tournament", "int", "Swiss: teams that met in the last N rounds are not paired again (0: rematches allowed)", minimum=0),
+    FieldSpec(
+        "no_rematch_rounds",
+        "tournament",
+        "int",
+        "Swiss: teams that met in the last N rounds are not paired again (0: rematches allowed)",
+        minimum=0,
+    ),
     FieldSpec("tiebreaks", "tournament", "choice_list", "tie-breaks in order", "tiebreaks"),
 )
-
 
 
 # --- field ranges --------------------------------------------------------------------------
@@ -166,16 +240,33 @@ MAX_ROUNDS = 1000
 MAX_TOURNAMENT_POINTS = 1000
 MAX_VERSION = 10**6
 RANGES: dict[str, float] = {
-    "version": MAX_VERSION, "decks": MAX_DECKS, "bottom_size": MAX_BOTTOM,
-    "min_declare": MAX_DECKS, "min_override": MAX_DECKS, "max_unit": MAX_DECKS,
-    "throw_penalty": MAX_PENALTY_POINTS, "capture_per_card": MAX_CAPTURE_FACTOR,
-    "capture_side_per_card": MAX_CAPTURE_FACTOR, "capture_base": MAX_CAPTURE_FACTOR,
-    "takeover": 100 * MAX_DECKS, "step": 100 * MAX_DECKS, "takeover_bonus": LEVELS_ON_THE_LADDER,
-    "declarer_cap": LEVELS_ON_THE_LADDER, "zero_bonus": LEVELS_ON_THE_LADDER, "defender_cap": LEVELS_ON_THE_LADDER,
-    "match_minutes": MINUTES_PER_DAY, "warning_minute": MINUTES_PER_DAY, "hands_after_warning": MAX_HANDS_AFTER_WARNING,
-    "no_new_hand_minutes": MINUTES_PER_DAY, "hand_overhead_minutes": MINUTES_PER_DAY,
-    "seconds_per_trick": 60 * MINUTES_PER_DAY, "rounds": MAX_ROUNDS, "points_win": MAX_TOURNAMENT_POINTS,
-    "points_draw": MAX_TOURNAMENT_POINTS, "points_loss": MAX_TOURNAMENT_POINTS, "no_rematch_rounds": MAX_ROUNDS,
+    "version": MAX_VERSION,
+    "decks": MAX_DECKS,
+    "bottom_size": MAX_BOTTOM,
+    "min_declare": MAX_DECKS,
+    "min_override": MAX_DECKS,
+    "max_unit": MAX_DECKS,
+    "throw_penalty": MAX_PENALTY_POINTS,
+    "capture_per_card": MAX_CAPTURE_FACTOR,
+    "capture_side_per_card": MAX_CAPTURE_FACTOR,
+    "capture_base": MAX_CAPTURE_FACTOR,
+    "takeover": 100 * MAX_DECKS,
+    "step": 100 * MAX_DECKS,
+    "takeover_bonus": LEVELS_ON_THE_LADDER,
+    "declarer_cap": LEVELS_ON_THE_LADDER,
+    "zero_bonus": LEVELS_ON_THE_LADDER,
+    "defender_cap": LEVELS_ON_THE_LADDER,
+    "match_minutes": MINUTES_PER_DAY,
+    "warning_minute": MINUTES_PER_DAY,
+    "hands_after_warning": MAX_HANDS_AFTER_WARNING,
+    "no_new_hand_minutes": MINUTES_PER_DAY,
+    "hand_overhead_minutes": MINUTES_PER_DAY,
+    "seconds_per_trick": 60 * MINUTES_PER_DAY,
+    "rounds": MAX_ROUNDS,
+    "points_win": MAX_TOURNAMENT_POINTS,
+    "points_draw": MAX_TOURNAMENT_POINTS,
+    "points_loss": MAX_TOURNAMENT_POINTS,
+    "no_rematch_rounds": MAX_ROUNDS,
 }
 # why a value past a range's end does not play, where the range alone does not say it
 _DEAL_LIMIT = f"the engine deals at most {MAX_DECKS} decks, {54 * MAX_DECKS} cards"
@@ -352,8 +443,10 @@ def override_keys() -> list[str]:
 
 def unknown_key_problem(key: str) -> str:
     """Why an override key (``--set KEY=VALUE``) is refused: the near keys, not all of them."""
-    return (f"unknown key {key!r}{did_you_mean(key, override_keys())}; the {len(override_keys())} rule keys are the "
-            "fields simsuite show VARIANT lists")
+    return (
+        f"unknown key {key!r}{did_you_mean(key, override_keys())}; the {len(override_keys())} rule keys are the "
+        "fields simsuite show VARIANT lists"
+    )
 
 
 def _to_plain(spec: FieldSpec, value: Any) -> Any:
@@ -383,12 +476,18 @@ def _locate(text: str) -> Path:
     path = Path(text)
     if not (text.endswith(".toml") or path.is_file()):
         if id_problem(text, "a variant id") is not None:  # never a path joined onto the registry folder
-            raise VariantError(text, [f"unknown variant id (an id is 1 to {MAX_ID} {ID_CHARS}); give the path of a "
-                                      f"variant file ending in .toml, or one of: {', '.join(known_ids())}"])
+            raise VariantError(
+                text,
+                [
+                    f"unknown variant id (an id is 1 to {MAX_ID} {ID_CHARS}); give the path of a "
+                    f"variant file ending in .toml, or one of: {', '.join(known_ids())}"
+                ],
+            )
         path = VARIANTS_DIR / f"{text}.toml"
         if not path.is_file():
-            raise VariantError(text, [f"unknown variant id{did_you_mean(text, known_ids())}; known ids: "
-                                      f"{', '.join(known_ids())}"])
+            raise VariantError(
+                text, [f"unknown variant id{did_you_mean(text, known_ids())}; known ids: {', '.join(known_ids())}"]
+            )
     return path
 
 
@@ -397,12 +496,21 @@ def _load_path(path: Path, seen: tuple[str, ...]) -> Variant:
     try:
         raw = read_toml(path, "variant file")
     except SimsuiteError as exc:  # one line naming the file: the reason, without the path again
-        raise VariantError(source, [str(exc).removeprefix(f"{path}: ").replace("no such variant file", "no such file")]) from None
+        raise VariantError(
+            source, [str(exc).removeprefix(f"{path}: ").replace("no such variant file", "no such file")]
+        ) from None
     return variant_from_table(raw, source, path.parent, default_id=path.stem, seen=seen, built_in=_in_registry(path))
 
 
-def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, default_id: str = "",
-                       seen: tuple[str, ...] = (), built_in: bool = False) -> Variant:
+def variant_from_table(
+    raw: Mapping[str, Any],
+    source: str,
+    base_dir: Path,
+    *,
+    default_id: str = "",
+    seen: tuple[str, ...] = (),
+    built_in: bool = False,
+) -> Variant:
     """A variant from the parsed contents of a variant file (``extends``, ``id``, sections and
     ``[cite.*]``), validated like a file; ``extends = "x.toml"`` is read relative to ``base_dir``.
     Lets another file hold a variant in one of its tables (calibration references,
@@ -436,7 +544,9 @@ def variant_from_table(raw: Mapping[str, Any], source: str, base_dir: Path, *, d
             for sub, subvalue in value.items():
                 spec = SPEC_BY_NAME.get(sub)
                 if spec is None:
-                    problems.append(f"unknown key [{key}] {sub!r}; known keys in [{key}]: {', '.join(s.name for s in SPECS if s.section == key)}")
+                    problems.append(
+                        f"unknown key [{key}] {sub!r}; known keys in [{key}]: {', '.join(s.name for s in SPECS if s.section == key)}"
+                    )
                 elif spec.section != key:
                     problems.append(f"key {sub!r} belongs in [{spec.section}], not [{key}]")
                 else:
@@ -512,12 +622,15 @@ def read_citations(table: Any, problems: list[str]) -> dict[str, Citation]:
         for name, entry in entries.items():
             spec = SPEC_BY_NAME.get(name)
             if spec is None:
-                problems.append(f"{where} {name}: cites a field that does not exist; fields of [{section}]: "
-                                f"{', '.join(s.name for s in SPECS if s.section == section)}")
+                problems.append(
+                    f"{where} {name}: cites a field that does not exist; fields of [{section}]: "
+                    f"{', '.join(s.name for s in SPECS if s.section == section)}"
+                )
                 continue
             if spec.section != section:
-                problems.append(f"{where} {name}: the field belongs in [{spec.section}]; cite it in "
-                                f"[{CITE_SECTION}.{spec.section}]")
+                problems.append(
+                    f"{where} {name}: the field belongs in [{spec.section}]; cite it in [{CITE_SECTION}.{spec.section}]"
+                )
                 continue
             citation = _citation(entry, f"{where} {name}", problems)
             if citation is not None:
@@ -527,19 +640,23 @@ def read_citations(table: Any, problems: list[str]) -> dict[str, Citation]:
 
 def _citation(entry: Any, where: str, problems: list[str]) -> Citation | None:
     if not isinstance(entry, dict):
-        problems.append(f'{where}: a citation is a table, {{ clause = "...", note = "..." }} or {{ default = "..." }}; '
-                        f"got {entry!r}")
+        problems.append(
+            f'{where}: a citation is a table, {{ clause = "...", note = "..." }} or {{ default = "..." }}; '
+            f"got {entry!r}"
+        )
         return None
     bad = [k for k in entry if k not in CITE_KEYS]
     if bad:
-        problems.append(f"{where}: unknown citation key(s) {', '.join(map(repr, bad))}; a citation has "
-                        f"{', '.join(CITE_KEYS)}")
+        problems.append(
+            f"{where}: unknown citation key(s) {', '.join(map(repr, bad))}; a citation has {', '.join(CITE_KEYS)}"
+        )
     empty = [k for k in CITE_KEYS if k in entry and (not isinstance(entry[k], str) or not entry[k].strip())]
     if empty:
         problems.append(f"{where}: {', '.join(empty)} must be non-empty text")
     if "clause" not in entry and "default" not in entry:
-        problems.append(f"{where}: give clause (where the original says it) or default (our reason where the "
-                        "original is silent)")
+        problems.append(
+            f"{where}: give clause (where the original says it) or default (our reason where the original is silent)"
+        )
     elif "quote" in entry and "clause" not in entry:
         problems.append(f"{where}: a quote needs the clause it comes from")
     if bad or empty or "clause" not in entry and "default" not in entry:
@@ -552,16 +669,21 @@ def inherited_citations(base: Variant, new: Variant) -> dict[str, Citation]:
     return {k: c for k, c in base.citations.items() if getattr(base, k) == getattr(new, k)}
 
 
-def _with_citations(variant: Variant, parent: Variant | None, own: dict[str, Citation], source: str, *,
-                    required: bool) -> Variant:
+def _with_citations(
+    variant: Variant, parent: Variant | None, own: dict[str, Citation], source: str, *, required: bool
+) -> Variant:
     citations = inherited_citations(parent, variant) if parent is not None else {}
     citations.update(own)
     if required:
         missing = [s for s in SPECS if s.section != "about" and s.name not in citations]
         if missing:
-            raise VariantError(source, [f"[{CITE_SECTION}.{s.section}] {s.name}: {NOT_CITED} (a built-in variant cites every "
-                                        "rule field)"
-                                        for s in missing])
+            raise VariantError(
+                source,
+                [
+                    f"[{CITE_SECTION}.{s.section}] {s.name}: {NOT_CITED} (a built-in variant cites every rule field)"
+                    for s in missing
+                ],
+            )
     return dataclasses.replace(variant, citations=citations)
 
 
@@ -617,7 +739,7 @@ def _coerce(spec: FieldSpec, value: Any) -> Any:
         return _rank(value)
     if kind == "rank_list":
         if not isinstance(value, list):
-            raise ValueError("must be a list of ranks, e.g. [\"2\"]")
+            raise ValueError('must be a list of ranks, e.g. ["2"]')
         return tuple(_rank(v) for v in value)
     if kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -645,8 +767,11 @@ def _in_range(spec: FieldSpec, value: int | float) -> int | float:
     """Check the documented range; the message gives the range so a user can fix it at once."""
     low, high = spec.minimum, spec.maximum
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
-            f"at least {low:g}" if low is not None else f"at most {high:g}")
+        bounds = (
+            f"from {low:g} to {high:g}"
+            if low is not None and high is not None
+            else (f"at least {low:g}" if low is not None else f"at most {high:g}")
+        )
         why = f" ({RANGE_REASONS[spec.name]})" if spec.name in RANGE_REASONS else ""
         raise ValueError(f"out of range: must be {bounds}{why}")
     return value
@@ -656,7 +781,7 @@ def _rank(value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
         value = str(value)
     if not isinstance(value, str):
-        raise ValueError("must be a rank such as \"2\", \"10\" or \"A\"")
+        raise ValueError('must be a rank such as "2", "10" or "A"')
     try:
         return parse_rank(value)
     except CardError as exc:
@@ -689,41 +814,59 @@ def _check_consistency(v: dict[str, Any]) -> list[str]:
             f"with {decks} deck(s) the bottom sizes that deal evenly are {even_bottoms_text(decks)}"
         )
     elif bottom >= 54 * decks:
-        problems.append(f"[deal] bottom_size = {bottom} leaves no cards to deal; with {decks} deck(s) the bottom sizes "
-                        f"that deal evenly are {even_bottoms_text(decks)}")
+        problems.append(
+            f"[deal] bottom_size = {bottom} leaves no cards to deal; with {decks} deck(s) the bottom sizes "
+            f"that deal evenly are {even_bottoms_text(decks)}"
+        )
     if len(v["permanent_trump_ranks"]) > 1:
-        problems.append(f"[deal] permanent_trump_ranks lists {len(v['permanent_trump_ranks'])} ranks; the engine plays "
-                        "at most one permanent trump rank")
+        problems.append(
+            f"[deal] permanent_trump_ranks lists {len(v['permanent_trump_ranks'])} ranks; the engine plays "
+            "at most one permanent trump rank"
+        )
     if v["max_unit"] > decks:
-        problems.append(f"[units] max_unit = {v['max_unit']} is larger than {decks} deck(s) allow (at most {decks} identical cards)")
+        problems.append(
+            f"[units] max_unit = {v['max_unit']} is larger than {decks} deck(s) allow (at most {decks} identical cards)"
+        )
     if v["end_level"] < v["start_level"]:
-        problems.append(f"[deal] end_level {RANK_NAMES[v['end_level']]} is below start_level {RANK_NAMES[v['start_level']]}")
+        problems.append(
+            f"[deal] end_level {RANK_NAMES[v['end_level']]} is below start_level {RANK_NAMES[v['start_level']]}"
+        )
     total = 100 * decks
     if v["takeover"] > total:
         problems.append(f"[score] takeover = {v['takeover']} is more than the {total} points in {decks} deck(s)")
     if v["step"] > v["takeover"]:
-        problems.append(f"[score] thresholds out of order: step = {v['step']} is larger than takeover = {v['takeover']}")
+        problems.append(
+            f"[score] thresholds out of order: step = {v['step']} is larger than takeover = {v['takeover']}"
+        )
     if v["takeover"] % 5 or v["step"] % 5:
         problems.append("[score] takeover and step must be multiples of 5 (points come in fives)")
     if v["warning_minute"] and v["match_minutes"] and v["warning_minute"] > v["match_minutes"]:
-        problems.append(f"[match] warning_minute = {v['warning_minute']} is after the end of a {v['match_minutes']}-minute match")
+        problems.append(
+            f"[match] warning_minute = {v['warning_minute']} is after the end of a {v['match_minutes']}-minute match"
+        )
     if v["tie_break"] == TieBreak.SUIT_ORDER:
         names = ("BJ", "SJ", "S", "H", "D", "C")
         bad = [s for s in v["suit_order"] if s not in names]
         if bad or sorted(v["suit_order"]) != sorted(set(v["suit_order"])):
-            problems.append(f"[declare] suit_order {list(v['suit_order'])} must list distinct names from {', '.join(names)}")
+            problems.append(
+                f"[declare] suit_order {list(v['suit_order'])} must list distinct names from {', '.join(names)}"
+            )
         missing = [s for s in ("S", "H", "D", "C") if s not in v["suit_order"]]
         if missing:
             problems.append(f"[declare] suit_order must rank every suit; missing {', '.join(missing)}")
     if v["min_override"] < v["min_declare"]:
-        problems.append(f"[declare] min_override = {v['min_override']} is smaller than min_declare = {v['min_declare']}")
+        problems.append(
+            f"[declare] min_override = {v['min_override']} is smaller than min_declare = {v['min_declare']}"
+        )
     if v["wide_tractors"] and v["max_unit"] < 3:
         problems.append("[units] wide_tractors needs max_unit of at least 3")
     if v["bombs"] and v["max_unit"] < 4:
         problems.append("[units] bombs need max_unit = 4")
     if v["tournament_format"] == TournamentFormat.KNOCKOUT and v["tie_rule"] == TieRule.DRAW and v["match_minutes"]:
-        problems.append("[tournament] tournament_format = \"knockout\" needs tie_rule = \"on_stage\" in a timed match: "
-                        "a knock-out match must have a winner, and tie_rule = \"draw\" lets a match end level at time")
+        problems.append(
+            '[tournament] tournament_format = "knockout" needs tie_rule = "on_stage" in a timed match: '
+            'a knock-out match must have a winner, and tie_rule = "draw" lets a match end level at time'
+        )
     if v["points_win"] < v["points_draw"] or v["points_draw"] < v["points_loss"]:
         problems.append("[tournament] points must satisfy win >= draw >= loss")
     for ranks in (v["permanent_trump_ranks"],):
@@ -746,10 +889,12 @@ def describe(variant: Variant) -> str:
     """A readable listing of one variant's rules, for checking against the original: each value with
     its meaning, and under it the value's source (the clause and its note, default: our reason, or
     not cited)."""
-    lines = [f"{variant.id}: {variant.name}",
-             f"  document: {variant.document}   version {variant.version}   rules hash {variant.rules_hash}",
-             "  Under each value, its source: the original's clause and what it says, \"default:\" our",
-             "  reason where the original is silent, or \"not cited\"."]
+    lines = [
+        f"{variant.id}: {variant.name}",
+        f"  document: {variant.document}   version {variant.version}   rules hash {variant.rules_hash}",
+        '  Under each value, its source: the original\'s clause and what it says, "default:" our',
+        '  reason where the original is silent, or "not cited".',
+    ]
     for section in SECTIONS:
         if section == "about":
             continue
@@ -758,7 +903,13 @@ def describe(variant: Variant) -> str:
             if spec.section != section:
                 continue
             value = _to_plain(spec, getattr(variant, spec.name))
-            shown = (", ".join(map(str, value)) or "none") if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
+            shown = (
+                (", ".join(map(str, value)) or "none")
+                if isinstance(value, list)
+                else str(value).lower()
+                if isinstance(value, bool)
+                else value
+            )
             if len(str(shown)) > 18:  # a long value (a list) on a line of its own, its meaning under it
                 lines += wrap_columns(f"  {spec.name:<28} {shown}", SHOW_WIDTH, 31)
                 lines += wrap_columns(" " * 50 + spec.doc, SHOW_WIDTH, 50)
@@ -798,7 +949,20 @@ def wrap_columns(line: str, width: int, indent: int) -> list[str]:
 
 def replace(variant: Variant, **changes: Any) -> Variant:
     """``dataclasses.replace`` that validates the result."""
-    return variant.with_overrides({k: _to_plain(SPEC_BY_NAME[k], v) if k in SPEC_BY_NAME else v for k, v in changes.items()})
+    return variant.with_overrides(
+        {k: _to_plain(SPEC_BY_NAME[k], v) if k in SPEC_BY_NAME else v for k, v in changes.items()}
+    )
 
 
-__all__ = ["Variant", "Citation", "load_variant", "variant_from_table", "load_all", "known_ids", "describe", "SPECS", "VariantError", "dataclasses"]
+__all__ = [
+    "Variant",
+    "Citation",
+    "load_variant",
+    "variant_from_table",
+    "load_all",
+    "known_ids",
+    "describe",
+    "SPECS",
+    "VariantError",
+    "dataclasses",
+]

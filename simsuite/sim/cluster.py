@@ -43,8 +43,10 @@ def no_worker_wait() -> float:
     except ValueError:
         value = math.nan
     if not 0 < value <= MAX_NO_WORKER_S:
-        raise SimsuiteError(f"{NO_WORKER_ENV}={raw!r}: the seconds a Dask run waits for a worker must be a number "
-                            f"above 0 and at most {MAX_NO_WORKER_S:,.0f}")
+        raise SimsuiteError(
+            f"{NO_WORKER_ENV}={raw!r}: the seconds a Dask run waits for a worker must be a number "
+            f"above 0 and at most {MAX_NO_WORKER_S:,.0f}"
+        )
     return value
 
 
@@ -59,8 +61,9 @@ def _cluster_state(client) -> tuple[bool, int, int]:
     return True, int(info.get("n_workers") or 0), int(info.get("total_threads") or 0)
 
 
-def play_on_cluster(client, fn: Callable[[dict], tuple], tasks: list[dict], wait_s: float,
-                    address: str) -> Iterator[tuple]:
+def play_on_cluster(
+    client, fn: Callable[[dict], tuple], tasks: list[dict], wait_s: float, address: str
+) -> Iterator[tuple]:
     """``fn(task)`` of every task on the cluster's workers, yielded as each finishes. Raises
     ``WorkersLost`` after ``wait_s`` seconds without a worker, or at once when the scheduler goes;
     a task's own exception (a worker killed while running it too often, say) passes through.
@@ -125,10 +128,11 @@ def _lost_text(address: str, answers: bool, seen_worker: bool, wait_s: float) ->
     if not answers:
         return f"lost the connection to the Dask scheduler at {address} for {secs}"
     if seen_worker:
-        return (f"every worker of the Dask cluster at {address} was lost and none came back within {secs} "
-                f"({NO_WORKER_ENV} sets the wait)")
-    return (f"the Dask scheduler at {address} has had no worker for {secs}; start workers with "
-            f"`dask worker {address}`")
+        return (
+            f"every worker of the Dask cluster at {address} was lost and none came back within {secs} "
+            f"({NO_WORKER_ENV} sets the wait)"
+        )
+    return f"the Dask scheduler at {address} has had no worker for {secs}; start workers with `dask worker {address}`"
 
 
 __all__ = ["play_on_cluster", "WorkersLost", "no_worker_wait", "NO_WORKER_S", "NO_WORKER_ENV"]

@@ -68,8 +68,15 @@ def play_chunk(task: dict) -> tuple:
         hparts, mparts = [], []
         for ns, ew, swapped in _tables(task["policies"], task["duplicate"]):
             batch = play_match_batch(v, task["seed"], task["start"], task["stop"] - task["start"], f"{ns},{ew}")
-            tags = dict(run=task["run"], variant=v.id, cell=task["cell"], seed=task["seed"], policy_ns=ns,
-                        policy_ew=ew, swapped=swapped)
+            tags = dict(
+                run=task["run"],
+                variant=v.id,
+                cell=task["cell"],
+                seed=task["seed"],
+                policy_ns=ns,
+                policy_ew=ew,
+                swapped=swapped,
+            )
             hparts.append(hand_frame(batch, start_level=v.start_level, **tags))
             mparts.append(match_frame(batch, **tags))
         return ("ok", task["id"], pl.concat(hparts), pl.concat(mparts), time.perf_counter() - t0)
@@ -123,9 +130,11 @@ def dask_client(opts: ExecOptions):
             socket.create_connection(host_port, timeout=SCHEDULER_TIMEOUT_S).close()
         return Client(opts.scheduler, timeout=f"{SCHEDULER_TIMEOUT_S}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise SimsuiteError(f"cannot reach the Dask scheduler at {opts.scheduler} within {SCHEDULER_TIMEOUT_S} s "
-                            f"({' '.join(str(exc).split())}); start one with `dask scheduler` and workers with "
-                            "`dask worker ADDRESS`") from None
+        raise SimsuiteError(
+            f"cannot reach the Dask scheduler at {opts.scheduler} within {SCHEDULER_TIMEOUT_S} s "
+            f"({' '.join(str(exc).split())}); start one with `dask scheduler` and workers with "
+            "`dask worker ADDRESS`"
+        ) from None
 
 
 def local_processes():
@@ -204,8 +213,6 @@ class _terminate_as_interrupt:
 terminate_as_interrupt = _terminate_as_interrupt  # the public name (learn collect holds its run the same way)
 
 
-
-
 def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: float) -> Path:
     import contextlib
 
@@ -213,9 +220,18 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
     manifest = prepare_store(plan, identity, opts.quiet)
     cells = {c.id: c for c in plan.cells}
     todo = [c for c in manifest["chunks"] if c["status"] != R.DONE]
-    session = {"command": plan.command, "started": utc_now(), "ended": None, "jobs": opts.jobs,
-               "backend": opts.backend, "scheduler": opts.scheduler, "chunks_played": 0, "hosts": [],
-               "worker_processes": 0, "status": "running"}
+    session = {
+        "command": plan.command,
+        "started": utc_now(),
+        "ended": None,
+        "jobs": opts.jobs,
+        "backend": opts.backend,
+        "scheduler": opts.scheduler,
+        "chunks_played": 0,
+        "hosts": [],
+        "worker_processes": 0,
+        "status": "running",
+    }
     ran_in: set = set()  # (host, pid) of every process that played a chunk of this session
     manifest["sessions"].append(session)
     manifest["status"] = "running"
@@ -228,9 +244,20 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
             print(f"{out}: complete already ({len(manifest['chunks'])} chunks); nothing to do", file=sys.stderr)
         return out
     R.write_manifest(out, manifest)
-    tasks = [{"id": c["id"], "cell": c["cell"], "variant": cells[c["cell"]].variant, "seed": plan.seed,
-              "start": c["start"], "stop": c["stop"], "policies": cells[c["cell"]].policies,
-              "duplicate": plan.duplicate, "run": out.resolve().name} for c in todo]
+    tasks = [
+        {
+            "id": c["id"],
+            "cell": c["cell"],
+            "variant": cells[c["cell"]].variant,
+            "seed": plan.seed,
+            "start": c["start"],
+            "stop": c["stop"],
+            "policies": cells[c["cell"]].policies,
+            "duplicate": plan.duplicate,
+            "run": out.resolve().name,
+        }
+        for c in todo
+    ]
     by_id = {c["id"]: c for c in manifest["chunks"]}
     task_by_id = {t["id"]: t for t in tasks}
     total = sum(c["stop"] - c["start"] for c in todo)
@@ -305,18 +332,28 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
         manifest.update(status=status, ended=utc_now())
         R.write_manifest(out, manifest)
         if status == "interrupted" and opts.scratch:
-            print(f"simsuite: interrupted after {done} of {len(manifest['chunks'])} chunks; they were played in a "
-                  "temporary folder, which is removed: nothing is kept, run the command again", file=sys.stderr)
+            print(
+                f"simsuite: interrupted after {done} of {len(manifest['chunks'])} chunks; they were played in a "
+                "temporary folder, which is removed: nothing is kept, run the command again",
+                file=sys.stderr,
+            )
         elif status == "interrupted":
-            print(f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
-                  f"resume with: {resume_hint}", file=sys.stderr)
+            print(
+                f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
+                f"resume with: {resume_hint}",
+                file=sys.stderr,
+            )
     if isinstance(backend_error, WorkersLost):
-        raise SimsuiteError(f"{backend_error}: the run stopped; the {done} completed chunk(s) are kept in {out}; "
-                            f"resume with: {resume_hint}")
+        raise SimsuiteError(
+            f"{backend_error}: the run stopped; the {done} completed chunk(s) are kept in {out}; "
+            f"resume with: {resume_hint}"
+        )
     if backend_error is not None:
-        raise SimsuiteError(f"the {opts.backend} backend failed ({type(backend_error).__name__}: "
-                            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
-                            f"{out}; resume with: {resume_hint}")
+        raise SimsuiteError(
+            f"the {opts.backend} backend failed ({type(backend_error).__name__}: "
+            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
+            f"{out}; resume with: {resume_hint}"
+        )
     if failure is not None:
         _, cid, message, bad, pol, _where = failure
         t = task_by_id[cid]
@@ -324,12 +361,17 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
         m = bad if bad is not None else t["start"]
         pol = pol or pair_text(cell.policies)
         repro = play_command(cell.variant, plan.seed, m, pol, given=cell.given)
-        raise SimsuiteError(f"chunk {cid} (cell {cell.id}, matches {t['start']}-{t['stop'] - 1}, seed {plan.seed}) failed: "
-                            f"{message}; the {done} completed chunk(s) are kept in {out}; reproduce with: {repro}; "
-                            f"then resume with: {resume_hint}")
+        raise SimsuiteError(
+            f"chunk {cid} (cell {cell.id}, matches {t['start']}-{t['stop'] - 1}, seed {plan.seed}) failed: "
+            f"{message}; the {done} completed chunk(s) are kept in {out}; reproduce with: {repro}; "
+            f"then resume with: {resume_hint}"
+        )
     secs = time.perf_counter() - t0
     if not opts.quiet:
         played = progress.matches
-        print(f"{out}: {played:,} matches, {progress.hands:,} hands in {secs:.1f} s "
-              f"({progress.hands / max(secs, 1e-9):,.0f} hands/s)", file=sys.stderr)
+        print(
+            f"{out}: {played:,} matches, {progress.hands:,} hands in {secs:.1f} s "
+            f"({progress.hands / max(secs, 1e-9):,.0f} hands/s)",
+            file=sys.stderr,
+        )
     return out

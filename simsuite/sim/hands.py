@@ -15,8 +15,9 @@ from ..rules.variant import Variant
 DUEL_CHUNK = 250  # hands per task on several workers (a duel; compare-policies but for search)
 
 
-def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int,
-               chunk: int = DUEL_CHUNK) -> np.ndarray:
+def play_hands(
+    variant: Variant, seed: int, hands: int, policies: str, jobs: int, chunk: int = DUEL_CHUNK
+) -> np.ndarray:
     """Record rows of hands 0..hands-1 of the run ``seed``, in tasks of ``chunk`` hands on ``jobs``
     workers; the same rows whatever ``jobs`` and ``chunk`` (each hand's random state, level and
     first drawer depend on its index alone)."""
@@ -31,5 +32,6 @@ def play_hands(variant: Variant, seed: int, hands: int, policies: str, jobs: int
     starts = range(0, hands, chunk)
     with executor.local_processes():  # simsuite's one local pool: its workers die with the driver, and it is reused
         parts = Parallel(n_jobs=jobs)(
-            delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts)
+            delayed(play_batch)(variant, seed, min(chunk, hands - st), policies, start=st) for st in starts
+        )
     return np.concatenate(parts)

@@ -60,8 +60,10 @@ def check_jobs(name: str, value) -> int:
     if value == 0 or value < -1:
         raise SimsuiteError(f"{name} must be a positive number of workers or -1 (all cores); got {value}")
     if value > max_jobs():
-        raise SimsuiteError(f"{name} {value:,} is more worker processes than this machine runs: at most {max_jobs()} "
-                            f"({JOBS_PER_CORE} per core, {cores()} core(s)); -1 starts one per core")
+        raise SimsuiteError(
+            f"{name} {value:,} is more worker processes than this machine runs: at most {max_jobs()} "
+            f"({JOBS_PER_CORE} per core, {cores()} core(s)); -1 starts one per core"
+        )
     return value
 
 
@@ -77,5 +79,7 @@ def check_memory(what: str, needed: int, advice: str) -> None:
     """Refuse a plan whose estimated memory is more than ``MEMORY_SHARE`` of the machine's."""
     have = machine_memory()
     if needed > have * MEMORY_SHARE:
-        raise SimsuiteError(f"{what} needs about {needed / GB:,.1f} GB of memory, more than half of this machine's "
-                            f"{have / GB:,.1f} GB; {advice}")
+        raise SimsuiteError(
+            f"{what} needs about {needed / GB:,.1f} GB of memory, more than half of this machine's "
+            f"{have / GB:,.1f} GB; {advice}"
+        )

@@ -30,9 +30,20 @@ if TYPE_CHECKING:
 
 def identity_of(kind: str, cells: list[Cell], seed: int, duplicate: bool, chunk: int) -> dict:
     return {
-        "kind": kind, "seed": seed, "duplicate": duplicate, "chunk_size": chunk,
-        "cells": [{"id": c.id, "variant": c.variant.id, "rules_hash": c.variant.rules_hash,
-                   "policies": pair_text(c.policies), "matches": c.matches} for c in cells],
+        "kind": kind,
+        "seed": seed,
+        "duplicate": duplicate,
+        "chunk_size": chunk,
+        "cells": [
+            {
+                "id": c.id,
+                "variant": c.variant.id,
+                "rules_hash": c.variant.rules_hash,
+                "policies": pair_text(c.policies),
+                "matches": c.matches,
+            }
+            for c in cells
+        ],
     }
 
 
@@ -44,8 +55,10 @@ def _identity_diff(there: dict, here: dict) -> str:
     a, b = there.get("cells") or [], here.get("cells") or []
     ids_a, ids_b = [c.get("id") for c in a], [c.get("id") for c in b]
     if ids_a != ids_b:
-        diffs.append(f"cells {', '.join(map(str, ids_a[:4]))}{' …' if len(ids_a) > 4 else ''} there, "
-                     f"{', '.join(ids_b[:4])}{' …' if len(ids_b) > 4 else ''} here")
+        diffs.append(
+            f"cells {', '.join(map(str, ids_a[:4]))}{' …' if len(ids_a) > 4 else ''} there, "
+            f"{', '.join(ids_b[:4])}{' …' if len(ids_b) > 4 else ''} here"
+        )
     else:
         for ca, cb in zip(a, b):
             for key in ("rules_hash", "policies", "matches"):
@@ -102,10 +115,20 @@ def _new_manifest(plan: Plan, identity: dict) -> dict:
         "seed": plan.seed,
         "duplicate": plan.duplicate,
         "chunk_size": plan.chunk,
-        "cells": [{"id": c.id, "variant": c.variant.id, "given": c.given, "rules_hash": c.variant.rules_hash,
-                   "version": c.variant.version, "overrides": c.overrides,
-                   "policies": pair_text(c.policies), "matches": c.matches, "decks": c.variant.decks}
-                  for c in plan.cells],
+        "cells": [
+            {
+                "id": c.id,
+                "variant": c.variant.id,
+                "given": c.given,
+                "rules_hash": c.variant.rules_hash,
+                "version": c.variant.version,
+                "overrides": c.overrides,
+                "policies": pair_text(c.policies),
+                "matches": c.matches,
+                "decks": c.variant.decks,
+            }
+            for c in plan.cells
+        ],
         "sweep": plan.extra.get("spec") if plan.kind == "sweep" else None,
         "matches_from_hands": plan.extra.get("matches_from_hands"),
         "identity": identity,
@@ -137,8 +160,10 @@ def prepare_store(plan: Plan, identity: dict, quiet: bool = False) -> dict:
     if (out / R.MANIFEST).is_file():
         manifest = R.read_manifest(out)
         if manifest.get("identity") != identity:
-            raise SimsuiteError(f"{out} holds a different run ({_identity_diff(manifest['identity'], identity)}); "
-                                "choose another --out or delete it")
+            raise SimsuiteError(
+                f"{out} holds a different run ({_identity_diff(manifest['identity'], identity)}); "
+                "choose another --out or delete it"
+            )
         _replay_damaged(out, manifest, quiet)
         R.remove_stale(out, {c["id"] for c in manifest["chunks"] if c["status"] == R.DONE})
         return manifest

@@ -63,24 +63,32 @@ def hand_cap(variant: Variant, max_hands: int | None = None) -> int:
     overhead = variant.hand_overhead_minutes + variant.seconds_per_trick / 60.0
     if variant.match_minutes > 0:
         if overhead <= 0:
-            raise SimsuiteError(f"{variant.id}: a timed match needs hands that take time: hand_overhead_minutes and "
-                                "seconds_per_trick are both 0, so the clock never runs out")
+            raise SimsuiteError(
+                f"{variant.id}: a timed match needs hands that take time: hand_overhead_minutes and "
+                "seconds_per_trick are both 0, so the clock never runs out"
+            )
         bound = math.ceil(variant.match_minutes / overhead) + variant.hands_after_warning + 2
         bound = min(bound, max_hands) if max_hands else bound
         if bound > MAX_HANDS_PER_MATCH:
-            raise SimsuiteError(f"{variant.id}: a {variant.match_minutes}-minute match of hands lasting "
-                                f"{overhead:.4g} minutes at least (hand_overhead_minutes + seconds_per_trick / 60) "
-                                f"could take {bound:,} hands, more than the {MAX_HANDS_PER_MATCH:,} a match is sized "
-                                "for; make the hands take longer or the match shorter")
+            raise SimsuiteError(
+                f"{variant.id}: a {variant.match_minutes}-minute match of hands lasting "
+                f"{overhead:.4g} minutes at least (hand_overhead_minutes + seconds_per_trick / 60) "
+                f"could take {bound:,} hands, more than the {MAX_HANDS_PER_MATCH:,} a match is sized "
+                "for; make the hands take longer or the match shorter"
+            )
         return bound
     if max_hands is None:
         return DEFAULT_UNTIMED_CAP
     if max_hands > MAX_HANDS_PER_MATCH:
-        raise SimsuiteError(f"{variant.id}: max_hands = {max_hands:,} is more than the {MAX_HANDS_PER_MATCH:,} "
-                            "hands a match is sized for")
+        raise SimsuiteError(
+            f"{variant.id}: max_hands = {max_hands:,} is more than the {MAX_HANDS_PER_MATCH:,} "
+            "hands a match is sized for"
+        )
     if max_hands <= 0:
-        raise SimsuiteError(f"{variant.id}: this match may never end: the clock is off (match_minutes = 0) and there is "
-                            "no hand cap; give max_hands > 0 or a match clock")
+        raise SimsuiteError(
+            f"{variant.id}: this match may never end: the clock is off (match_minutes = 0) and there is "
+            "no hand cap; give max_hands > 0 or a match clock"
+        )
     return max_hands
 
 
@@ -109,8 +117,14 @@ class MatchRecord:
         return tuple(RANK_NAMES[min(x, 12)] if x <= 12 else "past A" for x in self.final_levels)
 
 
-def play_command(variant: Variant, seed: int, match_index: int, policies: str, given: str | None = None,
-                 overrides: Mapping[str, Any] | None = None) -> str:
+def play_command(
+    variant: Variant,
+    seed: int,
+    match_index: int,
+    policies: str,
+    given: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> str:
     """The ``simsuite play`` command that replays match ``match_index`` of ``variant``: the variant
     as ``given`` (an id or a path; default its registry id, or its file) with ``overrides``
     (default: every rule field where ``variant`` differs from what ``given`` names)."""
@@ -121,8 +135,10 @@ def play_command(variant: Variant, seed: int, match_index: int, policies: str, g
     if overrides is None:
         overrides = {} if base is None else _differences(base, variant)
     sets = "".join(f" --set {shlex.quote(f'{key}={set_text(value)}')}" for key, value in (overrides or {}).items())
-    return (f"simsuite play --variant {shlex.quote(given)}{sets} --seed {seed} --match --match-index {match_index} "
-            f"--policies {shlex.quote(policies)}")
+    return (
+        f"simsuite play --variant {shlex.quote(given)}{sets} --seed {seed} --match --match-index {match_index} "
+        f"--policies {shlex.quote(policies)}"
+    )
 
 
 def set_text(value: Any) -> str:
@@ -160,6 +176,7 @@ def _load_or_none(given: str) -> Variant | None:
 
 def _differences(base: Variant, variant: Variant) -> dict[str, Any]:
     """The rule fields where ``variant`` differs from ``base``, as plain values."""
+
     def flat(v: Variant) -> dict[str, Any]:
         return {key: value for section in v.to_toml_dict().values() for key, value in section.items()}
 
@@ -174,7 +191,9 @@ def _policies4(policies) -> tuple[np.ndarray, tuple[str, ...]]:
     return codes, tuple(policy_name(c) for c in codes)
 
 
-def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basic", max_hands: int | None = None) -> MatchRecord:
+def play_match(
+    variant: Variant, seed: int, match_index: int = 0, policies="basic", max_hands: int | None = None
+) -> MatchRecord:
     """Play match ``match_index`` of a run with root ``seed``."""
     P = compile_variant(variant)
     codes, names = _policies4(policies)
@@ -184,8 +203,21 @@ def play_match(variant: Variant, seed: int, match_index: int = 0, policies="basi
     levels = np.zeros((1, cap, 2), np.int64)
     # through the batch loop, so that one compiled match loop serves both (engine.match.play_match is inlined)
     full = full_for(codes)
-    play_matches(P, clock_array(variant), run_key(seed), match_index, 1, codes, cap, work_for(codes), recs, hand_recs,
-                 np.zeros(1, np.int64), levels, full)
+    play_matches(
+        P,
+        clock_array(variant),
+        run_key(seed),
+        match_index,
+        1,
+        codes,
+        cap,
+        work_for(codes),
+        recs,
+        hand_recs,
+        np.zeros(1, np.int64),
+        levels,
+        full,
+    )
     rec, hand_recs, levels = recs[0], hand_recs[0], levels[0]
     if rec[M.M_ERROR]:
         raise SimsuiteError(f"the engine stopped on an illegal play in match {match_index} of seed {seed}")
@@ -196,11 +228,19 @@ def _record(variant, seed, match_index, names, rec, hand_recs, levels) -> MatchR
     n = int(rec[M.M_HANDS])
     winner = int(rec[M.M_WINNER])
     return MatchRecord(
-        variant=variant.id, seed=seed, match=match_index, policies=names,
-        first_declarers=int(rec[M.M_FIRST_DECLARERS]), first_dealer=int(rec[M.M_FIRST_DEALER]), hands=n,
-        minutes=rec[M.M_MINUTES_X100] / 100.0, final_levels=(int(rec[M.M_LEVEL0]), int(rec[M.M_LEVEL1])),
-        winner=None if winner < 0 else winner, ended_by=M.ENDED_NAMES.get(int(rec[M.M_ENDED]), "?"),
-        lead_changes=int(rec[M.M_LEAD_CHANGES]), max_deficit=(int(rec[M.M_DEFICIT0]), int(rec[M.M_DEFICIT1])),
+        variant=variant.id,
+        seed=seed,
+        match=match_index,
+        policies=names,
+        first_declarers=int(rec[M.M_FIRST_DECLARERS]),
+        first_dealer=int(rec[M.M_FIRST_DEALER]),
+        hands=n,
+        minutes=rec[M.M_MINUTES_X100] / 100.0,
+        final_levels=(int(rec[M.M_LEVEL0]), int(rec[M.M_LEVEL1])),
+        winner=None if winner < 0 else winner,
+        ended_by=M.ENDED_NAMES.get(int(rec[M.M_ENDED]), "?"),
+        lead_changes=int(rec[M.M_LEAD_CHANGES]),
+        max_deficit=(int(rec[M.M_DEFICIT0]), int(rec[M.M_DEFICIT1])),
         level_history=[(int(a), int(b)) for a, b in levels[:n]],
         hand_records=[dict(zip(RECORD_FIELDS, (int(x) for x in row))) for row in hand_recs[:n]],
     )
@@ -217,8 +257,9 @@ class MatchBatch:
     levels: np.ndarray
 
 
-def play_match_batch(variant: Variant, seed: int, start: int, count: int, policies="basic",
-                     max_hands: int | None = None) -> MatchBatch:
+def play_match_batch(
+    variant: Variant, seed: int, start: int, count: int, policies="basic", max_hands: int | None = None
+) -> MatchBatch:
     """Matches ``start .. start+count-1`` of the run ``seed``, compiled end to end."""
     P = compile_variant(variant)
     codes, _ = _policies4(policies)
@@ -228,13 +269,28 @@ def play_match_batch(variant: Variant, seed: int, start: int, count: int, polici
     levels = np.zeros((count, cap, 2), np.int64)
     hand_count = np.zeros(count, np.int64)
     full = full_for(codes)
-    play_matches(P, clock_array(variant), run_key(seed), start, count, codes, cap, work_for(codes), recs, hands,
-                 hand_count, levels, full)
+    play_matches(
+        P,
+        clock_array(variant),
+        run_key(seed),
+        start,
+        count,
+        codes,
+        cap,
+        work_for(codes),
+        recs,
+        hands,
+        hand_count,
+        levels,
+        full,
+    )
     if recs[:, M.M_ERROR].any():
         bad = int(np.nonzero(recs[:, M.M_ERROR])[0][0]) + start
         _, names = _policies4(policies)
         # one name, a team pair or four seats, as play takes them
         short = names[:1] if len(set(names)) == 1 else names[:2] if names[:2] == names[2:] else names
-        raise SimsuiteError(f"the engine stopped on an illegal play in match {bad} of seed {seed}; "
-                            f"reproduce it with: {play_command(variant, seed, bad, ','.join(short))}")
+        raise SimsuiteError(
+            f"the engine stopped on an illegal play in match {bad} of seed {seed}; "
+            f"reproduce it with: {play_command(variant, seed, bad, ','.join(short))}"
+        )
     return MatchBatch(start, recs, hands, hand_count, levels)

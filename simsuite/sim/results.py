@@ -45,7 +45,9 @@ LOCK = "simsuite.lock"  # held by the one run that writes the folder (docs/harne
 PART_TAG = b"simsuite"  # Parquet key-value metadata of a part: its kind, chunk and run identity
 PARQUET_MAGIC = b"PAR1"  # a Parquet file starts and ends with these four bytes
 MIN_PARQUET_BYTES = 12  # magic, footer length, magic: anything shorter is truncated
-REPAIR_HINT = "run the same command again to replay its chunk (a resume checks every part and plays a damaged one again)"
+REPAIR_HINT = (
+    "run the same command again to replay its chunk (a resume checks every part and plays a damaged one again)"
+)
 CHECKSUM = "sha256"  # a done chunk's key in the manifest: the SHA-256 of each of its parts, by kind
 CHECKSUM_BLOCK = 1 << 20
 
@@ -138,8 +140,14 @@ def write_part(run: Path, kind: str, chunk_id: str, frame: pl.DataFrame, identit
     return final
 
 
-def part_problem(path: Path, kind: str, chunk_id: str, identity: str | None, rows: int | None = None,
-                 columns: list[str] | None = None) -> str | None:
+def part_problem(
+    path: Path,
+    kind: str,
+    chunk_id: str,
+    identity: str | None,
+    rows: int | None = None,
+    columns: list[str] | None = None,
+) -> str | None:
     """What is wrong with one part, in a few words, or None: missing, empty, truncated (no Parquet
     footer), a foreign file, the other kind's rows, another chunk's or another run's rows, or a
     row count the manifest does not expect. Reads the footer only. ``columns``: the part's columns
@@ -170,8 +178,15 @@ def part_problem(path: Path, kind: str, chunk_id: str, identity: str | None, row
     return _tag_problem(meta, names, kind, chunk_id, identity, rows, columns)
 
 
-def _tag_problem(meta, names: list[str], kind: str, chunk_id: str, identity: str | None, rows: int | None,
-                 columns: list[str] | None = None) -> str | None:
+def _tag_problem(
+    meta,
+    names: list[str],
+    kind: str,
+    chunk_id: str,
+    identity: str | None,
+    rows: int | None,
+    columns: list[str] | None = None,
+) -> str | None:
     other = {"hands": "matches", "matches": "hands"}.get(kind)
     if names != list(columns if columns is not None else SCHEMAS[kind]):
         if other is not None and names == list(SCHEMAS[other]):
@@ -227,8 +242,11 @@ def _bytes_problem(path: Path, chunk: dict, kind: str, decode_unchecked: bool) -
     try:
         if want is not None:
             got = file_checksum(path)
-            return None if got == want else ("does not match the checksum recorded when it was written (its bytes "
-                                             "changed since)")
+            return (
+                None
+                if got == want
+                else ("does not match the checksum recorded when it was written (its bytes changed since)")
+            )
         if decode_unchecked:
             import pyarrow.parquet as pq
 
@@ -281,8 +299,12 @@ class RunLock:
     def __init__(self, run: Path, break_lock: bool = False):
         self.path = Path(run) / LOCK
         self.break_lock = break_lock
-        self.info = {"pid": os.getpid(), "host": socket.gethostname(), "token": uuid.uuid4().hex,
-                     "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        self.info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "token": uuid.uuid4().hex,
+            "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        }
 
     def __enter__(self) -> RunLock:
         tmp = self.path.with_name(f"{TMP_PREFIX}lock.{self.info['token']}")
@@ -317,17 +339,25 @@ class RunLock:
         if self.break_lock and state != "alive":
             self.path.unlink(missing_ok=True)
             return
-        who = (f"pid {holder.get('pid')} on {holder.get('host')}, since {holder.get('started')}"
-               if holder else "an unreadable lock file")
+        who = (
+            f"pid {holder.get('pid')} on {holder.get('host')}, since {holder.get('started')}"
+            if holder
+            else "an unreadable lock file"
+        )
         run = self.path.parent
         if state == "alive":
-            raise SimsuiteError(f"{run} is being written by another run ({who}); wait for it to end or choose "
-                                "another --out")
+            raise SimsuiteError(
+                f"{run} is being written by another run ({who}); wait for it to end or choose another --out"
+            )
         if state == "stale":
-            raise SimsuiteError(f"{run} has a stale lock ({who}: that process is gone); if no other run writes "
-                                "here, run the same command again with --break-lock")
-        raise SimsuiteError(f"{run} is locked by a run on another machine ({who}); if that run is over, run the "
-                            "same command again with --break-lock")
+            raise SimsuiteError(
+                f"{run} has a stale lock ({who}: that process is gone); if no other run writes "
+                "here, run the same command again with --break-lock"
+            )
+        raise SimsuiteError(
+            f"{run} is locked by a run on another machine ({who}); if that run is over, run the "
+            "same command again with --break-lock"
+        )
 
     def __exit__(self, *exc) -> None:
         if (read_lock(self.path) or {}).get("token") == self.info["token"]:
@@ -343,7 +373,7 @@ def read_lock(path: Path) -> dict | None:
 
 
 def lock_state(holder: dict | None) -> str:
-    """"alive", "stale" (its process is gone, or the file is unreadable) or "remote" (another host)."""
+    """ "alive", "stale" (its process is gone, or the file is unreadable) or "remote" (another host)."""
     if holder is None or not isinstance(holder.get("pid"), int):
         return "stale"
     if holder.get("host") != socket.gethostname():
@@ -369,7 +399,7 @@ def remove_stale(run: Path, keep: set[str]) -> None:
             if p.name.startswith(TMP_PREFIX):
                 p.unlink(missing_ok=True)
             elif p.name.startswith("part-") and p.name.endswith(".parquet"):
-                if p.name[len("part-"):-len(".parquet")] not in keep:
+                if p.name[len("part-") : -len(".parquet")] not in keep:
                     p.unlink(missing_ok=True)
 
 
@@ -412,7 +442,9 @@ def read_manifest(path: str | Path) -> dict:
     try:
         manifest = json.loads(mpath.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SimsuiteError(f"{_label(mpath)} is corrupt ({_one_line(exc)}); delete the run or restore the file") from None
+        raise SimsuiteError(
+            f"{_label(mpath)} is corrupt ({_one_line(exc)}); delete the run or restore the file"
+        ) from None
     except OSError as exc:
         raise SimsuiteError(f"{_label(mpath)} cannot be read: {_one_line(exc)}") from None
     problem = _manifest_problem(manifest)
@@ -481,9 +513,12 @@ def progress_of(manifest: dict) -> dict:
         counts[0] += n if c["status"] == DONE else 0
     command = manifest.get("command")
     ok = isinstance(command, list) and command and all(isinstance(a, str) for a in command)
-    return {"done": sum(d for d, _ in cells.values()), "planned": sum(p for _, p in cells.values()),
-            "cells": [{"id": k, "done": d, "planned": p} for k, (d, p) in cells.items()],
-            "command": list(command) if ok else None}
+    return {
+        "done": sum(d for d, _ in cells.values()),
+        "planned": sum(p for _, p in cells.values()),
+        "cells": [{"id": k, "done": d, "planned": p} for k, (d, p) in cells.items()],
+        "command": list(command) if ok else None,
+    }
 
 
 def empty_frame(kind: str) -> pl.LazyFrame:
@@ -506,5 +541,14 @@ def load(path: str | Path) -> Results:
     return Results(run, manifest, frames["hands"], frames["matches"], unchecked_parts(manifest))
 
 
-__all__ = ["Results", "load", "read_manifest", "write_manifest", "write_part", "part_path", "file_checksum",
-           "progress_of", "MANIFEST"]
+__all__ = [
+    "Results",
+    "load",
+    "read_manifest",
+    "write_manifest",
+    "write_part",
+    "part_path",
+    "file_checksum",
+    "progress_of",
+    "MANIFEST",
+]

@@ -24,19 +24,39 @@ def simulate(spec: RunSpec | Mapping[str, Any]) -> Path:
     if isinstance(spec, Mapping):
         unknown = set(spec) - set(RunSpec.__dataclass_fields__)
         if unknown:
-            raise SimsuiteError(f"unknown run spec key(s) {', '.join(sorted(unknown))}; "
-                                f"known: {', '.join(RunSpec.__dataclass_fields__)}")
+            raise SimsuiteError(
+                f"unknown run spec key(s) {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(RunSpec.__dataclass_fields__)}"
+            )
         spec = RunSpec(**spec)
     plan, opts = plan_simulate(spec)
     return execute(plan, opts)
 
 
-def sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
-          scheduler: str | None = None, quiet: bool = False, chunk: int | None = None,
-          command: Sequence[str] | None = None, break_lock: bool = False) -> Path:
+def sweep(
+    spec_path: str | Path,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    chunk: int | None = None,
+    command: Sequence[str] | None = None,
+    break_lock: bool = False,
+) -> Path:
     """Play every cell of the sweep in ``spec_path`` into one store at ``out``."""
-    plan, opts = plan_sweep(spec_path, out, jobs=jobs, backend=backend, scheduler=scheduler, quiet=quiet,
-                            chunk=chunk, command=command, break_lock=break_lock)
+    plan, opts = plan_sweep(
+        spec_path,
+        out,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        chunk=chunk,
+        command=command,
+        break_lock=break_lock,
+    )
     return execute(plan, opts)
 
 

@@ -219,8 +219,10 @@ def check_out(out: Path) -> None:
         if not os.access(out, os.W_OK | os.X_OK):
             raise SimsuiteError(f"--out {out}: the folder is not writable")
         if not (out / R.MANIFEST).is_file() and not _unstarted(out):
-            raise SimsuiteError(f"--out {out}: the folder exists and is not a simsuite run (no {R.MANIFEST}); "
-                                "choose another --out or delete it")
+            raise SimsuiteError(
+                f"--out {out}: the folder exists and is not a simsuite run (no {R.MANIFEST}); "
+                "choose another --out or delete it"
+            )
         return
     parent = out.parent
     while not parent.exists() and parent != parent.parent:
@@ -248,14 +250,22 @@ def check_run_size(cells: list[Cell], chunk: int, what: str) -> None:
     worker) would not fit in memory; the message gives the estimate."""
     chunks = sum(math.ceil(c.matches / chunk) for c in cells)
     if chunks > MAX_CHUNKS:
-        raise SimsuiteError(f"{what}: {chunks:,} chunks of {chunk:,} matches, more than the {MAX_CHUNKS:,} a run's "
-                            "manifest tracks; play fewer matches, or more per chunk (--chunk)")
-    check_memory(f"{what}: {chunks:,} chunks of {chunk:,} matches", chunks * MANIFEST_BYTES_PER_CHUNK,
-                 "play fewer matches, or more per chunk (--chunk)")
+        raise SimsuiteError(
+            f"{what}: {chunks:,} chunks of {chunk:,} matches, more than the {MAX_CHUNKS:,} a run's "
+            "manifest tracks; play fewer matches, or more per chunk (--chunk)"
+        )
+    check_memory(
+        f"{what}: {chunks:,} chunks of {chunk:,} matches",
+        chunks * MANIFEST_BYTES_PER_CHUNK,
+        "play fewer matches, or more per chunk (--chunk)",
+    )
     for c in cells:
         per_chunk = min(chunk, c.matches) * hand_cap(c.variant) * HAND_SLOT_BYTES
-        check_memory(f"{what}: cell {c.id}: a chunk of {min(chunk, c.matches):,} matches of up to "
-                     f"{hand_cap(c.variant):,} hands", per_chunk, "use a smaller --chunk")
+        check_memory(
+            f"{what}: cell {c.id}: a chunk of {min(chunk, c.matches):,} matches of up to {hand_cap(c.variant):,} hands",
+            per_chunk,
+            "use a smaller --chunk",
+        )
 
 
 def check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplicate: bool, what: str) -> None:
@@ -263,8 +273,12 @@ def check_hands_bound(cells: list[Cell], hands: int | None, chunk: int, duplicat
     if hands is None:
         return
     tables = 2 if duplicate else 1
-    fewest = [Cell(c.id, c.variant, c.given, c.overrides, c.policies,
-                   max(1, math.ceil(hands / (hand_cap(c.variant) * tables)))) for c in cells]
+    fewest = [
+        Cell(
+            c.id, c.variant, c.given, c.overrides, c.policies, max(1, math.ceil(hands / (hand_cap(c.variant) * tables)))
+        )
+        for c in cells
+    ]
     check_run_size(fewest, chunk, what)
 
 
@@ -304,18 +318,34 @@ def plan_simulate(spec: RunSpec) -> tuple[Plan, ExecOptions]:
     if spec.out is not None:
         out = Path(spec.out)
     else:  # a name that the same command always gives again, so that running it again resumes
-        ident = [[c.id, c.variant.rules_hash, c.policies] for c in cells] + [seed, bool(spec.duplicate), chunk,
-                                                                               spec.matches, spec.hands]
+        ident = [[c.id, c.variant.rules_hash, c.policies] for c in cells] + [
+            seed,
+            bool(spec.duplicate),
+            chunk,
+            spec.matches,
+            spec.hands,
+        ]
         out = Path("results") / f"{'+'.join(c.id for c in cells)}-seed{seed}-{json_hash(ident)[:8]}"
     check_out(out)
-    what = f"--matches {spec.matches:,}" if spec.matches is not None else (
-        f"--hands {spec.hands:,}" if spec.hands is not None else "the run")
+    what = (
+        f"--matches {spec.matches:,}"
+        if spec.matches is not None
+        else (f"--hands {spec.hands:,}" if spec.hands is not None else "the run")
+    )
     check_hands_bound(cells, spec.hands, chunk, bool(spec.duplicate), what)
     set_matches(cells, spec.matches, spec.hands, seed, bool(spec.duplicate))
     check_run_size(cells, chunk, what)
     command = list(spec.command) if spec.command else _simulate_command(spec, variants, out)
-    plan = Plan("simulate", cells, seed, bool(spec.duplicate), chunk, out, command,
-                {"overrides": overrides, "matches_from_hands": spec.hands})
+    plan = Plan(
+        "simulate",
+        cells,
+        seed,
+        bool(spec.duplicate),
+        chunk,
+        out,
+        command,
+        {"overrides": overrides, "matches_from_hands": spec.hands},
+    )
     return plan, opts
 
 
@@ -327,7 +357,9 @@ def _simulate_command(spec: RunSpec, variants: list[str], out: Path) -> list[str
     for k, v in ov:
         cmd += ["--set", f"{k}={v if isinstance(v, str) else format_value(v).replace('/', ',')}"]
     cmd += ["--policies", spec.policies]
-    cmd += ["--hands", str(spec.hands)] if spec.hands is not None else ["--matches", str(spec.matches or DEFAULT_MATCHES)]
+    cmd += (
+        ["--hands", str(spec.hands)] if spec.hands is not None else ["--matches", str(spec.matches or DEFAULT_MATCHES)]
+    )
     cmd += ["--seed", str(spec.seed), "--out", str(out), "--chunk", str(spec.chunk)]
     if spec.duplicate:
         cmd.append("--duplicate")

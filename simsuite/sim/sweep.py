@@ -34,8 +34,19 @@ from .spec import (
     set_matches,
 )
 
-SWEEP_KEYS = ("base", "variants", "matches", "hands", "seed", "policies", "duplicate", "chunk", "grid", "cells",
-              "decks_scaling")
+SWEEP_KEYS = (
+    "base",
+    "variants",
+    "matches",
+    "hands",
+    "seed",
+    "policies",
+    "duplicate",
+    "chunk",
+    "grid",
+    "cells",
+    "decks_scaling",
+)
 SPECIAL_GRID_KEYS = ("policies", "decks")
 
 
@@ -51,11 +62,14 @@ def _sweep_problems(raw: dict) -> list[str]:
     if "base" in raw and "variants" in raw:
         problems.append("give base or variants, not both")
     if "base" not in raw and "variants" not in raw:
-        problems.append("give base = \"VARIANT\" (or variants = [...])")
+        problems.append('give base = "VARIANT" (or variants = [...])')
     if "base" in raw and not isinstance(raw["base"], str):
         problems.append(f"base must be a variant id or path; got {raw['base']!r}")
-    if "variants" in raw and (not isinstance(raw["variants"], list) or not raw["variants"]
-                              or not all(isinstance(v, str) for v in raw["variants"])):
+    if "variants" in raw and (
+        not isinstance(raw["variants"], list)
+        or not raw["variants"]
+        or not all(isinstance(v, str) for v in raw["variants"])
+    ):
         problems.append(f"variants must be a non-empty list of variant ids or paths; got {raw['variants']!r}")
     if "matches" in raw and "hands" in raw:
         problems.append("give matches or hands, not both")
@@ -110,10 +124,17 @@ def decks_scaling_problems(ds: Any, grids: Sequence[Mapping] | None = None) -> l
     from ..rules.variant import MAX_DECKS
 
     problems: list[str] = []
-    if ds is not None and grids is not None and isinstance(ds, dict) and ds \
-            and not any(isinstance(t, Mapping) and "decks" in t for t in grids):
-        problems.append("[decks_scaling] applies to cells that set decks, and no grid or cell sets decks: add decks "
-                        "to the grid, or remove [decks_scaling]")
+    if (
+        ds is not None
+        and grids is not None
+        and isinstance(ds, dict)
+        and ds
+        and not any(isinstance(t, Mapping) and "decks" in t for t in grids)
+    ):
+        problems.append(
+            "[decks_scaling] applies to cells that set decks, and no grid or cell sets decks: add decks "
+            "to the grid, or remove [decks_scaling]"
+        )
     if ds is not None:
         if not isinstance(ds, dict):
             problems.append("decks_scaling must be a table: [decks_scaling] with 2 = { bottom_size = ..., ... }")
@@ -127,7 +148,9 @@ def decks_scaling_problems(ds: Any, grids: Sequence[Mapping] | None = None) -> l
                     continue
                 bad = [k for k in entry if k not in override_keys()]
                 if bad:
-                    problems.append(f"decks_scaling.{d}: unknown key {bad[0]!r}; valid keys: {', '.join(override_keys())}")
+                    problems.append(
+                        f"decks_scaling.{d}: unknown key {bad[0]!r}; valid keys: {', '.join(override_keys())}"
+                    )
     return problems
 
 
@@ -149,8 +172,14 @@ def grid_combos(table: Mapping[str, Any]) -> list[list[tuple[str, Any]]]:
     return [list(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
-def build_cells(bases: Sequence[str], base_variants: Mapping[str, Any], combos: list[list[tuple[str, Any]]],
-                default_pol: str, decks_scaling: Mapping | None = None, many: bool = False) -> tuple[list[Cell], list[str]]:
+def build_cells(
+    bases: Sequence[str],
+    base_variants: Mapping[str, Any],
+    combos: list[list[tuple[str, Any]]],
+    default_pol: str,
+    decks_scaling: Mapping | None = None,
+    many: bool = False,
+) -> tuple[list[Cell], list[str]]:
     """Every combination of grid values on every base, as cells (``matches`` still 0), with one
     problem line per bad cell (an unknown or rejected value, rules the engine cannot play); ``many``:
     cell ids start with variant=ID."""
@@ -172,7 +201,9 @@ def build_cells(bases: Sequence[str], base_variants: Mapping[str, Any], combos: 
                 for k, v in combo:
                     if k == "decks":
                         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_DECKS:
-                            raise SimsuiteError(f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}")
+                            raise SimsuiteError(
+                                f"decks must be a whole number of decks from 1 to {MAX_DECKS}; got {v!r}"
+                            )
                         overrides.update(scale_decks(base, v, decks_scaling))
                 for k, v in combo:
                     if k == "policies":
@@ -198,9 +229,18 @@ def read_sweep(spec_path: str | Path) -> dict:
     return raw
 
 
-def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
-               scheduler: str | None = None, quiet: bool = False, chunk: int | None = None,
-               command: Sequence[str] | None = None, break_lock: bool = False) -> tuple[Plan, ExecOptions]:
+def plan_sweep(
+    spec_path: str | Path,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    chunk: int | None = None,
+    command: Sequence[str] | None = None,
+    break_lock: bool = False,
+) -> tuple[Plan, ExecOptions]:
     """Validate a sweep spec and every one of its cells (all bad cells reported at once)."""
     opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
     check_exec(opts)
@@ -225,17 +265,23 @@ def plan_sweep(spec_path: str | Path, out: str | Path, *, jobs: int = 1, backend
     cells, problems = build_cells(bases, base_variants, combos, default_pol, raw.get("decks_scaling"), many)
     if problems:
         n = len(problems)
-        raise SimsuiteError(f"{src}: {n} bad cell{'s' if n > 1 else ''} of {len(combos) * len(bases)}:\n"
-                            + "\n".join(f"  - {p}" for p in problems))
+        raise SimsuiteError(
+            f"{src}: {n} bad cell{'s' if n > 1 else ''} of {len(combos) * len(bases)}:\n"
+            + "\n".join(f"  - {p}" for p in problems)
+        )
     out = Path(out)
     check_out(out)
     dup = bool(raw.get("duplicate", False))
-    what = f"{src}: matches = {raw['matches']:,}" if "matches" in raw else (
-        f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
+    what = (
+        f"{src}: matches = {raw['matches']:,}"
+        if "matches" in raw
+        else (f"{src}: hands = {raw['hands']:,}" if "hands" in raw else src)
+    )
     check_hands_bound(cells, raw.get("hands"), chunk, dup, what)
     set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
     check_run_size(cells, chunk, what)
     cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
-    plan = Plan("sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd,
-                {"spec_path": src, "spec": raw})
+    plan = Plan(
+        "sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd, {"spec_path": src, "spec": raw}
+    )
     return plan, opts

@@ -95,22 +95,44 @@ def _expand(codes, tables, rules, h):
         if _COMPILED_EXPAND:
             code = np.empty(size, np.int64)
             found = np.empty((4, size), np.int64)  # pages only where an end is written
-            n_end = _expand_group(la, lb, w, t, ld, sel, gain_a.astype(np.int64), gain_b.astype(np.int64),
-                                  gd.astype(np.int64), dd.astype(np.int64), np.asarray(tb.dur, np.int64),
-                                  rules.end, rules.must_defend, rules.timed, warned, rules.warn_x100,
-                                  rules.after_warn, rules.step, rules.overhead_x100, rules.spt_x100, h + 1,
-                                  end_lvl[start:stop], change[start:stop], code, found)
+            n_end = _expand_group(
+                la,
+                lb,
+                w,
+                t,
+                ld,
+                sel,
+                gain_a.astype(np.int64),
+                gain_b.astype(np.int64),
+                gd.astype(np.int64),
+                dd.astype(np.int64),
+                np.asarray(tb.dur, np.int64),
+                rules.end,
+                rules.must_defend,
+                rules.timed,
+                warned,
+                rules.warn_x100,
+                rules.after_warn,
+                rules.step,
+                rules.overhead_x100,
+                rules.spt_x100,
+                h + 1,
+                end_lvl[start:stop],
+                change[start:stop],
+                code,
+                found,
+            )
             next_codes.append(code)
             ends.append([found[i, :n_end].copy() for i in range(4)])
             continue
         rows = max(1, CHUNK // k)
         for lo in range(0, sel.size, rows):
-            part = sel[lo:lo + rows]
+            part = sel[lo : lo + rows]
             first = start + lo * k
             grid = (part.size, k)
 
             def put(out, value):
-                out[first:first + part.size * k].reshape(grid)[...] = value
+                out[first : first + part.size * k].reshape(grid)[...] = value
 
             a0, b0 = la[part][:, None], lb[part][:, None]
             ga, gb = a0 + gain_a, b0 + gain_b
@@ -150,8 +172,33 @@ def _x100(t, hands, step, overhead_x100, spt_x100):
 
 
 @njit(cache=True)
-def _expand_group(la, lb, w, t, ld, sel, gain_a, gain_b, gd, dd, dur, end, must_defend, timed, warned, warn_x100,
-                  after_warn, step, overhead_x100, spt_x100, h_next, end_lvl, change, code, ends):
+def _expand_group(
+    la,
+    lb,
+    w,
+    t,
+    ld,
+    sel,
+    gain_a,
+    gain_b,
+    gd,
+    dd,
+    dur,
+    end,
+    must_defend,
+    timed,
+    warned,
+    warn_x100,
+    after_warn,
+    step,
+    overhead_x100,
+    spt_x100,
+    h_next,
+    end_lvl,
+    change,
+    code,
+    ends,
+):
     """``_expand``'s grid of one group, state by state and outcome by outcome (the numpy blocks'
     arithmetic, element by element): each transition's end-on-levels and lead-change flags, the code
     of its next state (-1 where it ends the match on levels), and for those that end, their levels,
@@ -266,8 +313,14 @@ class Chain:
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules):
         tables = complete_tables(tables)
         self.tables, self.rules = tables, rules
-        start = encode_states(np.array([rules.start]), np.array([rules.start]), np.array([0]), np.array([-1]),
-                        np.array([-1]), np.array([0]))
+        start = encode_states(
+            np.array([rules.start]),
+            np.array([rules.start]),
+            np.array([0]),
+            np.array([-1]),
+            np.array([-1]),
+            np.array([0]),
+        )
         self.codes = [start]  # the states entering each hand found so far (one more than self.hands)
         self.hands: list[ChainHand] = []
         self._rows = {k: {row: i for i, row in enumerate(zip(*self._columns(tables[k])))} for k in KEYS}
@@ -309,8 +362,20 @@ class Chain:
         ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h)
         groups, end_lvl, change, next_codes, end_a, end_b, end_d, end_t = tr
         nxt_codes, nxt = distinct(next_codes)
-        self.hands.append(ChainHand(codes, ended, winner_probs(la[ended], lb[ended], d[ended], rules),
-                                    distinct([decode_states(codes[ended])[5]]), groups, end_lvl.size, change,
-                                    end_lvl, end_a.size, winner_probs(end_a, end_b, end_d, rules), distinct(end_t),
-                                    nxt))
+        self.hands.append(
+            ChainHand(
+                codes,
+                ended,
+                winner_probs(la[ended], lb[ended], d[ended], rules),
+                distinct([decode_states(codes[ended])[5]]),
+                groups,
+                end_lvl.size,
+                change,
+                end_lvl,
+                end_a.size,
+                winner_probs(end_a, end_b, end_d, rules),
+                distinct(end_t),
+                nxt,
+            )
+        )
         self.codes.append(nxt_codes)

@@ -7,7 +7,9 @@ from numba import njit
 
 # state code layout (bits)
 T_BITS, W_BITS, LD_BITS, D_BITS, L_BITS = 26, 5, 2, 1, 7
-CHUNK = 1 << 15  # transitions (keys) the chain's expansion (``distinct``) takes at once: its temporaries stay in the cache
+CHUNK = (
+    1 << 15
+)  # transitions (keys) the chain's expansion (``distinct``) takes at once: its temporaries stay in the cache
 
 
 def encode_states(la, lb, d, ld, w, t):
@@ -118,7 +120,7 @@ def distinct(parts):
 
 def _distinct_numpy(parts):
     """``distinct`` with numpy alone: the dense placing a block of keys at a time, else a stable sort."""
-    blocks = [p[i:i + CHUNK] for p in parts for i in range(0, p.size, CHUNK)]
+    blocks = [p[i : i + CHUNK] for p in parts for i in range(0, p.size, CHUNK)]
     n = sum(b.size for b in blocks)
     inv = np.empty(n, np.intp)
     if not blocks or max(int(b.max()) for b in blocks) < 0:
@@ -168,9 +170,9 @@ def _distinct_numpy(parts):
                 place += (k & mask) - t0
                 taken[place] = True
                 if valid[i] is None:
-                    inv[at:at + b.size] = place
+                    inv[at : at + b.size] = place
                 else:
-                    part = inv[at:at + b.size]
+                    part = inv[at : at + b.size]
                     part[valid[i]] = place
                     part[~valid[i]] = span
                 at += b.size
@@ -180,7 +182,7 @@ def _distinct_numpy(parts):
             out = np.empty(int(index[-1]), np.int64)
             at = 0
             for i, b in enumerate(blocks):
-                part = inv[at:at + b.size]
+                part = inv[at : at + b.size]
                 part[...] = index[part]
                 k = keys_of(i)
                 out[part if valid[i] is None else part[valid[i]]] = k

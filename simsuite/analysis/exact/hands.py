@@ -19,8 +19,15 @@ from ...rules.variant import Variant
 # clock and the duration model. No policy looks at the clock, so the hands would be played alike.
 # Every other field changes how hands are played (the bands too: the policies play for the
 # thresholds, and `search` and `learned` read them), so its effect must be simulated.
-RESCORABLE = ("match_minutes", "warning_minute", "hands_after_warning", "no_new_hand_minutes", "tie_rule",
-              "seconds_per_trick", "hand_overhead_minutes")
+RESCORABLE = (
+    "match_minutes",
+    "warning_minute",
+    "hands_after_warning",
+    "no_new_hand_minutes",
+    "tie_rule",
+    "seconds_per_trick",
+    "hand_overhead_minutes",
+)
 
 
 def check_rescorable(overrides: Mapping[str, Any], where: str = "--set") -> None:
@@ -29,15 +36,19 @@ def check_rescorable(overrides: Mapping[str, Any], where: str = "--set") -> None
 
     tournament = [k for k in overrides if any(f.name == k and f.section == "tournament" for f in SPECS)]
     if tournament:
-        raise SimsuiteError(f"{where} {', '.join(tournament)}: a tournament setting, which no match depends on: the exact "
-                            f"model is of one match and has nothing to re-score under it. Re-scoring takes the clock "
-                            f"and the duration model only: {', '.join(RESCORABLE)}")
+        raise SimsuiteError(
+            f"{where} {', '.join(tournament)}: a tournament setting, which no match depends on: the exact "
+            f"model is of one match and has nothing to re-score under it. Re-scoring takes the clock "
+            f"and the duration model only: {', '.join(RESCORABLE)}"
+        )
     bad = [k for k in overrides if k not in RESCORABLE]
     if bad:
-        raise SimsuiteError(f"{where} {', '.join(bad)}: changes how the hands are played, so the hands played under "
-                            f"the old rules cannot be re-scored under it; simulate it instead (a sweep or a design "
-                            f"grid). Re-scoring takes the clock and the duration model only: "
-                            f"{', '.join(RESCORABLE)}")
+        raise SimsuiteError(
+            f"{where} {', '.join(bad)}: changes how the hands are played, so the hands played under "
+            f"the old rules cannot be re-scored under it; simulate it instead (a sweep or a design "
+            f"grid). Re-scoring takes the clock and the duration model only: "
+            f"{', '.join(RESCORABLE)}"
+        )
 
 
 TIME_STEP_X100 = 0  # 0: time kept exactly, as tricks played (see Rules.x100); > 0: a grid of that many hundredths
@@ -77,11 +88,21 @@ class Rules:
 
     @classmethod
     def of(cls, v: Variant) -> Rules:
-        return cls(v.start_level, v.end_level, bool(v.must_defend_end_level), tuple(v.permanent_trump_ranks),
-                   int(v.match_minutes) * 100, int(v.warning_minute) * 100, int(v.hands_after_warning),
-                   int(v.no_new_hand_minutes) * 100, v.tie_rule == TieRule.ON_STAGE, v.dealer_rotation == DealerRotation.ROTATE,
-                   round(v.hand_overhead_minutes * 100), round(v.seconds_per_trick * 100),
-                   0 if v.match_minutes > 0 else UNTIMED_CAP)
+        return cls(
+            v.start_level,
+            v.end_level,
+            bool(v.must_defend_end_level),
+            tuple(v.permanent_trump_ranks),
+            int(v.match_minutes) * 100,
+            int(v.warning_minute) * 100,
+            int(v.hands_after_warning),
+            int(v.no_new_hand_minutes) * 100,
+            v.tie_rule == TieRule.ON_STAGE,
+            v.dealer_rotation == DealerRotation.ROTATE,
+            round(v.hand_overhead_minutes * 100),
+            round(v.seconds_per_trick * 100),
+            0 if v.match_minutes > 0 else UNTIMED_CAP,
+        )
 
     @property
     def timed(self) -> bool:
@@ -131,8 +152,10 @@ def hand_data(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant) -> H
     swapped = m["swapped"].to_list() if "swapped" in m.columns else [False] * m.height
     pairs = {frozenset((a, b)) for a, b in zip(ns, ew)}
     if len(pairs) > 1:
-        raise SimsuiteError("the exact model takes one policy pairing at a time; this group has "
-                            + ", ".join(sorted("/".join(sorted(p)) for p in pairs)))
+        raise SimsuiteError(
+            "the exact model takes one policy pairing at a time; this group has "
+            + ", ".join(sorted("/".join(sorted(p)) for p in pairs))
+        )
     unswapped = [a for a, s in zip(ns, swapped) if not s] or [b for b, s in zip(ew, swapped) if s]
     a_pol = unswapped[0]
     b_pol = next(iter(next(iter(pairs)) - {a_pol}), a_pol)
@@ -144,9 +167,19 @@ def hand_data(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant) -> H
     deal = deal_ids(h) - 1
     level = h["level"].to_numpy().astype(int)
     return HandData(
-        a_pol, b_pol, deal, h["hand"].to_numpy() == 0, decl == a_team, level,
-        h["final_points"].to_numpy().astype(int), h["tricks"].to_numpy().astype(int),
-        lv[idx, decl], lv[idx, 1 - decl], h["next_declarers"].to_numpy().astype(int) != decl, int(deal.max()) + 1)
+        a_pol,
+        b_pol,
+        deal,
+        h["hand"].to_numpy() == 0,
+        decl == a_team,
+        level,
+        h["final_points"].to_numpy().astype(int),
+        h["tricks"].to_numpy().astype(int),
+        lv[idx, decl],
+        lv[idx, 1 - decl],
+        h["next_declarers"].to_numpy().astype(int) != decl,
+        int(deal.max()) + 1,
+    )
 
 
 def rescore(data: HandData, variant: Variant) -> HandData:
@@ -160,9 +193,20 @@ def rescore(data: HandData, variant: Variant) -> HandData:
     took = scored[inv, 0].astype(bool)
     lv = scored[inv, 1]
     switch = took | rules.rotate
-    return HandData(data.a_policy, data.b_policy, data.deal, data.first, data.a_declares,
-                    data.level, pts, data.tricks,
-                    np.where(took, 0, lv), np.where(took, lv, 0), switch, data.n_deals)
+    return HandData(
+        data.a_policy,
+        data.b_policy,
+        data.deal,
+        data.first,
+        data.a_declares,
+        data.level,
+        pts,
+        data.tricks,
+        np.where(took, 0, lv),
+        np.where(took, lv, 0),
+        switch,
+        data.n_deals,
+    )
 
 
 @dataclass
@@ -242,8 +286,9 @@ def outcome_design(data: HandData, rules: Rules) -> Design:
         c = np.zeros((data.n_deals, len(uniq)))
         np.add.at(c, (deal, inv), wts)
         p = c.sum(axis=0)
-        tables[key] = Table(uniq[:, 0], uniq[:, 1], uniq[:, 2].astype(bool), uniq[:, 3], uniq[:, 4].astype(bool),
-                            p / p.sum())
+        tables[key] = Table(
+            uniq[:, 0], uniq[:, 1], uniq[:, 2].astype(bool), uniq[:, 3], uniq[:, 4].astype(bool), p / p.sum()
+        )
         cols_of[key] = c
 
     build(data.first, ("first",))
@@ -258,8 +303,10 @@ def outcome_design(data: HandData, rules: Rules) -> Design:
             if not any((not a, g) in tables for g in GROUPS):
                 raise SimsuiteError("no hands after the first: the matches are too short to estimate the chain")
             team = data.a_policy if a else data.b_policy
-            assumptions.append(f"team {'A' if a else 'B'} ({team}) never declared after the first hand: its hands "
-                               f"are assumed to fall as team {'B' if a else 'A'}'s do (their outcome tables borrowed)")
+            assumptions.append(
+                f"team {'A' if a else 'B'} ({team}) never declared after the first hand: its hands "
+                f"are assumed to fall as team {'B' if a else 'A'}'s do (their outcome tables borrowed)"
+            )
             for g in GROUPS:
                 if (not a, g) in tables:
                     tables[(a, g)], cols_of[(a, g)] = tables[(not a, g)], cols_of[(not a, g)]

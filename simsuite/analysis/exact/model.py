@@ -47,14 +47,29 @@ FIGURES = (
 
 def _figures(sol: Solution) -> dict[str, float | None]:
     """The figures of ``FIGURES`` of one solution."""
-    return {"p_a": sol.p_a, "p_draw": sol.p_draw, "p_b": sol.p_b, "hands_mean": sol.hands_mean,
-            "minutes_mean": sol.minutes_mean, "clock_share": sol.clock_share, "lead_changes": sol.lead_changes,
-            "drama": sol.drama, "decisive_share": sol.decisive_share}
+    return {
+        "p_a": sol.p_a,
+        "p_draw": sol.p_draw,
+        "p_b": sol.p_b,
+        "hands_mean": sol.hands_mean,
+        "minutes_mean": sol.minutes_mean,
+        "clock_share": sol.clock_share,
+        "lead_changes": sol.lead_changes,
+        "drama": sol.drama,
+        "decisive_share": sol.decisive_share,
+    }
 
 
-def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
-                overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
-                values: bool = True, approximate: bool = False) -> dict:
+def exact_model(
+    hands: pl.DataFrame,
+    matches: pl.DataFrame,
+    variant: Variant,
+    overrides: Mapping[str, Any] | None = None,
+    reps: int = DEFAULT_REPS,
+    seed: int = 0,
+    values: bool = True,
+    approximate: bool = False,
+) -> dict:
     """Solve the chain of one cell (one policy pairing) and bootstrap it over deals.
 
     ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
@@ -89,13 +104,27 @@ def exact_model(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant,
             continue
         arr = boots[k]
         arr = arr[~np.isnan(arr)] if arr is not None else np.zeros(0)
-        lo, hi = (np.quantile(arr, [0.025, 0.975]) if arr.size >= 2 else (np.nan, np.nan))
-        figs[k] = {"value": float(v), "low": None if np.isnan(lo) else float(lo),
-                   "high": None if np.isnan(hi) else float(hi), "n": data.n_deals}
-    return {"a": data.a_policy, "b": data.b_policy, "n_deals": data.n_deals, "n_hands": int(data.deal.size),
-            "rescored": dict(overrides or {}), "figures": figs, "hands_dist": sol.hands_dist.tolist(),
-            "minutes_quantiles": {q: sol.minutes_quantile(q) for q in (0.1, 0.5, 0.9)} if sol.minutes_dist else None,
-            "unresolved": sol.unresolved, "reps": reps, "assumptions": design.assumptions, "level_check": check}
+        lo, hi = np.quantile(arr, [0.025, 0.975]) if arr.size >= 2 else (np.nan, np.nan)
+        figs[k] = {
+            "value": float(v),
+            "low": None if np.isnan(lo) else float(lo),
+            "high": None if np.isnan(hi) else float(hi),
+            "n": data.n_deals,
+        }
+    return {
+        "a": data.a_policy,
+        "b": data.b_policy,
+        "n_deals": data.n_deals,
+        "n_hands": int(data.deal.size),
+        "rescored": dict(overrides or {}),
+        "figures": figs,
+        "hands_dist": sol.hands_dist.tolist(),
+        "minutes_quantiles": {q: sol.minutes_quantile(q) for q in (0.1, 0.5, 0.9)} if sol.minutes_dist else None,
+        "unresolved": sol.unresolved,
+        "reps": reps,
+        "assumptions": design.assumptions,
+        "level_check": check,
+    }
 
 
 def _bootstrap(chain: Chain, design: Design, n_deals: int, reps: int, seed: int, values: bool) -> dict:
@@ -134,7 +163,7 @@ def _ratio_difference(sums: np.ndarray, j: int) -> tuple[float, float, int]:
     x1, y1, x2, y2 = sums[:, 0], sums[:, j], sums[:, 3], sums[:, 3 + j]
     r1, r2 = y1.sum() / x1.sum(), y2.sum() / x2.sum()
     infl = (y1 - r1 * x1) / x1.sum() - (y2 - r2 * x2) / x2.sum()
-    se = float(np.sqrt((infl ** 2).sum() * g / (g - 1))) if g > 1 else float("nan")
+    se = float(np.sqrt((infl**2).sum() * g / (g - 1))) if g > 1 else float("nan")
     return float(r1 - r2), se, g
 
 
@@ -160,9 +189,11 @@ def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed
         base = ~data.first & (data.a_declares == a) & (grp == 0)
         cols = []
         for m in (base & point, base & ~point):
-            cols += [np.bincount(data.deal[m], minlength=data.n_deals).astype(float),
-                     np.bincount(data.deal[m], weights=net[m], minlength=data.n_deals),
-                     np.bincount(data.deal[m], weights=sw[m], minlength=data.n_deals)]
+            cols += [
+                np.bincount(data.deal[m], minlength=data.n_deals).astype(float),
+                np.bincount(data.deal[m], weights=net[m], minlength=data.n_deals),
+                np.bincount(data.deal[m], weights=sw[m], minlength=data.n_deals),
+            ]
         sums = np.column_stack(cols)
         sums = sums[(sums[:, 0] > 0) | (sums[:, 3] > 0)]
         n_pt, n_pl = int((base & point).sum()), int((base & ~point).sum())
@@ -171,9 +202,11 @@ def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed
             continue
         row = {"hands_point": n_pt, "hands_other": n_pl}
         for key, j in (("net_levels", 1), ("deal_passes", 2)):
+
             def stat(t, j=j):
                 with np.errstate(invalid="ignore", divide="ignore"):
                     return t[..., j] / t[..., 0] - t[..., 3 + j] / t[..., 3]
+
             if reps:
                 est, boots = cluster_bootstrap(sums, stat, reps, seed)
                 b = boots[np.isfinite(boots)]
@@ -189,12 +222,23 @@ def level_check(data: HandData, rules: Rules, reps: int = LEVEL_CHECK_REPS, seed
     adj = holm([p for *_, p in ps]) if ps else np.zeros(0)
     for (name, key, _), q in zip(ps, adj):
         teams[name][key]["p_holm"] = float(q)
-    return {"levels": [RANK_NAMES[r] for r in POINT_LEVELS], "teams": teams, "reps": reps,
-            "separate": bool((adj < LEVEL_CHECK_ALPHA).any()) if ps else False}
+    return {
+        "levels": [RANK_NAMES[r] for r in POINT_LEVELS],
+        "teams": teams,
+        "reps": reps,
+        "separate": bool((adj < LEVEL_CHECK_ALPHA).any()) if ps else False,
+    }
 
 
-def exact_results(path, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS, seed: int = 0,
-                  cells: Sequence[str] | None = None, values: bool = True, approximate: bool = False) -> list[dict]:
+def exact_results(
+    path,
+    overrides: Mapping[str, Any] | None = None,
+    reps: int = DEFAULT_REPS,
+    seed: int = 0,
+    cells: Sequence[str] | None = None,
+    values: bool = True,
+    approximate: bool = False,
+) -> list[dict]:
     """``exact_model`` for every cell of a results folder (one row per cell, with its variant);
     ``cells``: only these (each must be one of the run's)."""
     from ...sim.limits import check_int, check_seed

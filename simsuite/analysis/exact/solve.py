@@ -43,6 +43,7 @@ class Solution:
         c = np.cumsum([self.minutes_dist[k] for k in ks])
         return float(ks[int(np.searchsorted(c, q * c[-1]))])
 
+
 def _take(a: np.ndarray, index: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``a[index]`` written into ``out``. The indices are always in range; mode "clip" because with
     ``out`` numpy's default mode ("raise") writes into a fresh copy of ``out`` first."""
@@ -80,7 +81,9 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
         if ended.any():
             em = mass[ended]
             a, dr, b = hand.ended_win
-            p_a += float((em * a).sum()); p_d += float((em * dr).sum()); p_b += float((em * b).sum())
+            p_a += float((em * a).sum())
+            p_d += float((em * dr).sum())
+            p_b += float((em * b).sum())
             if rules.cap and h >= rules.cap:
                 cap += float(em.sum())
             else:
@@ -95,9 +98,9 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
         # outcome's duration, group by group, in the chain's work arrays
         flow, spent = work.get("flow", hand.n), work.get("part", hand.n)
         for sel, o, k, at in hand.groups:
-            grid = flow[at:at + sel.size * k].reshape(sel.size, k)
-            np.multiply(mass[sel][:, None], prob_all[o:o + k], out=grid)
-            np.multiply(grid, chain.duration[o:o + k], out=spent[at:at + sel.size * k].reshape(sel.size, k))
+            grid = flow[at : at + sel.size * k].reshape(sel.size, k)
+            np.multiply(mass[sel][:, None], prob_all[o : o + k], out=grid)
+            np.multiply(grid, chain.duration[o : o + k], out=spent[at : at + sel.size * k].reshape(sel.size, k))
         lead += float(flow[hand.change].sum())
         if rules.step == 0:
             minutes_mean += float(spent.sum()) / 100.0
@@ -107,7 +110,8 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
             fm = flow[hand.end_lvl]
             part = work.get("part", fm.size)
             a, dr, b = hand.end_win
-            p_a += float(np.multiply(fm, a, out=part).sum()); p_d += float(np.multiply(fm, dr, out=part).sum())
+            p_a += float(np.multiply(fm, a, out=part).sum())
+            p_d += float(np.multiply(fm, dr, out=part).sum())
             p_b += float(np.multiply(fm, b, out=part).sum())
             hands_next = fm.sum()
             if rules.timed:
@@ -121,14 +125,28 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
         _add(hands_dist, h + 1, hands_next)
         codes = chain.codes[h + 1]
         # the transitions that end the match fall into one more bin, past the next hand's states
-        mass = np.bincount(hand.nxt, weights=flow, minlength=codes.size + 1)[:codes.size]
+        mass = np.bincount(hand.nxt, weights=flow, minlength=codes.size + 1)[: codes.size]
         if values:  # what the backward pass needs of this hand (_values)
             steps.append(hand)
         h += 1
     unresolved = float(mass.sum()) if codes.size else 0.0
     dist = np.array(hands_dist)
-    sol = Solution(p_a, p_d, p_b, dist, minutes_mean, minutes_dist, clock if rules.timed else None, cap, lead,
-                   0.0, 0.0, unresolved, p_a, layers)
+    sol = Solution(
+        p_a,
+        p_d,
+        p_b,
+        dist,
+        minutes_mean,
+        minutes_dist,
+        clock if rules.timed else None,
+        cap,
+        lead,
+        0.0,
+        0.0,
+        unresolved,
+        p_a,
+        layers,
+    )
     if values:
         _values(sol, steps, prob_all, work)
     return sol
@@ -174,8 +192,8 @@ def _values(sol: Solution, steps: Sequence[ChainHand], prob_all: np.ndarray, wor
         # np.bincount over the transitions (which starts from 0; the terms are never negative)
         for sel, o, k, at in hand.groups:
             for t_, v_ in ((ta, va), (tb_, vb)):
-                grid = t_[at:at + sel.size * k].reshape(sel.size, k)
-                np.multiply(prob_all[o:o + k], grid, out=grid)
+                grid = t_[at : at + sel.size * k].reshape(sel.size, k)
+                np.multiply(prob_all[o : o + k], grid, out=grid)
                 np.cumsum(grid, axis=1, out=grid)
                 v_[sel] += grid[:, -1]
         vals[h] = (va, vb)
@@ -215,8 +233,8 @@ def transition_plan(chain: Chain, h: int) -> TransitionPlan:
         src = np.empty(hand.n, np.int32)
         out = np.empty(hand.n, np.int32)
         for sel, o, k, at in hand.groups:
-            src[at:at + sel.size * k] = np.repeat(sel, k)
-            out[at:at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
+            src[at : at + sel.size * k] = np.repeat(sel, k)
+            out[at : at + sel.size * k] = np.tile(np.arange(o, o + k), sel.size)
         plans[h] = TransitionPlan(src, out)
     return plans[h]
 
@@ -295,17 +313,27 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
                 ended_pre[i] += x @ em
             if not (rules.cap and h >= rules.cap):
                 clock += em.sum(axis=0)
-            hands_sum += h * em.sum(axis=0); hands_w += em.sum(axis=0)
+            hands_sum += h * em.sum(axis=0)
+            hands_w += em.sum(axis=0)
         before = acc[5].copy()
         a, dr, b = (np.asarray(x, float) for x in hand.end_win)
-        mass = _forward_hand(mass, pl_.src, pl_.out, hand.nxt, prob, hand.change, chain.duration, a, dr, b,
-                             chain.codes[h + 1].size, acc)
-        hands_sum += (h + 1) * (acc[5] - before); hands_w += acc[5] - before
+        mass = _forward_hand(
+            mass, pl_.src, pl_.out, hand.nxt, prob, hand.change, chain.duration, a, dr, b, chain.codes[h + 1].size, acc
+        )
+        hands_sum += (h + 1) * (acc[5] - before)
+        hands_w += acc[5] - before
         h += 1
-    out = {"p_a": acc[0] + ended_pre[0], "p_draw": acc[1] + ended_pre[1], "p_b": acc[2] + ended_pre[2],
-           "hands_mean": hands_sum / np.maximum(hands_w, 1e-300), "minutes_mean": acc[4] * scale,
-           "clock_share": clock if rules.timed else None, "lead_changes": acc[3],
-           "drama": np.full(B, np.nan), "decisive_share": np.full(B, np.nan)}
+    out = {
+        "p_a": acc[0] + ended_pre[0],
+        "p_draw": acc[1] + ended_pre[1],
+        "p_b": acc[2] + ended_pre[2],
+        "hands_mean": hands_sum / np.maximum(hands_w, 1e-300),
+        "minutes_mean": acc[4] * scale,
+        "clock_share": clock if rules.timed else None,
+        "lead_changes": acc[3],
+        "drama": np.full(B, np.nan),
+        "decisive_share": np.full(B, np.nan),
+    }
     if not values:
         return out
     drama, decisive, played = np.zeros(B), np.zeros(B), np.zeros(B)

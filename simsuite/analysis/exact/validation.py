@@ -18,11 +18,19 @@ def simulated_figures(hands: pl.DataFrame, matches: pl.DataFrame, variant: Varia
     deals (``simsuite.analysis.metrics.summarise``)."""
     from ..metrics import summarise
 
-    row = summarise(hands, matches, by="cell", variants={variant.id: variant, **{c: variant for c in
-                                                                                 matches["cell"].unique().to_list()}},
-                    seed=seed)[0]
-    out = {"hands_mean": row["hands_per_match"], "minutes_mean": row["minutes_per_match"],
-           "clock_share": row["clock_share"], "lead_changes": row["lead_changes"]}
+    row = summarise(
+        hands,
+        matches,
+        by="cell",
+        variants={variant.id: variant, **{c: variant for c in matches["cell"].unique().to_list()}},
+        seed=seed,
+    )[0]
+    out = {
+        "hands_mean": row["hands_per_match"],
+        "minutes_mean": row["minutes_per_match"],
+        "clock_share": row["clock_share"],
+        "lead_changes": row["lead_changes"],
+    }
     if row["policy_a_win"]["value"] is not None:
         out.update(p_a=row["policy_a_win"], p_draw=row["pair_draw"], p_b=row["policy_b_win"])
     else:  # equal policies: team A is NS
@@ -63,8 +71,14 @@ def equivalence(exact: dict, simulated: dict, margins: Mapping[str, tuple] = VAL
     out = {}
     for k, (kind, m) in margins.items():
         e, s = exact.get(k), simulated.get(k)
-        if not e or not s or e.get("value") is None or s.get("value") is None or e.get("low") is None \
-                or s.get("low") is None:
+        if (
+            not e
+            or not s
+            or e.get("value") is None
+            or s.get("value") is None
+            or e.get("low") is None
+            or s.get("low") is None
+        ):
             continue
         se = math.hypot((e["high"] - e["low"]) / (2 * Z95), (s["high"] - s["low"]) / (2 * Z95))
         margin = m * abs(s["value"]) if kind == "rel" else m
@@ -74,9 +88,17 @@ def equivalence(exact: dict, simulated: dict, margins: Mapping[str, tuple] = VAL
     return out
 
 
-def validation_rows(model_run, sim_run, overrides: Mapping[str, Any] | None = None, reps: int = DEFAULT_REPS,
-                    seed: int = 0, sim_cells: Mapping[str, str] | None = None, cells: Sequence[str] | None = None,
-                    approximate: bool = False, margins: Mapping[str, tuple] = VALIDATION_MARGINS) -> list[dict]:
+def validation_rows(
+    model_run,
+    sim_run,
+    overrides: Mapping[str, Any] | None = None,
+    reps: int = DEFAULT_REPS,
+    seed: int = 0,
+    sim_cells: Mapping[str, str] | None = None,
+    cells: Sequence[str] | None = None,
+    approximate: bool = False,
+    margins: Mapping[str, tuple] = VALIDATION_MARGINS,
+) -> list[dict]:
     """Out-of-sample validation: per cell and figure, the exact model built from ``model_run``'s hands
     (re-scored under ``overrides`` if given; ``approximate``: the bands too, see ``exact_model``)
     beside the matches simulated in ``sim_run``, which must share no seed with it (independent
@@ -89,8 +111,10 @@ def validation_rows(model_run, sim_run, overrides: Mapping[str, Any] | None = No
     model_seeds = set(load(model_run).matches.select("seed").unique().collect()["seed"].to_list())
     shared = model_seeds & set(sm["seed"].unique().to_list())
     if shared:
-        raise SimsuiteError(f"validation: the simulated run shares seed(s) {sorted(shared)} with the model's run, so "
-                            f"the comparison would be in-sample; simulate the matches with another --seed")
+        raise SimsuiteError(
+            f"validation: the simulated run shares seed(s) {sorted(shared)} with the model's run, so "
+            f"the comparison would be in-sample; simulate the matches with another --seed"
+        )
     rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False, approximate=approximate)
     sv = s.variants()
     out = []

@@ -45,10 +45,35 @@ from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
 from .random_play import bury_random, follow_random, lead_random
 
 __all__ = [
-    "BASIC", "C_DEALER", "C_DECL", "C_LEFT", "C_LEVEL", "C_TRUMP", "EXPERT", "EXPERT_V1", "FULL", "LEARNED", "POLICY_NAMES",
-    "RANDOM", "bid_wish", "bury_by_key", "bury_three", "choose_bury", "choose_follow", "choose_lead", "fill",
-    "follow_once", "follow_three", "full_for", "lead_three",
-    "lead_once", "may_bid", "put_unit", "split_by_class", "strength", "try_trump",
+    "BASIC",
+    "C_DEALER",
+    "C_DECL",
+    "C_LEFT",
+    "C_LEVEL",
+    "C_TRUMP",
+    "EXPERT",
+    "EXPERT_V1",
+    "FULL",
+    "LEARNED",
+    "POLICY_NAMES",
+    "RANDOM",
+    "bid_wish",
+    "bury_by_key",
+    "bury_three",
+    "choose_bury",
+    "choose_follow",
+    "choose_lead",
+    "fill",
+    "follow_once",
+    "follow_three",
+    "full_for",
+    "lead_three",
+    "lead_once",
+    "may_bid",
+    "put_unit",
+    "split_by_class",
+    "strength",
+    "try_trump",
 ]
 
 
@@ -120,8 +145,23 @@ def choose_follow(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, l
     """Fill ``out`` with a legal follow of ``seat`` to the lead ``LI`` (the trick's current best
     claim is ``win_c``, held by seat ``winner``)."""
     if pol == EXPERT_V1:
-        follow_expert_v1(seat, hands[seat], played, voids, cls, pos, P, ctx, W, LI, lead, win_c,
-                         winner % 2 == seat % 2, ctx[C_LEFT] == 1, out)
+        follow_expert_v1(
+            seat,
+            hands[seat],
+            played,
+            voids,
+            cls,
+            pos,
+            P,
+            ctx,
+            W,
+            LI,
+            lead,
+            win_c,
+            winner % 2 == seat % 2,
+            ctx[C_LEFT] == 1,
+            out,
+        )
     else:
         follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, lead, win_c, winner, out)
 
@@ -135,12 +175,28 @@ def follow_three(pol, seat, hands, played, voids, cls, pos, P, ctx, W, s, LI, le
         return
     partner_wins = winner % 2 == seat % 2
     if pol == BASIC:
-        follow_basic(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, ctx[C_LEFT] == 1,
-                     out)
+        follow_basic(
+            seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, ctx[C_LEFT] == 1, out
+        )
     else:
         # the last trick: every hand holds exactly the lead's cards
-        follow_expert(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
-                      ctx[C_LEFT] == LI[LI_CARDS], out)
+        follow_expert(
+            seat,
+            hand,
+            played,
+            voids,
+            cls,
+            pos,
+            P,
+            ctx,
+            W,
+            LI,
+            lead,
+            win_c,
+            partner_wins,
+            ctx[C_LEFT] == LI[LI_CARDS],
+            out,
+        )
 
 
 # One decision of random, basic or expert (any other code plays expert), called rather than

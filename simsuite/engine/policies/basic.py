@@ -75,5 +75,22 @@ def lead_basic(hand, played, cls, pos, P, out):
 
 @njit(cache=True, inline="always")  # a wrapper: the loops call follow_scored directly
 def follow_basic(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
-    follow_scored(core.as_bool(False), core.as_int(0), seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c,
-                  partner_wins, last_trick, out)
+    follow_scored(
+        core.as_bool(False),
+        core.as_int(0),
+        seat,
+        hand,
+        played,
+        voids,
+        cls,
+        pos,
+        P,
+        ctx,
+        W,
+        LI,
+        lead,
+        win_c,
+        partner_wins,
+        last_trick,
+        out,
+    )

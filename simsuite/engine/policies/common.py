@@ -132,8 +132,20 @@ def bid_wish(pol, hand, level, P, s, drawn):
 @njit(cache=True, inline="always")
 def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, length, out):
     """``_bury_by_key`` with the callers' constant weights made plain ints: one compiled copy."""
-    _bury_by_key(left, cls, pos, n, as_int(w_trump), as_int(w_pair), as_int(w_point), as_int(w_points),
-                 as_int(w_length), as_int(w_rich), length, out)
+    _bury_by_key(
+        left,
+        cls,
+        pos,
+        n,
+        as_int(w_trump),
+        as_int(w_pair),
+        as_int(w_point),
+        as_int(w_points),
+        as_int(w_length),
+        as_int(w_rich),
+        length,
+        out,
+    )
 
 
 @njit(cache=True)
@@ -275,8 +287,18 @@ def score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_
                 high += cand[c]
     futile = False
     if judge and wins:
-        futile = next_can_beat(cur[CLAIM_KIND], cur[CLAIM_TRUMP], cur[CLAIM_TOP], LI[LI_CARDS], LI[LI_CLASS], J[J_OPP],
-                               voids, unseen, cls, pos)
+        futile = next_can_beat(
+            cur[CLAIM_KIND],
+            cur[CLAIM_TRUMP],
+            cur[CLAIM_TOP],
+            LI[LI_CARDS],
+            LI[LI_CLASS],
+            J[J_OPP],
+            voids,
+            unseen,
+            cls,
+            pos,
+        )
     return score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, futile, high)
 
 
@@ -477,8 +499,9 @@ def lead_lowest(hand, cls, pos, out):
 # constants do not compile a copy each). Inlined, it was typed once per policy: 8 to 13 s each on a fresh checkout
 # (docs/performance.md, "One compiled follow for three policies").
 @njit(cache=True)
-def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins,
-                  last_trick, out):
+def follow_scored(
+    judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out
+):
     """A legal follow to the lead ``LI`` chosen by ``score_follow``: for a single lead each card of
     the suit, else each unit set of the best follow profile filled three ways (cheap, points,
     high). A void follower trumps when it can win and its partner does not (with ``judge``,
@@ -488,7 +511,7 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
     n = LI[LI_CARDS]
     FS = w_fs(W)
     cur = FS[FS_CLAIM]
-    J = FS[FS_CLAIM][FS_JUDGE_AT:FS_JUDGE_AT + 8]  # the judgement, in the spare tail of the claim's scratch row
+    J = FS[FS_CLAIM][FS_JUDGE_AT : FS_JUDGE_AT + 8]  # the judgement, in the spare tail of the claim's scratch row
     unseen = played
     J[J_OPP] = -1
     J[J_SURE_PARTNER] = 1 if partner_wins else 0
@@ -499,8 +522,9 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         unseen = unseen_into(hand, played, P, FS[FS_UNSEEN][:NC])
         if (ctx[C_LEADER] + 3 - seat) % 4 > 0:
             J[J_OPP] = (seat + 1) % 4
-        if partner_wins and next_can_beat(win_c[CLAIM_KIND], win_c[CLAIM_TRUMP], win_c[CLAIM_TOP], n, k, J[J_OPP],
-                                          voids, unseen, cls, pos):
+        if partner_wins and next_can_beat(
+            win_c[CLAIM_KIND], win_c[CLAIM_TRUMP], win_c[CLAIM_TOP], n, k, J[J_OPP], voids, unseen, cls, pos
+        ):
             J[J_SURE_PARTNER] = 0
         if ctx[C_LEFT] <= CONTEST_TRICKS * n:
             J[J_CONTEST] = 1
@@ -528,12 +552,14 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
             have += hand[c]
             # the single-card case of score_follow, without building the play
             t = 1 if cls[c] == TRUMP else 0
-            wins = t > win_c[CLAIM_TRUMP] or (t == win_c[CLAIM_TRUMP] and win_c[CLAIM_KIND] == 0
-                                              and pos[c] > win_c[CLAIM_TOP])
+            wins = t > win_c[CLAIM_TRUMP] or (
+                t == win_c[CLAIM_TRUMP] and win_c[CLAIM_KIND] == 0 and pos[c] > win_c[CLAIM_TOP]
+            )
             futile = judge and wins and next_can_beat_single(t, pos[c], k, J[J_OPP], voids, hi_k, hi_t)
             high = 1 if is_high_trump(c, cls, J[J_LEVEL]) else 0
-            score = score_parts(judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J,
-                                futile, high)
+            score = score_parts(
+                judge, overtake, wins, core.POINTS[c], strength(c, cls, pos), partner_wins, last_trick, J, futile, high
+            )
             if score > best_score:
                 best_score = score
                 pick = c
@@ -552,7 +578,8 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
         # void in the suit: any cards (the whole hand is of other classes); it may trump
         if not partner_wins and k != TRUMP:
             if try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur) and (
-                    not judge or ruff_pays(cand, cls, J, n, k, voids, unseen, pos)):
+                not judge or ruff_pays(cand, cls, J, n, k, voids, unseen, pos)
+            ):
                 for c in range(NC):
                     out[c] = cand[c]
                 return
@@ -584,8 +611,9 @@ def follow_scored(judge, overtake, seat, hand, played, voids, cls, pos, P, ctx, 
                 put_unit(U_card, U_w, U_len, REC[r, j], cand)
                 need -= U_size[REC[r, j]]
             fill_class(cand, inclass, need, cls, pos, mode, k)
-            score = score_follow(judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen,
-                                 voids)
+            score = score_follow(
+                judge, overtake, cand, cls, pos, P, LI, W, cur, win_c, partner_wins, last_trick, J, unseen, voids
+            )
             if score > best_score:
                 best_score = score
                 for c in range(NC):

@@ -291,8 +291,25 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
 
 @njit(cache=True, inline="always")  # a wrapper: the loops call follow_scored directly
 def follow_expert(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
-    follow_scored(core.as_bool(True), as_int(OVERTAKE), seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c,
-                  partner_wins, last_trick, out)
+    follow_scored(
+        core.as_bool(True),
+        as_int(OVERTAKE),
+        seat,
+        hand,
+        played,
+        voids,
+        cls,
+        pos,
+        P,
+        ctx,
+        W,
+        LI,
+        lead,
+        win_c,
+        partner_wins,
+        last_trick,
+        out,
+    )
 
 
 @njit(cache=True)

@@ -140,8 +140,25 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
 
 @njit(cache=True, inline="always")  # a wrapper: the loops call follow_scored directly
 def follow_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead, win_c, partner_wins, last_trick, out):
-    follow_scored(core.as_bool(False), as_int(OVERTAKE), seat, hand, played, voids, cls, pos, P, ctx, W, LI, lead,
-                  win_c, partner_wins, last_trick, out)
+    follow_scored(
+        core.as_bool(False),
+        as_int(OVERTAKE),
+        seat,
+        hand,
+        played,
+        voids,
+        cls,
+        pos,
+        P,
+        ctx,
+        W,
+        LI,
+        lead,
+        win_c,
+        partner_wins,
+        last_trick,
+        out,
+    )
 
 
 @njit(cache=True)
@@ -151,9 +168,11 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     Returns True if ``out`` holds such a lead."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
     can_capture = my_team != declarers or P[CAPTURE_BY] == CAPTURE_BY_EITHER
-    grows = ((P[CAPTURE_SCHEME] == CAPTURE_SCHEME_PER_CARD and P[CAPTURE_PER_CARD] > 0)
-             or (P[CAPTURE_SCHEME] == CAPTURE_SCHEME_POWER and P[CAPTURE_BASE] > 1)
-             or P[CAPTURE_SCHEME] == CAPTURE_SCHEME_LAST_TRICK_POINTS)
+    grows = (
+        (P[CAPTURE_SCHEME] == CAPTURE_SCHEME_PER_CARD and P[CAPTURE_PER_CARD] > 0)
+        or (P[CAPTURE_SCHEME] == CAPTURE_SCHEME_POWER and P[CAPTURE_BASE] > 1)
+        or P[CAPTURE_SCHEME] == CAPTURE_SCHEME_LAST_TRICK_POINTS
+    )
     if not can_capture or not grows:
         return False
     n = 0
