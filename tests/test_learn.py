@@ -54,7 +54,7 @@ def tiny_model(tiny, tmp_path_factory):
 def test_feature_constants_follow_the_table():
     """Each X_ constant names its feature: the table is the one list (engine/features.py)."""
     src = (ROOT / "simsuite/engine/features.py").read_text()
-    block = src[src.index("(X_DECKS") : src.index("= range(len(FEATURES))")]
+    block = src[src.index("X_DECKS,") : src.index("= range(len(FEATURES))")]
     names = [n.strip().lower()[2:] for n in re.findall(r"X_[A-Z0-9_]+", block)]
     assert names == list(F.FEATURE_NAMES)
     assert len(set(F.FEATURE_NAMES)) == F.N_FEATURES
