@@ -95,6 +95,7 @@ def test_a_local_collection_records_where_its_chunks_ran(tmp_path):
     assert m["sessions"][-1]["worker_processes"] == 1
 
 
+@pytest.mark.slow  # the cluster path is simulate's (tests/test_faults.py), which make test runs
 def test_every_worker_lost_stops_the_collection_keeps_its_chunks_and_resumes_to_the_same_data(
     reference, tmp_path, capsys, monkeypatch, bare_scheduler
 ):
@@ -152,6 +153,7 @@ def test_every_worker_lost_stops_the_collection_keeps_its_chunks_and_resumes_to_
     assert C.load_decisions(out).collect().equals(reference)
 
 
+@pytest.mark.slow  # the cluster path is simulate's (tests/test_faults.py), which make test runs
 def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeypatch):
     """The scheduler SIGKILLed mid-collection: the client cancels every task; the collection stops with
     the cause and the resume command, its completed parts kept."""
@@ -207,6 +209,7 @@ def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeyp
     assert any(c["status"] == R.DONE for c in m["chunks"]) and m["status"] == "failed"
 
 
+@pytest.mark.slow  # the cluster path is simulate's (tests/test_faults.py), which make test runs
 def test_a_collection_on_a_scheduler_without_workers_stops_after_the_wait(
     tmp_path, capsys, monkeypatch, bare_scheduler
 ):
