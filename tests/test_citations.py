@@ -9,6 +9,7 @@ import re
 import tomllib
 
 import pytest
+from cli import one_line_error, run_cli
 
 from simsuite.errors import VariantError
 from simsuite.rules.variant import (
@@ -22,7 +23,6 @@ from simsuite.rules.variant import (
     load_variant,
     variant_from_table,
 )
-from tests.cli import one_line_error, run_cli
 
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]
 

@@ -7,11 +7,11 @@ import argparse
 import re
 
 import pytest
+from cli import one_line_error, run_cli
 
 from simsuite.cli import COMMAND_GROUPS, _parser, package_version
 from simsuite.errors import SimsuiteError, did_you_mean
 from simsuite.rules.variant import override_keys
-from tests.cli import one_line_error, run_cli
 
 
 def _parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("simsuite",)):

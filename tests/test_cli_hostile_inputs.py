@@ -7,9 +7,9 @@ import argparse
 from pathlib import Path
 
 import pytest
+from cli import one_line_error, run_cli
 
 from simsuite.cli import _parser
-from tests.cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DESIGN = ROOT / "examples" / "designs" / "two-deck-club-60.toml"

@@ -9,13 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from cli import one_line_error, run_cli
 
 from simsuite.cli import main
 from simsuite.errors import SimsuiteError
 from simsuite.rules.judge import judge
 from simsuite.rules.scenario import load_scenario
 from simsuite.rules.variant import load_variant
-from tests.cli import one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["school-2016", "huizhou", "baiyun-2016", "two-deck-2011", "guangxi-2012"]

@@ -8,13 +8,13 @@ import json
 import shlex
 
 import pytest
+from cli import one_line_error, run_cli
 
 from simsuite.engine import match as M
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
 from simsuite.sim import executor
 from simsuite.sim import match as sim_match
-from tests.cli import one_line_error, run_cli
 
 
 def test_play_with_set_deals_the_overridden_bottom(capsys):

@@ -17,8 +17,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-
-from tests.cli import run_cli
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALED = {"--matches": "6", "--hands": "40", "--jobs": "1"}
