@@ -12,11 +12,10 @@ import pytest
 from cli import one_line_error, run_cli
 
 from simsuite.errors import VariantError
+from simsuite.rules.citations import NOT_CITED, Citation
 from simsuite.rules.variant import (
-    NOT_CITED,
     SPECS,
     VARIANTS_DIR,
-    Citation,
     columns,
     describe,
     known_ids,

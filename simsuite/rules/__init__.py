@@ -2,6 +2,7 @@
 
 - ``cards``: cards, card notation and decks.
 - ``variant``: one tournament's rules as a frozen, validated dataclass loaded from TOML.
+- ``citations``: where each field of a variant comes from (the ``[cite.*]`` tables of a file).
 - ``choices``: one string enum per behaviour field of a variant, and ``code()``, a choice's engine code.
 - ``scale``: a variant moved to another deck count.
 - ``order``: card order for one hand (suit-classes, strength positions, adjacency).

@@ -10,7 +10,8 @@ may start with ``extends = "<id>"`` and give only the keys it changes.
 
 Every field of a registry variant cites its source as data: a ``[cite.<section>]`` table after
 each section holds one ``Citation`` per field (a clause of the original rule document, or
-``default``: our reason where the original is silent). Citations never enter the rules hash.
+``default``: our reason where the original is silent), read by ``rules.citations``. Citations
+never enter the rules hash.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..errors import (
 )
 from .cards import RANK_NAMES, parse_rank
 from .choices import CHOICES, TieBreak, TieRule, TournamentFormat
+from .citations import CITE_SECTION, Citation, cite_text, inherited_citations, read_citations, with_citations
 
 # The built-in variants are package data: found through importlib.resources, so that an installed simsuite has them.
 VARIANTS_DIR = Path(str(resources.files("simsuite") / "variants"))
@@ -518,7 +520,7 @@ def variant_from_table(
     raw = dict(raw)
     problems: list[str] = []
     flat: dict[str, Any] = {}
-    own_citations = read_citations(raw.pop(CITE_SECTION, None), problems)
+    own_citations = read_citations(raw.pop(CITE_SECTION, None), problems, SPECS)
     parent: Variant | None = None
     base = raw.pop("extends", None)
     no_parent = False  # extends names no variant: every key it would give reads as missing, so none is listed
@@ -558,133 +560,7 @@ def variant_from_table(
     if no_parent:
         raise VariantError(source, problems)
     variant = _build(flat, source=source, prior=problems)
-    return _with_citations(variant, parent, own_citations, source, required=built_in)
-
-
-# --- citations ------------------------------------------------------------------------------
-# A registry file cites every rule field in a [cite.<section>] table after the section:
-#   [cite.deal]
-#     decks = { clause = "第四、1", note = "three decks", quote = "三副牌" }
-#     must_defend_end_level = { default = "the original is silent; we take no defence rule" }
-# clause: where in the original; note: what it says, in English; quote: the original's words,
-# briefly, where they decide the reading; default: our reason where the original is silent,
-# truncated or ambiguous (with a clause: the reading we chose of that clause).
-CITE_SECTION = "cite"
-CITE_KEYS = ("clause", "note", "quote", "default")
-NOT_CITED = "not cited"
-
-
-@dataclass(frozen=True)
-class Citation:
-    """Where one field's value comes from: a clause of the original, our ``default``, or both."""
-
-    clause: str | None = None
-    note: str | None = None
-    quote: str | None = None
-    default: str | None = None
-
-    def as_dict(self) -> dict[str, str]:
-        return {k: getattr(self, k) for k in CITE_KEYS if getattr(self, k) is not None}
-
-    def text(self) -> str:
-        """One line for a reader: ``第四、1: three decks ("三副牌")``, ``default: ...``, or both."""
-        parts = []
-        if self.clause is not None:
-            said = self.clause + (f": {self.note}" if self.note else "")
-            parts.append(said + (f' ("{self.quote}")' if self.quote else ""))
-        elif self.note:
-            parts.append(self.note)
-        if self.default is not None:
-            parts.append(f"default: {self.default}")
-        return "; ".join(parts)
-
-
-def cite_text(citation: Citation | None) -> str:
-    return NOT_CITED if citation is None else citation.text()
-
-
-def read_citations(table: Any, problems: list[str]) -> dict[str, Citation]:
-    """The ``[cite.*]`` tables of a file as citations; every malformed one adds to ``problems``."""
-    if table is None:
-        return {}
-    if not isinstance(table, dict):
-        problems.append(f"[{CITE_SECTION}] must hold one table per section, such as [{CITE_SECTION}.deal]")
-        return {}
-    out: dict[str, Citation] = {}
-    for section, entries in table.items():
-        where = f"[{CITE_SECTION}.{section}]"
-        if section not in SECTIONS:
-            problems.append(f"unknown section {where}; sections are {', '.join(SECTIONS)}")
-            continue
-        if not isinstance(entries, dict):
-            problems.append(f"{where} must be a table of field = {{ clause = ..., note = ... }}")
-            continue
-        for name, entry in entries.items():
-            spec = SPEC_BY_NAME.get(name)
-            if spec is None:
-                problems.append(
-                    f"{where} {name}: cites a field that does not exist; fields of [{section}]: "
-                    f"{', '.join(s.name for s in SPECS if s.section == section)}"
-                )
-                continue
-            if spec.section != section:
-                problems.append(
-                    f"{where} {name}: the field belongs in [{spec.section}]; cite it in [{CITE_SECTION}.{spec.section}]"
-                )
-                continue
-            citation = _citation(entry, f"{where} {name}", problems)
-            if citation is not None:
-                out[name] = citation
-    return out
-
-
-def _citation(entry: Any, where: str, problems: list[str]) -> Citation | None:
-    if not isinstance(entry, dict):
-        problems.append(
-            f'{where}: a citation is a table, {{ clause = "...", note = "..." }} or {{ default = "..." }}; '
-            f"got {entry!r}"
-        )
-        return None
-    bad = [k for k in entry if k not in CITE_KEYS]
-    if bad:
-        problems.append(
-            f"{where}: unknown citation key(s) {', '.join(map(repr, bad))}; a citation has {', '.join(CITE_KEYS)}"
-        )
-    empty = [k for k in CITE_KEYS if k in entry and (not isinstance(entry[k], str) or not entry[k].strip())]
-    if empty:
-        problems.append(f"{where}: {', '.join(empty)} must be non-empty text")
-    if "clause" not in entry and "default" not in entry:
-        problems.append(
-            f"{where}: give clause (where the original says it) or default (our reason where the original is silent)"
-        )
-    elif "quote" in entry and "clause" not in entry:
-        problems.append(f"{where}: a quote needs the clause it comes from")
-    if bad or empty or "clause" not in entry and "default" not in entry:
-        return None
-    return Citation(**{k: entry[k] for k in CITE_KEYS if k in entry})
-
-
-def inherited_citations(base: Variant, new: Variant) -> dict[str, Citation]:
-    """``base``'s citations of the fields ``new`` keeps unchanged: a changed value is not cited."""
-    return {k: c for k, c in base.citations.items() if getattr(base, k) == getattr(new, k)}
-
-
-def _with_citations(
-    variant: Variant, parent: Variant | None, own: dict[str, Citation], source: str, *, required: bool
-) -> Variant:
-    citations = inherited_citations(parent, variant) if parent is not None else {}
-    citations.update(own)
-    if required:
-        missing = [s for s in SPECS if s.section != "about" and s.name not in citations]
-        if missing:
-            raise VariantError(
-                source,
-                [
-                    f"[{CITE_SECTION}.{s.section}] {s.name}: {NOT_CITED} (a built-in variant cites every rule field)"
-                    for s in missing
-                ],
-            )
-    return dataclasses.replace(variant, citations=citations)
+    return with_citations(variant, parent, own_citations, source, required=built_in, specs=SPECS)
 
 
 def _in_registry(path: Path) -> bool:
@@ -956,7 +832,6 @@ def replace(variant: Variant, **changes: Any) -> Variant:
 
 __all__ = [
     "Variant",
-    "Citation",
     "load_variant",
     "variant_from_table",
     "load_all",
