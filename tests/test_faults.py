@@ -23,7 +23,7 @@ from conftest import local_dask_cluster
 
 from simsuite.sim import executor
 from simsuite.sim import results as R
-from simsuite.sim.cluster import NO_WORKER_ENV
+from simsuite.sim.cluster import NO_WORKER_ENV, WorkersLost, interrupted_note, stopped_error
 from simsuite.sim.run import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,6 +279,22 @@ def test_a_bad_worker_wait_is_one_line(tmp_path, capsys, monkeypatch, value):
     )
     one_line_error(code, err, NO_WORKER_ENV, "above 0", command="simulate")
     assert not (tmp_path / "run").exists()
+
+
+def test_simulate_and_collect_say_alike_how_a_run_stopped():
+    """One message for both commands: a lost cluster names the command's run, a failed backend its
+    name and error; each keeps the chunks done and gives the command that resumes."""
+    lost = WorkersLost("every worker of the Dask cluster at tcp://h:1 was lost")
+    kept = "the 3 completed chunk(s) are kept in out/x; resume with: simsuite simulate --out out/x"
+    common = dict(backend="dask", done=3, out="out/x", resume="simsuite simulate --out out/x")
+    assert str(stopped_error(lost, what="run", **common)) == f"{lost}: the run stopped; {kept}"
+    assert str(stopped_error(lost, what="collection", **common)) == f"{lost}: the collection stopped; {kept}"
+    failed = stopped_error(OSError("no\n  route"), what="run", **common)
+    assert str(failed) == f"the dask backend failed (OSError: no route); {kept}"
+    assert stopped_error(None, what="run", **common) is None
+    assert interrupted_note(3, 8, "out/x", "simsuite simulate --out out/x") == (
+        "simsuite: interrupted; 3 of 8 chunks are done and kept in out/x; resume with: simsuite simulate --out out/x"
+    )
 
 
 # --- a cluster of one worker thread --------------------------------------------------------------

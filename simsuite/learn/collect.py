@@ -46,7 +46,7 @@ from ..engine.rng import run_key
 from ..engine.search import is_search
 from ..errors import SimsuiteError
 from ..sim import results as R
-from ..sim.cluster import WorkersLost, no_worker_wait, play_on_cluster
+from ..sim.cluster import interrupted_note, no_worker_wait, play_on_cluster, stopped_error
 from ..sim.executor import terminate_as_interrupt, where_this_runs
 from ..sim.limits import check_int, check_jobs, check_seed
 from ..sim.manifest import package_version, utc_now
@@ -393,23 +393,11 @@ def _collect(
         session.update(ended=utc_now(), status=status)
         m["status"] = "complete" if done == len(m["chunks"]) else status
         R.write_manifest(out, m)
-        if status == "interrupted":
-            print(
-                f"\nsimsuite: interrupted; {done} of {len(m['chunks'])} chunks are kept in {out}; resume with: "
-                f"{resume}",
-                file=sys.stderr,
-            )
-    if isinstance(backend_error, WorkersLost):
-        raise SimsuiteError(
-            f"{backend_error}: the collection stopped; the {done} completed chunk(s) are kept in "
-            f"{out}; resume with: {resume}"
-        )
-    if backend_error is not None:
-        raise SimsuiteError(
-            f"the {backend} backend failed ({type(backend_error).__name__}: "
-            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
-            f"{out}; resume with: {resume}"
-        )
+        if status == "interrupted":  # on a line of its own, after the progress line
+            print("\n" + interrupted_note(done, len(m["chunks"]), out, resume), file=sys.stderr)
+    stopped = stopped_error(backend_error, what="collection", backend=backend, done=done, out=out, resume=resume)
+    if stopped is not None:
+        raise stopped
     if failure is not None:
         _, cid, message, _where = failure
         c = by_id[cid]

@@ -7,7 +7,8 @@ driver, its one-job shortcut). It checks the cluster between results: when it ha
 (or no connection to its scheduler) for ``no_worker_wait()`` seconds, ``WorkersLost`` ends the
 run, and the caller keeps the chunks done and says how to resume. Both Dask runs go through
 ``play_on_cluster``: ``simulate``'s chunks (``sim.executor``) and ``learn collect``'s
-(``learn.collect``).
+(``learn.collect``). Both say in the same words how a run stopped early (``stopped_error``,
+whatever the backend, and ``interrupted_note``).
 """
 
 from __future__ import annotations
@@ -123,6 +124,29 @@ def _lost_or(exc: BaseException, client, address: str) -> BaseException:
     return exc
 
 
+def stopped_error(
+    backend_error: BaseException | None, *, what: str, backend: str, done: int, out, resume: str
+) -> SimsuiteError | None:
+    """The error that ends a run of chunks whose backend failed (``WorkersLost``, or any other
+    exception of the backend ``backend``), None when it did not. ``what`` names the run
+    (``"run"``, ``"collection"``); the message keeps the ``done`` chunks in ``out`` and gives the
+    ``resume`` command."""
+    if backend_error is None:
+        return None
+    kept = f"the {done} completed chunk(s) are kept in {out}; resume with: {resume}"
+    if isinstance(backend_error, WorkersLost):
+        return SimsuiteError(f"{backend_error}: the {what} stopped; {kept}")
+    return SimsuiteError(
+        f"the {backend} backend failed ({type(backend_error).__name__}: {' '.join(str(backend_error).split())}); {kept}"
+    )
+
+
+def interrupted_note(done: int, total: int, out, resume: str) -> str:
+    """The line a run of chunks interrupted by Ctrl-C or SIGTERM prints: what it kept, where, and
+    the command that resumes it."""
+    return f"simsuite: interrupted; {done} of {total} chunks are done and kept in {out}; resume with: {resume}"
+
+
 def _lost_text(address: str, answers: bool, seen_worker: bool, wait_s: float) -> str:
     secs = f"{wait_s:g} s"
     if not answers:
@@ -135,4 +159,12 @@ def _lost_text(address: str, answers: bool, seen_worker: bool, wait_s: float) ->
     return f"the Dask scheduler at {address} has had no worker for {secs}; start workers with `dask worker {address}`"
 
 
-__all__ = ["play_on_cluster", "WorkersLost", "no_worker_wait", "NO_WORKER_S", "NO_WORKER_ENV"]
+__all__ = [
+    "play_on_cluster",
+    "WorkersLost",
+    "no_worker_wait",
+    "stopped_error",
+    "interrupted_note",
+    "NO_WORKER_S",
+    "NO_WORKER_ENV",
+]

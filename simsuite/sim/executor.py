@@ -32,7 +32,7 @@ from ..engine.warm import warm_up
 from ..errors import SimsuiteError
 from ..rules.variant import Variant
 from . import results as R
-from .cluster import WorkersLost, no_worker_wait, play_on_cluster
+from .cluster import interrupted_note, no_worker_wait, play_on_cluster, stopped_error
 from .manifest import identity_of, prepare_store, utc_now
 from .match import play_command, play_match_batch
 from .orphans import die_with_driver
@@ -338,22 +338,10 @@ def _execute(plan: Plan, opts: ExecOptions, identity: dict, client, wait_s: floa
                 file=sys.stderr,
             )
         elif status == "interrupted":
-            print(
-                f"simsuite: interrupted; {done} of {len(manifest['chunks'])} chunks are done and kept in {out}; "
-                f"resume with: {resume_hint}",
-                file=sys.stderr,
-            )
-    if isinstance(backend_error, WorkersLost):
-        raise SimsuiteError(
-            f"{backend_error}: the run stopped; the {done} completed chunk(s) are kept in {out}; "
-            f"resume with: {resume_hint}"
-        )
-    if backend_error is not None:
-        raise SimsuiteError(
-            f"the {opts.backend} backend failed ({type(backend_error).__name__}: "
-            f"{' '.join(str(backend_error).split())}); the {done} completed chunk(s) are kept in "
-            f"{out}; resume with: {resume_hint}"
-        )
+            print(interrupted_note(done, len(manifest["chunks"]), out, resume_hint), file=sys.stderr)
+    stopped = stopped_error(backend_error, what="run", backend=opts.backend, done=done, out=out, resume=resume_hint)
+    if stopped is not None:
+        raise stopped
     if failure is not None:
         _, cid, message, bad, pol, _where = failure
         t = task_by_id[cid]
