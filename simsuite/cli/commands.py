@@ -338,9 +338,6 @@ def cmd_advise(args) -> int:
     return 0
 
 
-WARMUP_HANDS = 20
-
-
 def _policy_names(policies: str) -> list[str]:
     """Validate a policies argument and name the policy of each seat (N, E, S, W)."""
     from ..engine.names import policy_codes, policy_name
@@ -447,36 +444,15 @@ def cmd_play(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    import time
-
-    from ..engine.api import play_batch
     from ..report.bench_text import format_bench
+    from ..sim.bench import WARMUP_HANDS, bench
 
     _policy_names(args.policy)
     check_int("--hands", args.hands, 1)
     check_seed("--seed", args.seed)
     check_memory(f"--hands {args.hands:,}", args.hands * HAND_BYTES, "time fewer hands")
     variants = load_all() if args.variant == "all" else [load_variant(args.variant)]
-    for v in variants:
-        _engine_ready(v)
-    rows = []
-    for v in variants:
-        t0 = time.perf_counter()
-        play_batch(v, args.seed, WARMUP_HANDS, args.policy)  # compiles (or loads the cache) on first use
-        warm = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        play_batch(v, args.seed, args.hands, args.policy)
-        secs = time.perf_counter() - t0
-        rows.append(
-            {
-                "variant": v.id,
-                "policy": args.policy,
-                "hands": args.hands,
-                "hands_per_s": args.hands / secs if secs > 0 else float("inf"),
-                "seconds": secs,
-                "warmup_s": warm,
-            }
-        )
+    rows = bench(variants, args.policy, args.hands, args.seed)
     print(json.dumps(rows, indent=2) if args.json else format_bench(rows, WARMUP_HANDS))
     return 0
 

@@ -2,6 +2,7 @@
 
 - ``match``: whole matches, hands chained under each tournament's clock (``play_match_batch``).
 - ``hands``: hands of a run on several local workers, the same whatever the split.
+- ``bench``: the compiled engine's hands per second (``simsuite bench``).
 - ``run``: the entry points, ``simulate`` and ``sweep``.
 - ``spec``: run specs, validated and turned into a plan before any work.
 - ``sweep``: the sweep grammar, a grid of rule settings read from TOML.
