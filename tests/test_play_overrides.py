@@ -171,3 +171,25 @@ def test_the_play_command_of_a_variant_file_names_the_file_and_only_what_was_set
     )
     monkeypatch.undo()
     assert _replayed_variant(monkeypatch, capsys, command).rules_hash == v.rules_hash
+
+
+def test_the_trace_of_a_hand_with_set_names_the_overrides_in_its_header(capsys):
+    code, out, err = run_cli(
+        capsys,
+        "play",
+        "--variant",
+        "school-2016",
+        "--seed",
+        "7",
+        "--set",
+        "bottom_size=10",
+        "--set",
+        "throws=False",
+        "--ascii",
+    )
+    assert code == 0, err
+    name = load_variant("school-2016").name
+    assert out.splitlines()[0] == f"variant school-2016 with bottom_size=10, throws=false: {name}"
+    code, out, err = run_cli(capsys, "play", "--variant", "school-2016", "--seed", "7", "--ascii")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"variant school-2016: {name}"

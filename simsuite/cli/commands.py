@@ -439,7 +439,7 @@ def cmd_play(args) -> int:
         print(json.dumps(data, indent=2))
     else:
         symbols = not args.ascii and _can_encode("♠♥♦♣", sys.stdout)
-        print(format_trace(v, result, symbols, seed=args.seed, policies=names), end="")
+        print(format_trace(v, result, symbols, seed=args.seed, policies=names, overrides=list(overrides)), end="")
     return 0
 
 

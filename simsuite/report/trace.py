@@ -26,6 +26,7 @@ from ..rules.order import TRUMP, HandOrder, format_trump, hand_order
 from ..rules.trick import rule_throw
 from ..rules.units import canonical_units, shape_of
 from ..rules.variant import Variant
+from ..sim.match import set_text
 
 FALLBACKS = {
     "turn_up_bottom": "the first card of the bottom is turned up",
@@ -96,6 +97,14 @@ def _shape(order: HandOrder, play: dict[int, int], cache: dict) -> str:
     return cache[key]
 
 
+def _with_overrides(variant: Variant, overrides: Sequence[str]) -> str:
+    """`` with bottom_size=10, throws=false``: the fields set, written as ``--set`` takes them."""
+    if not overrides:
+        return ""
+    plain = {key: value for section in variant.to_toml_dict().values() for key, value in section.items()}
+    return " with " + ", ".join(f"{key}={set_text(plain[key])}" for key in overrides)
+
+
 def walk_tricks(variant: Variant, result) -> list[Trick]:
     """The tricks of a hand, rebuilt from its history (``play_one(..., keep=True)``)."""
     rec, hist = result.record, result.history
@@ -140,10 +149,17 @@ def walk_tricks(variant: Variant, result) -> list[Trick]:
 
 
 def format_trace(
-    variant: Variant, result, symbols: bool = False, *, seed: int | None = None, policies: Sequence[str] | None = None
+    variant: Variant,
+    result,
+    symbols: bool = False,
+    *,
+    seed: int | None = None,
+    policies: Sequence[str] | None = None,
+    overrides: Sequence[str] = (),
 ) -> str:
     """The trace of one hand as text. ``seed`` and ``policies`` (one name per seat N E S W) are
-    shown in the header when given (the record does not hold them)."""
+    shown in the header when given (the record does not hold them); so are ``overrides``, the fields
+    changed from the variant's file (``--set``), each with the value it was given."""
     rec, hist = result.record, result.history
     if hist is None:
         raise ValueError("the hand has no history: play it with keep=True")
@@ -160,7 +176,7 @@ def format_trace(
         return f"{SEATS[seat]} ({'declarers' if seat % 2 == declarers else 'defenders'})"
 
     # --- header
-    add(f"variant {variant.id}: {variant.name}")
+    add(f"variant {variant.id}{_with_overrides(variant, overrides)}: {variant.name}")
     head = []
     if seed is not None:
         head.append(f"seed {seed}")
