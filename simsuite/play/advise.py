@@ -145,7 +145,7 @@ def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
         )
     unseen = np.full(NC, v.decks, np.int64) - known
     cls, pos = hand_tables(P, s.level, s.trump)
-    _check_voids(s, m, mine, unseen, cls)
+    _check_voids(s, m, unseen, cls)
 
     st = ph.new_state()
     sc = st.sc
@@ -220,20 +220,22 @@ def _suit_name(k: int) -> str:
     return "trump" if k == 4 else SUITS[k]
 
 
-def _check_voids(s: Scenario, m: int, mine: np.ndarray, unseen: np.ndarray, cls: np.ndarray) -> None:
-    """Refuse voids the position contradicts: a seat void in a suit it holds, shows or plays in
+def _check_voids(s: Scenario, m: int, unseen: np.ndarray, cls: np.ndarray) -> None:
+    """Refuse voids the position contradicts: another seat void in a suit it shows or plays in
     this trick; or seats whose voids leave fewer unseen cards they may hold than the cards they
-    must hold (every group of them, so that three seats void in every suit are caught together)."""
+    must hold (every group of them, so that three seats void in every suit are caught together).
+    The seat to move void in a suit it holds is refused before, by ``rules.scenario.check_against``."""
     leader = s.leader if s.plays else s.to_move
     plays = {(leader + i) % 4: _counts(p) for i, p in enumerate(s.plays)}
     for o, suits in s.voids.items():
-        held = mine if o == s.to_move else _counts(s.shown.get(o, [])) + plays.get(o, 0)
+        if o == s.to_move:
+            continue
+        held = _counts(s.shown.get(o, [])) + plays.get(o, 0)
         for k in suits:
             has = [c for c in range(NC) if held[c] > 0 and cls[c] == k]
             if has:
                 raise ScenarioError(
-                    f"{s.source}: [voids] {SEATS[o]} is void in {_suit_name(k)} but "
-                    f"{'holds' if o == s.to_move else 'shows or plays'} {format_card(has[0])}"
+                    f"{s.source}: [voids] {SEATS[o]} is void in {_suit_name(k)} but shows or plays {format_card(has[0])}"
                 )
     others = [o for o in range(4) if o != s.to_move]
     need = {o: m - len(s.shown.get(o, [])) - int(np.sum(plays.get(o, 0))) for o in others}
