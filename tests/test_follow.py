@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 from conftest import cards, order_for
 
-from simsuite.rules.follow import best_profile, check_follow, lead_structure, legal_follows
+from simsuite.rules.choices import FollowField
+from simsuite.rules.follow import FOLLOW_TERMS, best_profile, check_follow, lead_structure, legal_follows
+from simsuite.rules.judge import FOLLOW_TERMS as JUDGE_TERMS
 
 
 def profiles(variant_id, level, lead, steps, trump="S"):
@@ -332,3 +334,11 @@ def test_perft_legal_follow_counts(variant_id, level, lead, hand, expected):
     order = order_for(variant_id, level, "S")
     follows = legal_follows(order, lead_structure(order, cards(lead)), cards(hand))
     assert len(follows) == expected
+
+
+def test_every_follow_order_term_has_its_words_short_and_long():
+    """A refused follow names the term it falls short on (short words); ``simsuite judge``'s key
+    explains every term (long words): both come from ``FOLLOW_TERMS``, one entry a term."""
+    assert list(FOLLOW_TERMS) == [f.value for f in FollowField]
+    assert all(term.count and term.meaning for term in FOLLOW_TERMS.values())
+    assert JUDGE_TERMS == {name: term.meaning for name, term in FOLLOW_TERMS.items()}

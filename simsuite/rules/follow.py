@@ -5,15 +5,8 @@
    suit-class.
 2. Every such play has a *profile* against the lead: a tuple of fields read from its best
    decomposition into units, each counting only structure the lead itself has (capped at the
-   lead's own value):
-
-   ``tt``       cards in wide tractors (consecutive triples or quads, huizhou's 3+2)
-   ``long``     cards in the longest tractor-like unit
-   ``width``    the width of that unit (a 3+3 over a 2+2+2 of the same length in cards)
-   ``tcards``   cards in all tractor-like units
-   ``quads``    quads (bombs)
-   ``triples``  triples (each step of a wide tractor counts)
-   ``pairs``    pairs outside tractor-like units (a triple is one pair, a quad two)
+   lead's own value): ``tt``, ``long``, ``width``, ``tcards``, ``quads``, ``triples`` and
+   ``pairs``, each in words in ``FOLLOW_TERMS`` below.
 
    Tractor-like: a pair-tractor; a wide tractor when the variant counts it as one
    (``wide_counts_as_tractor``) or the lead holds one; a bomb where bombs exist.
@@ -33,6 +26,34 @@ from itertools import product
 
 from .order import HandOrder
 from .units import Unit, canonical_units, class_cards, units_from
+
+
+@dataclass(frozen=True)
+class FollowTerm:
+    """One term of the follow order (``follow_order``), in words."""
+
+    count: str  # what it counts, briefly: a refused follow "gives 1 {count} where the hand can give 2"
+    meaning: str  # what it counts, in full: the key of ``simsuite judge``'s rulings
+
+
+# The follow order's terms, as a profile (``best_profile``) counts them: a follow is legal when no
+# play its hand allows ranks higher, comparing these counts in the variant's order, each counted
+# only as far as the lead itself has it.
+FOLLOW_TERMS = {
+    "tt": FollowTerm(
+        "cards in consecutive triples",
+        "cards in wide tractors: consecutive triples or quads (3+3), and huizhou's triple + pair (3+2)",
+    ),
+    "long": FollowTerm("cards in its longest tractor", "cards in the longest tractor"),
+    "width": FollowTerm(
+        "width of that tractor",
+        "the width of that tractor: 3 for triples, 2 for pairs (3+3 ranks over 2+2+2 of as many cards)",
+    ),
+    "tcards": FollowTerm("cards in tractors", "cards in all tractors together"),
+    "quads": FollowTerm("bombs", "quads (four identical cards: bombs)"),
+    "triples": FollowTerm("triples", "triples, each step of a wide tractor counting as one"),
+    "pairs": FollowTerm("pairs", "pairs outside tractors (a triple gives one pair, a quad two)"),
+}
 
 
 @dataclass(frozen=True)
@@ -185,22 +206,12 @@ def check_follow(order: HandOrder, lead: LeadStructure, hand: dict[int, int], pl
     return FollowRuling(True, None, mine, best)
 
 
-_FIELD_WORDS = {
-    "tt": "cards in consecutive triples",
-    "long": "cards in its longest tractor",
-    "width": "width of that tractor",
-    "tcards": "cards in tractors",
-    "quads": "bombs",
-    "triples": "triples",
-    "pairs": "pairs",
-}
-
-
 def _explain(fields, mine, best) -> str:
     for name, a, b in zip(fields, mine, best):
         if a != b:
             return (
-                f"it gives {a} {_FIELD_WORDS[name]} where the hand can give {b} (follow priority: {', '.join(fields)})"
+                f"it gives {a} {FOLLOW_TERMS[name].count} where the hand can give {b} "
+                f"(follow priority: {', '.join(fields)})"
             )
     return "profile differs"
 

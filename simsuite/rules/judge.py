@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from ..errors import SimsuiteError
+from . import follow
 from .cards import RANK_NAMES, SEATS, cards_to_counts, format_cards, points_of
 from .choices import CHOICES, CaptureBy, CaptureScheme, CaptureWith
 from .declare import rule_bids
@@ -25,18 +26,9 @@ from .variant import SPEC_BY_NAME, Variant
 
 TEAM_NAMES = ("NS", "EW")
 
-# The follow order's terms (``follow_order``; rules/follow.py computes them), in words for a
-# reader: a follow is legal when no play its hand allows ranks higher, comparing these counts in
-# the variant's order, each counted only as far as the lead itself has it.
-FOLLOW_TERMS = {
-    "tt": "cards in wide tractors: consecutive triples or quads (3+3), and huizhou's triple + pair (3+2)",
-    "long": "cards in the longest tractor",
-    "width": "the width of that tractor: 3 for triples, 2 for pairs (3+3 ranks over 2+2+2 of as many cards)",
-    "tcards": "cards in all tractors together",
-    "quads": "quads (four identical cards: bombs)",
-    "triples": "triples, each step of a wide tractor counting as one",
-    "pairs": "pairs outside tractors (a triple gives one pair, a quad two)",
-}
+# The follow order's terms (``follow_order``) in full, for a reader of the rulings: the words
+# ``rules.follow.FOLLOW_TERMS`` gives them.
+FOLLOW_TERMS = {name: term.meaning for name, term in follow.FOLLOW_TERMS.items()}
 SHAPE_TERMS = (
     "a play's [shape] lists its units, largest first: 1 a single, 2 a pair, 3 a triple, 4 a quad; "
     "joined by + they are one tractor (2+2 two consecutive pairs, 3+3 two consecutive triples); "
