@@ -345,8 +345,25 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder"
     )
-    s.add_argument("spec", help="sweep spec TOML (see docs/harness.md and examples/sweeps/)")
-    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument(
+        "spec", nargs="?", help="sweep spec TOML (see docs/harness.md and examples/sweeps/); or --variant with --grid"
+    )
+    s.add_argument("--variant", metavar="ID", help="with --grid: the variant id or path whose rules the grid changes")
+    s.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="a rule field and its values (a list field's items joined by /); repeat for more keys: "
+        "every combination is a cell",
+    )
+    s.add_argument("--policies", help="with --grid: A,B as for simulate (default expert,basic)")
+    s.add_argument("--matches", type=int, help="matches per cell (default: the spec's; 1000 with --grid)")
+    s.add_argument("--seed", type=int, help="root seed (default: the spec's; 1 with --grid)")
+    s.add_argument(
+        "--out",
+        help="results folder (default results/sweep-<spec name>-seed<S>, or sweep-<variant>-<grid keys>-seed<S>)",
+    )
     _exec_args(s)
     s.set_defaults(func=cmd_sweep)
 

@@ -105,21 +105,26 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from ..sim.run import sweep
+    from ..sim.executor import execute
+    from ..sim.sweep import plan_command
 
-    print(
-        sweep(
-            args.spec,
-            args.out,
-            jobs=args.jobs,
-            backend=args.backend,
-            scheduler=args.scheduler,
-            quiet=args.quiet,
-            chunk=args.chunk,
-            command=["simsuite", *args.argv],
-            break_lock=args.break_lock,
-        )
+    plan, opts = plan_command(
+        args.spec,
+        args.variant,
+        args.grid,
+        policies=args.policies,
+        matches=args.matches,
+        seed=args.seed,
+        out=args.out,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        quiet=args.quiet,
+        chunk=args.chunk,
+        command=["simsuite", *args.argv],
+        break_lock=args.break_lock,
     )
+    print(execute(plan, opts))
     return 0
 
 
