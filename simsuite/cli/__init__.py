@@ -17,6 +17,7 @@ from .commands import (
     cmd_bury,
     cmd_calibrate,
     cmd_columns,
+    cmd_compare,
     cmd_compare_policies,
     cmd_design,
     cmd_duel,
@@ -134,7 +135,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules and rulings", ("variants", "show", "judge", "advise")),
     ("play", ("play", "duel", "tournament", "bury")),
     ("runs", ("simulate", "sweep", "design")),
-    ("analysis", ("summary", "report", "exact", "calibrate", "compare-policies")),
+    ("analysis", ("summary", "compare", "report", "exact", "calibrate", "compare-policies")),
     ("development", ("bench", "learn", "columns")),
 )
 
@@ -390,6 +391,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--json", action="store_true", help="a list of one object per group: every figure, n and interval")
     s.set_defaults(func=cmd_summary)
+
+    s = sub.add_parser(
+        "compare", help="rule settings side by side: a sweep's figures, paired differences from a baseline, goals"
+    )
+    s.add_argument("results", help="results folder of a run with several cells (simsuite sweep --grid ...)")
+    s.add_argument(
+        "--baseline",
+        help="the setting the others are compared with: a cell id or its words (default: the base variant's own "
+        "values where the grid has them, else the first cell)",
+    )
+    s.add_argument(
+        "--goal",
+        action="append",
+        default=[],
+        metavar="METRIC<=BOUND",
+        help="a goal as in a design spec (METRIC<=BOUND or METRIC>=BOUND, shares from 0 to 1; docs/design.md); "
+        "repeat for several",
+    )
+    s.add_argument(
+        "--json", action="store_true", help="every figure, n, interval, difference and adjusted p, and the goals"
+    )
+    s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("calibrate", help="self-play under each outside reference's rules, beside its figures")
     s.add_argument("--reference", help="a reference id (calibration/<id>.toml) or file (default: every reference)")

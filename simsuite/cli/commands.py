@@ -128,6 +128,25 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def cmd_compare(args) -> int:
+    from ..analysis.settings import compare, parse_goal
+    from ..report.settings_text import format_compare
+    from ..report.summary_text import incomplete_notice
+    from ..sim.results import read_manifest
+
+    goals = [parse_goal(g) for g in args.goal]
+    notice = incomplete_notice(read_manifest(args.results), args.results)
+    with _reading(args.results):
+        result = compare(args.results, baseline=args.baseline, goals=goals)
+    if args.json:  # stdout stays JSON: the notice goes to stderr
+        if notice:
+            print(f"simsuite compare: {notice}", file=sys.stderr)
+        print(json.dumps(result, indent=1, ensure_ascii=False))
+    else:
+        print("\n\n".join(filter(None, [notice, format_compare(result)])))
+    return 0
+
+
 def cmd_design(args) -> int:
     from .design import run
 
