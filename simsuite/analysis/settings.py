@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from ..errors import SimsuiteError
-from .design_spec import METRIC_BY_KEY, OPS, Goal
+from .design_spec import OPS, Goal
 from .design_spec import _goal as design_goal
 from .metrics import BOOTSTRAP_REPS, count_once, deal_ids, level_change, n_star_net, policy_pair, summarise
 from .stats import Z95, cluster_bootstrap, cluster_share, holm, normal_p
@@ -394,7 +394,7 @@ def _judge(settings: list[dict], goals: Sequence[Goal]) -> tuple[list[dict], dic
             {
                 "goal": g.text(),
                 "metric": g.metric,
-                "label": METRIC_BY_KEY[g.metric].label,
+                "label": FIGURE_BY_KEY[g.metric].label,
                 "op": g.op,
                 "bound": g.bound,
                 "by_setting": per,

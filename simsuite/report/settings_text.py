@@ -112,8 +112,8 @@ def answer(result: dict) -> list[str]:
     n = sorted({s["matches"] for s in result["settings"]})
     per = f"{n[0]:,}" if len(n) == 1 else f"{n[0]:,} to {n[-1]:,}"
     lines = textwrap.wrap(
-        f"Against {ref['words']}{base}, {per} matches per setting (95% intervals; differences over the deals "
-        "both played):",
+        f"Against {ref['words']}{base}, {per} matches per setting (differences with 95% intervals over the "
+        "deals both played; a change is clear where its Holm-adjusted p is below 0.05):",
         WIDTH,
     )
     for s in result["settings"]:
