@@ -17,6 +17,7 @@ from .commands import (
     cmd_bury,
     cmd_calibrate,
     cmd_columns,
+    cmd_compare,
     cmd_compare_policies,
     cmd_design,
     cmd_duel,
@@ -134,7 +135,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules and rulings", ("variants", "show", "judge", "advise")),
     ("play", ("play", "duel", "tournament", "bury")),
     ("runs", ("simulate", "sweep", "design")),
-    ("analysis", ("summary", "report", "exact", "calibrate", "compare-policies")),
+    ("analysis", ("summary", "compare", "report", "exact", "calibrate", "compare-policies")),
     ("development", ("bench", "learn", "columns")),
 )
 
@@ -345,8 +346,25 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder"
     )
-    s.add_argument("spec", help="sweep spec TOML (see docs/harness.md and examples/sweeps/)")
-    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument(
+        "spec", nargs="?", help="sweep spec TOML (see docs/harness.md and examples/sweeps/); or --variant with --grid"
+    )
+    s.add_argument("--variant", metavar="ID", help="with --grid: the variant id or path whose rules the grid changes")
+    s.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="a rule field and its values (a list field's items joined by /); repeat for more keys: "
+        "every combination is a cell",
+    )
+    s.add_argument("--policies", help="with --grid: A,B as for simulate (default expert,basic)")
+    s.add_argument("--matches", type=int, help="matches per cell (default: the spec's; 1000 with --grid)")
+    s.add_argument("--seed", type=int, help="root seed (default: the spec's; 1 with --grid)")
+    s.add_argument(
+        "--out",
+        help="results folder (default results/sweep-<spec name>-seed<S>, or sweep-<variant>-<grid keys>-seed<S>)",
+    )
     _exec_args(s)
     s.set_defaults(func=cmd_sweep)
 
@@ -373,6 +391,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--json", action="store_true", help="a list of one object per group: every figure, n and interval")
     s.set_defaults(func=cmd_summary)
+
+    s = sub.add_parser(
+        "compare", help="rule settings side by side: a sweep's figures, paired differences from a baseline, goals"
+    )
+    s.add_argument("results", help="results folder of a run with several cells (simsuite sweep --grid ...)")
+    s.add_argument(
+        "--baseline",
+        help="the setting the others are compared with: a cell id or its words (default: the base variant's own "
+        "values where the grid has them, else the first cell)",
+    )
+    s.add_argument(
+        "--goal",
+        action="append",
+        default=[],
+        metavar="METRIC<=BOUND",
+        help="a goal as in a design spec (METRIC<=BOUND or METRIC>=BOUND, shares from 0 to 1; docs/design.md); "
+        "repeat for several",
+    )
+    s.add_argument(
+        "--json", action="store_true", help="every figure, n, interval, difference and adjusted p, and the goals"
+    )
+    s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("calibrate", help="self-play under each outside reference's rules, beside its figures")
     s.add_argument("--reference", help="a reference id (calibration/<id>.toml) or file (default: every reference)")

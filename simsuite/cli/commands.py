@@ -105,21 +105,45 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from ..sim.run import sweep
+    from ..sim.executor import execute
+    from ..sim.sweep import plan_command
 
-    print(
-        sweep(
-            args.spec,
-            args.out,
-            jobs=args.jobs,
-            backend=args.backend,
-            scheduler=args.scheduler,
-            quiet=args.quiet,
-            chunk=args.chunk,
-            command=["simsuite", *args.argv],
-            break_lock=args.break_lock,
-        )
+    plan, opts = plan_command(
+        args.spec,
+        args.variant,
+        args.grid,
+        policies=args.policies,
+        matches=args.matches,
+        seed=args.seed,
+        out=args.out,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        quiet=args.quiet,
+        chunk=args.chunk,
+        command=["simsuite", *args.argv],
+        break_lock=args.break_lock,
     )
+    print(execute(plan, opts))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from ..analysis.settings import compare, parse_goal
+    from ..report.settings_text import format_compare
+    from ..report.summary_text import incomplete_notice
+    from ..sim.results import read_manifest
+
+    goals = [parse_goal(g) for g in args.goal]
+    notice = incomplete_notice(read_manifest(args.results), args.results)
+    with _reading(args.results):
+        result = compare(args.results, baseline=args.baseline, goals=goals)
+    if args.json:  # stdout stays JSON: the notice goes to stderr
+        if notice:
+            print(f"simsuite compare: {notice}", file=sys.stderr)
+        print(json.dumps(result, indent=1, ensure_ascii=False))
+    else:
+        print("\n\n".join(filter(None, [notice, format_compare(result)])))
     return 0
 
 

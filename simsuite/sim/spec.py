@@ -115,11 +115,11 @@ def _bool_text(text: str) -> bool:
     raise ValueError("expected true or false")
 
 
-def parse_override_value(key: str, text: str) -> Any:
+def parse_override_value(key: str, text: str, flag: str = "--set") -> Any:
     """``--set key=value``: the value typed by the field's kind (int, float, bool, str, rank, or a
-    comma-separated list)."""
+    comma-separated list); ``flag`` names the option in a message (``--grid`` gives one value of its list)."""
     if key not in SPEC_BY_NAME or key not in override_keys():
-        raise SimsuiteError(f"--set: {unknown_key_problem(key)}")
+        raise SimsuiteError(f"{flag}: {unknown_key_problem(key)}")
     spec = SPEC_BY_NAME[key]
     text = text.strip()
     try:
@@ -141,7 +141,7 @@ def parse_override_value(key: str, text: str) -> Any:
             return [x.strip() for x in text.split(",") if x.strip()]
         return text  # str, rank, choice: checked by the variant's validation
     except ValueError as exc:
-        raise SimsuiteError(f"--set {key}={text}: {exc} ({spec.kind} field: {spec.doc})") from None
+        raise SimsuiteError(f"{flag} {key}={text}: {exc} ({spec.kind} field: {spec.doc})") from None
 
 
 def parse_overrides(items: Sequence[str] | Mapping[str, Any]) -> dict:

@@ -18,10 +18,11 @@ from typing import Any
 from ..engine.names import parse_policies, split_names
 from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
 from ..rules.scale import scale_decks
-from ..rules.variant import MAX_DECKS, load_variant, override_keys
-from .limits import MAX_SEED, check_int
+from ..rules.variant import MAX_DECKS, load_variant, override_keys, unknown_key_problem
+from .limits import MAX_SEED, check_int, check_seed
 from .spec import (
     DEFAULT_CHUNK,
+    DEFAULT_MATCHES,
     Cell,
     ExecOptions,
     Plan,
@@ -31,6 +32,7 @@ from .spec import (
     check_playable,
     check_run_size,
     format_value,
+    parse_override_value,
     set_matches,
 )
 
@@ -231,7 +233,7 @@ def read_sweep(spec_path: str | Path) -> dict:
 
 def plan_sweep(
     spec_path: str | Path,
-    out: str | Path,
+    out: str | Path | None,
     *,
     jobs: int = 1,
     backend: str = "loky",
@@ -240,12 +242,164 @@ def plan_sweep(
     chunk: int | None = None,
     command: Sequence[str] | None = None,
     break_lock: bool = False,
+    matches: int | None = None,
+    seed: int | None = None,
 ) -> tuple[Plan, ExecOptions]:
-    """Validate a sweep spec and every one of its cells (all bad cells reported at once)."""
+    """Validate a sweep spec and every one of its cells (all bad cells reported at once). ``matches`` and
+    ``seed`` (``--matches``, ``--seed``) replace the spec's; ``out`` None: ``default_out``."""
     opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
     check_exec(opts)
-    raw = read_sweep(spec_path)
-    src = str(spec_path)
+    raw = with_run_size(read_sweep(spec_path), matches, seed)
+    target = Path(out) if out is not None else default_out(raw, str(spec_path))
+    return plan_table(raw, str(spec_path), target, chunk, command), opts
+
+
+def with_run_size(raw: dict, matches: int | None, seed: int | None) -> dict:
+    """A spec's table with ``--matches`` (in place of its matches or hands) and ``--seed`` given on the
+    command line."""
+    raw = dict(raw)
+    if matches is not None:
+        raw.pop("hands", None)
+        raw["matches"] = check_int("--matches", matches, 1)
+    if seed is not None:
+        raw["seed"] = check_seed("--seed", seed)
+    return raw
+
+
+def grid_table(variant: str, grid: Sequence[str], policies: str | None = None) -> dict:
+    """``--variant V --grid KEY=V1,V2 ...`` as a sweep spec's table (``base``, ``[grid]``, ``policies``).
+
+    Each ``--grid`` names one rule field (or ``decks``, ``policies``) and its values, comma-separated; a
+    list field's value joins its items with ``/`` (``trump_ranks=2/5/10,2/10``), as do a pairing's two
+    policies (``policies=expert/basic,basic/basic``). Every value is checked alone against the variant,
+    so a bad one is named before any combination is built."""
+    base = load_variant(variant)
+    table: dict[str, list] = {}
+    for item in grid:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise SimsuiteError(f"--grid expects KEY=V1,V2,...; got {item!r}")
+        if key in table:
+            raise SimsuiteError(f"--grid {key} is given twice; give all its values in one --grid {key}=V1,V2,...")
+        if key not in SPECIAL_GRID_KEYS and key not in override_keys():
+            raise SimsuiteError(f"--grid: {unknown_key_problem(key)}")
+        words = [w.strip() for w in text.split(",")]
+        if not any(words):
+            raise SimsuiteError(f"--grid {key}= has no values; give at least one, e.g. --grid {key}=V1,V2")
+        if "" in words:
+            raise SimsuiteError(f"--grid {item}: an empty value between commas; write {key}=V1,V2")
+        values = [_grid_value(base, key, w) for w in words]
+        twice = next((w for i, w in enumerate(words) if w in words[:i]), None)
+        if twice is not None:
+            raise SimsuiteError(f"--grid {key}: the value {twice} is given twice")
+        table[key] = values
+    raw: dict[str, Any] = {"base": variant, "grid": table}
+    if policies is not None:
+        raw["policies"] = policies
+    return raw
+
+
+def _grid_value(base, key: str, word: str) -> Any:
+    """One value of ``--grid KEY=...``, typed by its field and checked alone against ``base``."""
+    if key == "policies":
+        text = word.replace("/", ",")
+        parse_policies(text, f"--grid policies={word}")
+        return text
+    if key == "decks":
+        try:
+            n = int(word)
+        except ValueError:
+            raise SimsuiteError(f"--grid decks={word}: a deck count is a whole number from 1 to {MAX_DECKS}") from None
+        if not 1 <= n <= MAX_DECKS:
+            raise SimsuiteError(f"--grid decks={word}: a deck count is a whole number from 1 to {MAX_DECKS}")
+        return n
+    value = parse_override_value(key, word.replace("/", ","), flag="--grid")
+    try:
+        base.with_overrides({key: value}, source=f"--grid {key}={word}")
+    except SimsuiteError as exc:
+        raise SimsuiteError(f"--grid {key}={word}: {_one_line(exc)}") from None
+    return value
+
+
+def _one_line(exc: BaseException) -> str:
+    """A validation error's problems on one line (a VariantError lists them under its source)."""
+    problems = getattr(exc, "problems", None)
+    return "; ".join(problems) if problems else " ".join(str(exc).split())
+
+
+def default_out(raw: dict, spec_path: str | None) -> Path:
+    """The folder a sweep without ``--out`` plays into: named after the spec file, or after the base and the
+    grid's keys, and the seed (``results/sweep-school-2016-bottom_size-capture_per_card-seed1``). The same
+    command always names the same folder, so running it again resumes; a different run there is refused."""
+    seed = raw.get("seed", 1)
+    if spec_path is not None:
+        name = Path(spec_path).stem
+    else:
+        name = "-".join([Path(raw["base"]).stem if raw["base"].endswith(".toml") else raw["base"], *raw["grid"]])
+    return Path("results") / f"sweep-{name}-seed{seed}"
+
+
+def plan_command(
+    spec: str | None,
+    variant: str | None,
+    grid: Sequence[str],
+    *,
+    policies: str | None = None,
+    matches: int | None = None,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = False,
+    chunk: int | None = None,
+    command: Sequence[str] | None = None,
+    break_lock: bool = False,
+) -> tuple[Plan, ExecOptions]:
+    """``simsuite sweep``: a spec file, or ``--variant`` with ``--grid`` (exactly one of the two), with
+    ``--matches`` and ``--seed`` over the spec's own."""
+    if spec is not None and grid:
+        raise SimsuiteError("give a spec file or --variant with --grid, not both")
+    if spec is not None and variant is not None:
+        raise SimsuiteError("--variant is for the grid form (--variant V --grid KEY=V1,V2); a spec names its base")
+    if spec is not None and policies is not None:
+        raise SimsuiteError('--policies is for the grid form; a spec names its policies (policies = "A,B")')
+    if spec is None and not grid:
+        raise SimsuiteError(
+            "give a sweep spec file, or --variant V with --grid KEY=V1,V2 (repeat --grid for more keys)"
+            if variant is None
+            else "--variant needs --grid KEY=V1,V2 (repeat --grid for more keys)"
+        )
+    if spec is None and variant is None:
+        raise SimsuiteError("--grid needs --variant: the variant whose rules the grid changes")
+    opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
+    check_exec(opts)
+    if spec is not None:
+        raw = with_run_size(read_sweep(spec), matches, seed)
+        src = spec
+    else:
+        if policies is not None:
+            parse_policies(policies, "--policies")
+        raw = with_run_size(
+            grid_table(variant, grid, policies), matches if matches is not None else DEFAULT_MATCHES, seed
+        )
+        problems = _sweep_problems(raw)
+        if problems:
+            raise SimsuiteError("; ".join(problems))
+        src = "--grid"
+    target = Path(out) if out is not None else default_out(raw, spec)
+    return plan_table(raw, src, target, chunk, command), opts
+
+
+def plan_table(
+    raw: dict,
+    src: str,
+    out: str | Path,
+    chunk: int | None = None,
+    command: Sequence[str] | None = None,
+) -> Plan:
+    """A checked sweep table (``read_sweep``'s or ``grid_table``'s) as a plan; ``src`` names it in messages."""
     many = "variants" in raw
     bases = raw["variants"] if many else [raw["base"]]
     base_variants = {}
@@ -281,7 +435,4 @@ def plan_sweep(
     set_matches(cells, raw.get("matches"), raw.get("hands"), seed, dup)
     check_run_size(cells, chunk, what)
     cmd = list(command) if command else ["simsuite", "sweep", src, "--out", str(out)]
-    plan = Plan(
-        "sweep", cells, seed, bool(raw.get("duplicate", False)), chunk, out, cmd, {"spec_path": src, "spec": raw}
-    )
-    return plan, opts
+    return Plan("sweep", cells, seed, dup, chunk, out, cmd, {"spec_path": src, "spec": raw})
