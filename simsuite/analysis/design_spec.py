@@ -232,7 +232,8 @@ def _weaker_first(pair: tuple[str, str]) -> bool:
     return a < b
 
 
-def _goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
+def read_goal(metric: str, text: Any) -> tuple[Goal | None, str | None]:
+    """One goal of a design spec (``metric = "<= 100"``) read: the goal, or the problem with it."""
     if metric not in METRIC_BY_KEY:
         return None, f"goals: unknown metric {metric!r}; known metrics: {', '.join(METRIC_BY_KEY)}"
     if not isinstance(text, str):
@@ -366,7 +367,7 @@ def read_design(spec_path: str | Path, max_cells: int = MAX_PLAYED_CELLS) -> Des
     else:
         for metric, texts in gr.items():
             for t in texts if isinstance(texts, list) else [texts]:
-                goal, problem = _goal(metric, t)
+                goal, problem = read_goal(metric, t)
                 if problem:
                     problems.append(problem)
                 else:

@@ -22,8 +22,7 @@ import numpy as np
 import polars as pl
 
 from ..errors import SimsuiteError
-from .design_spec import OPS, Goal
-from .design_spec import _goal as design_goal
+from .design_spec import OPS, Goal, read_goal
 from .metrics import BOOTSTRAP_REPS, count_once, deal_ids, level_change, n_star_net, policy_pair, summarise
 from .stats import Z95, cluster_bootstrap, cluster_share, holm, normal_p
 
@@ -111,7 +110,7 @@ def parse_goal(text: str) -> Goal:
         )
     i, op = min(at)
     metric = text[:i].strip().rstrip("=").strip()
-    goal, problem = design_goal(metric, text[i:].strip().strip('"'))
+    goal, problem = read_goal(metric, text[i:].strip().strip('"'))
     if problem:
         raise SimsuiteError(f"--goal {problem.removeprefix('goals: ').removeprefix('goals.')}")
     return goal
