@@ -38,6 +38,7 @@ figcaption{font-size:.88em;color:#38424c;margin-top:4px;max-width:1100px}
 .notes{font-size:.85em;color:#38424c} .notes li{margin:2px 0}
 .warn{background:#fff4d6;border:1px solid #e8c860;padding:8px 12px;margin:12px 0}
 .scroll{overflow-x:auto}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f7f8fa;padding:8px 10px}
 .headline{font-size:1.05em;line-height:1.5;background:#f3f7fb;border-left:4px solid #3a78b5;padding:10px 14px;margin:10px 0}
 .headline li{margin:4px 0}
 ol.points{font-size:.88em;columns:2;column-gap:32px} ol.points li{margin:2px 0;break-inside:avoid}
