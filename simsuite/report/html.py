@@ -299,7 +299,9 @@ def _cell_settings(manifest: dict, groups: Sequence[str], by: str) -> dict[str, 
         return {g: {} for g in groups}
     cells = [c for c in manifest.get("cells") or [] if str(c.get("id")) in set(groups)]
     fields = _varying(cells)
-    got = {str(c.get("id")): {k: (c.get("overrides") or {}).get(k) for k in fields} for c in cells}
+    got = {
+        str(c.get("id")): {k: v for k in fields if (v := (c.get("overrides") or {}).get(k)) is not None} for c in cells
+    }
     return {g: got.get(g, {}) for g in groups}
 
 
@@ -757,7 +759,7 @@ def _fairness(rows, by, labels, grid, pairs) -> str:
     return figure_html(
         "Fairness: the stronger side, the first declarers and the seats",
         png,
-        "Per group, " + "; ".join(said) + " (dashed line: 1/2, no advantage), each with its 95% interval over "
+        f"Per {by}, " + "; ".join(said) + " (dashed line: 1/2, no advantage), each with its 95% interval over "
         f"deals (Wilson; design-effect adjusted when a deal has two tables); "
         f"{_n_caption(_ns([d for p in shown for d in p['ests']]), 'deals', by)}.{na}",
     )
@@ -780,6 +782,13 @@ def _page(
     plain = {g: ", ".join(f"{k}={v}" for k, v in settings[g].items()) or g for g in groups}
     labels = [_wrap_label(plain[g]) for g in groups]
     heads = [plain[g].replace(",", ", ") if not settings[g] else plain[g] for g in groups]
+    key = ""
+    if len(groups) > MANY_GROUPS and _lines(labels) > 2:  # labels too long for a plot: numbered, with a key
+        labels = heads = [f"#{i}" for i in range(1, len(groups) + 1)]
+        key = (
+            f'<p class="notes">The {by}s by number, as the tables and plots below name them:</p>'
+            '<ol class="points" id="key">' + "".join(f"<li>{esc(words[g])}</li>" for g in groups) + "</ol>"
+        )
     grid = _grid(r.manifest, groups, by)
     intervals = "Each table cell: the estimate, its 95% interval in brackets and n (deals, the independent unit). "
     body = (
@@ -826,6 +835,7 @@ def _page(
 {_headline(rows, by, words, pairs)}
 <p class="notes">Tractor (Shengji) rule variants by {esc(by)}: figures are estimates with their 95% intervals in brackets;
 n counts deals. Length, swing and fairness follow, each with its table and its plot; what was run closes the page.</p>
+{key}
 </section>
 {body}<section id="provenance">
 <h2>What was run</h2>
