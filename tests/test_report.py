@@ -448,6 +448,26 @@ def sweep_report(tmp_path_factory) -> tuple[Path, str, Path]:
     return out, out.read_text(encoding="utf-8"), run_dir
 
 
+@pytest.fixture(scope="module")
+def many_cells_report(tmp_path_factory) -> tuple[Path, str]:
+    """examples/sweeps/bottom-and-capture.toml at 2 matches a cell: 27 cells that vary four fields."""
+    where = tmp_path_factory.mktemp("many")
+    spec = where / "bc.toml"
+    text = (Path(__file__).parents[1] / "examples" / "sweeps" / "bottom-and-capture.toml").read_text()
+    spec.write_text(re.sub(r"(?m)^matches = \d+", "matches = 2", text))
+    out = build_report(sweep(spec, where / "run", quiet=True), where / "many.html")
+    return out, out.read_text(encoding="utf-8")
+
+
+def test_many_cells_with_long_settings_are_numbered_with_a_key(many_cells_report):
+    _, text = many_cells_report
+    key = re.search(r'<ol class="points" id="key">(.*?)</ol>', text, re.S).group(1)
+    items = re.findall(r"<li>(.*?)</li>", key)
+    assert len(items) == 27 and "a bottom of 2 cards" in key and "=None" not in key
+    assert "<th>#27</th>" in text and text.count("<img") == 3
+    assert sections(text) == list(SECTIONS)
+
+
 SECTIONS = ("answer", "length", "swing", "fairness", "provenance")
 
 
@@ -574,12 +594,13 @@ def needs_browser() -> str:
     return binary
 
 
-@pytest.mark.parametrize("which", ["run", "sweep", "design"])
+@pytest.mark.parametrize("which", ["run", "sweep", "many", "design"])
 def test_in_chromium_the_answer_comes_first_images_have_a_size_and_no_text_overflows(
-    which, report, sweep_report, design_page, tmp_path
+    which, report, sweep_report, many_cells_report, design_page, tmp_path
 ):
     binary = needs_browser()
-    page = {"run": report[0], "sweep": sweep_report[0], "design": design_page[0]}[which]
+    pages = {"run": report, "sweep": sweep_report, "many": many_cells_report, "design": design_page}
+    page = pages[which][0]
     for width in (1280, 900):
         got = measure(binary, page, tmp_path, width)
         assert got["first"] == "answer" and got["headline"], got

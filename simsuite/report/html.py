@@ -536,7 +536,7 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
             "<table><tr><th>cell</th><th>variant</th><th>overrides</th><th>policies</th><th>matches</th>"
             "<th>decks</th><th>rules hash</th><th>version</th></tr>"
             + "".join(
-                f"<tr><td>{esc(c.get('id'))}</td><td>{esc(c.get('variant'))}</td>"
+                f"<tr><td><code>{esc(c.get('id'))}</code></td><td>{esc(c.get('variant'))}</td>"
                 f"<td>{esc(', '.join(f'{k}={v}' for k, v in (c.get('overrides') or {}).items()) or '—')}</td>"
                 f"<td>{esc(c.get('policies'))}</td><td>{esc(c.get('matches'))}</td><td>{esc(c.get('decks'))}</td>"
                 f"<td><code>{esc(c.get('rules_hash'))}</code></td><td>{esc(c.get('version'))}</td></tr>"

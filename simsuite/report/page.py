@@ -31,7 +31,7 @@ table.metrics td.v{text-align:right;white-space:nowrap}
 table.metrics td.v .ci{display:block;color:#5a6570;font-size:.85em}
 table.metrics td.v .n{display:block;color:#8a949e;font-size:.8em}
 table.metrics td.na{color:#8a949e;text-align:right}
-table.kv th{width:170px}
+table.kv{table-layout:fixed;width:100%} table.kv th{width:170px} table.kv td{overflow-wrap:anywhere}
 table.metrics tr>th:first-child{min-width:13em}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f1f3f5;padding:1px 4px;border-radius:3px;word-break:break-all}
 figure{margin:14px 0 26px} figure img{max-width:100%;height:auto;border:1px solid #e3e7ec}
