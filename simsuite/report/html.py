@@ -160,10 +160,12 @@ def _heatmap_figure(grid: Grid, panels: Sequence[dict]) -> str:
     """Side-by-side heatmaps of a two-field grid: one panel per figure, each cell coloured by its estimate
     and labelled with it and its 95% interval; a combination not in the run is left white."""
     ny, nx = len(grid.y_values), len(grid.x_values)
-    cols = len(panels)
+    # side by side while each cell keeps about an inch for its interval's text; else one above the other
+    cols = len(panels) if len(panels) * nx <= 8 else 1
+    rows = math.ceil(len(panels) / cols)
     width = min(WIDTH_IN, 1.6 + cols * (1.2 + 1.05 * nx))
-    fig = new_figure(max(width, 5.0), 1.5 + 0.62 * ny + 0.3)
-    axes = fig.subplots(1, cols, squeeze=False)[0]
+    fig = new_figure(max(width, 5.0), rows * (1.5 + 0.62 * ny) + 0.3)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax, p in zip(axes, panels):
         share = p.get("share", False)
         k = 100.0 if share else 1.0
