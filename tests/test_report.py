@@ -491,7 +491,7 @@ def test_the_headline_says_each_groups_figures_in_words(report):
     head = re.search(r'id="headline">(.*?)</(?:ul|p)>', text, re.S).group(1)
     for v in ("school-2016", "two-deck-2011"):
         assert v in head
-    assert head.count("hands and") == 2 and head.count("minutes") >= 2 and "levels on average" in head
+    assert head.count("hands and") == 2 and head.count("minutes") >= 2 and "a hand moves the levels by" in head
     assert "stronger side (expert over basic) wins" in head
     assert len(re.findall(r"\[[\d.,%]+, [\d.,%]+\]", head)) >= 8  # four figures a group, each with its interval
     assert re.search(r"n = 40\b", head)

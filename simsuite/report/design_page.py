@@ -1,8 +1,10 @@
 """The design page: a `simsuite design` run as one self-contained HTML page for organisers.
 
 ``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design``) and
-writes: the recommendation in one sentence, the table of candidates (every figure with its 95%
-interval, n and how surely it meets its goal), the Pareto plot of the trade-off, the recommended
+writes: the recommendation in words ("Play two-deck-2011 with step 30, ...", ``page.FIELD_WORDS``) and its
+figures in one sentence, the table of candidates (every figure with its 95%
+interval, n and how surely it meets its goal), the Pareto plot of the trade-off (every set a numbered
+point, listed under it; the recommended set on top, labelled), the recommended
 set under each policy pairing, and the recommended rules as a variant file ready for every other
 command. It shares the run report's page machinery (``report.page``: CSS, the image-decoding
 script, the Agg figures, escaping, the output checks).

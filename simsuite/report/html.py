@@ -1,13 +1,16 @@
 """One self-contained HTML report of a results folder, for organisers who do not use Jupyter.
 
 ``build_report(results, out)`` loads a run (``simsuite.sim.results.load``), summarises it with
-``simsuite.analysis.metrics.summarise`` and writes a single HTML file: a header saying what was run,
-the summary tables (every figure with its 95% interval and n) and the key plots, each a PNG
-drawn by matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS,
-no fonts, no external scripts (one inline script only marks images the browser decoded, for
-the headless-browser test). Every string taken from the run is escaped. The figures come from
-``simsuite.analysis`` (``metrics``, ``distributions``); this module only lays them out, with the
-page machinery of ``report.page``. ``docs/report.md`` describes what it shows.
+``simsuite.analysis.metrics.summarise`` and writes a single HTML file that leads with the answer: a
+headline in words (each group's length, swing and the stronger side's share, or for many groups the
+extremes), with every figure's 95% interval and n; then the Length, Swing and Fairness sections, a table
+and a plot each (heatmaps where a sweep varies two fields); then a sweep's comparison table against its
+baseline when one is given (``comparison_section``); last, what was run. The plots are PNGs drawn by
+matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS, no fonts, no
+external scripts (one inline script only marks images the browser decoded, for the headless-browser
+test). Every string taken from the run is escaped. The figures come from ``simsuite.analysis``
+(``metrics``, ``distributions``); this module only words and lays them out, with the page machinery of
+``report.page``. ``docs/report.md`` describes what it shows.
 """
 
 from __future__ import annotations
@@ -393,8 +396,8 @@ def _headline(rows: list[dict], by: str, words: dict[str, str], pairs: list) -> 
             )
             items.append(
                 f"<li><strong>{esc(name[g])}</strong>: a match lasts {_est(row.get('hands_per_match'))} hands and "
-                f"{_est(row.get('minutes_per_match'))} minutes; a hand moves a team "
-                f"{_est(row.get('level_change_mean'))} levels on average; {won} "
+                f"{_est(row.get('minutes_per_match'))} minutes; a hand moves the levels by "
+                f"{_est(row.get('level_change_mean'))} on average; {won} "
                 f"(n = {', '.join(f'{n:,}' for n in ns) or '0'} deals).</li>"
             )
         return '<ul class="headline" id="headline">' + "".join(items) + "</ul>"
