@@ -75,17 +75,30 @@ notebooks: $(STAMP)
 	$(BIN)/python notebooks/_common.py marks docs/findings.md notebooks/[0-9][0-9]-*.ipynb \
 		--note "*Marks from the full run (\`make notebooks\`), written by \`notebooks/_common.py marks\`.*"
 
-# docs/report.png: a current run of the docs/report.md example, its HTML report, and Chromium's screenshot of it
-# (needs a chromium binary: apt-get install -y chromium)
+# docs/report-run.png, docs/report-sweep.png, docs/report-design.png: Chromium's screenshots of the top of the
+# pages of a current run (the docs/report.md example), a step x take-over sweep and the tiny test design, each
+# reduced to a 128-colour palette (about a fifth of the size). Needs a chromium binary: apt-get install -y chromium
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
+SHOT = $(CHROMIUM) --headless=new --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=10000
 report-png: $(STAMP)
-	rm -rf results/example
+	@test -n "$(CHROMIUM)" || { echo "report-png: no chromium on PATH (apt-get install -y chromium)"; exit 2; }
+	rm -rf results/example results/example-sweep results/example-design
 	$(BIN)/simsuite simulate --variant school-2016 --variant two-deck-2011 --matches 300 --duplicate --seed 1 \
 		--out results/example --quiet
 	$(BIN)/simsuite report results/example -o results/example/report.html
-	@test -n "$(CHROMIUM)" || { echo "report-png: no chromium on PATH (apt-get install -y chromium)"; exit 2; }
-	$(CHROMIUM) --headless=new --no-sandbox --disable-gpu --hide-scrollbars --screenshot=docs/report.png \
-		--window-size=1280,4800 file://$(abspath results/example/report.html)
+	printf 'base = "two-deck-2011"\nmatches = 200\nseed = 1\npolicies = "expert,basic"\n\n[grid]\nstep = [20, 30, 40]\ntakeover = [80, 100, 120]\n' \
+		> results/example-sweep.toml
+	$(BIN)/simsuite sweep results/example-sweep.toml --out results/example-sweep --jobs 2 --quiet
+	$(BIN)/simsuite report results/example-sweep -o results/example-sweep/report.html
+	$(BIN)/simsuite design tests/designs/tiny.toml --out results/example-design --quiet > /dev/null
+	$(BIN)/simsuite report results/example-design -o results/example-design/report.html
+	$(SHOT) --window-size=1280,1900 --screenshot=docs/report-run.png file://$(abspath results/example/report.html)
+	$(SHOT) --window-size=1280,1900 --screenshot=docs/report-sweep.png file://$(abspath results/example-sweep/report.html)
+	$(SHOT) --window-size=1280,1500 --screenshot=docs/report-design.png \
+		file://$(abspath results/example-design/report.html)
+	$(BIN)/python -c "import sys; from PIL import Image; \
+		[Image.open(p).convert('RGB').quantize(128).save(p, optimize=True) for p in sys.argv[1:]]" \
+		docs/report-run.png docs/report-sweep.png docs/report-design.png
 
 # rewrite tests/golden/*.txt from the current engine (review the diff before committing)
 golden: $(STAMP)

@@ -1,8 +1,10 @@
 """The design page: a `simsuite design` run as one self-contained HTML page for organisers.
 
 ``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design``) and
-writes: the recommendation in one sentence, the table of candidates (every figure with its 95%
-interval, n and how surely it meets its goal), the Pareto plot of the trade-off, the recommended
+writes: the recommendation in words ("Play two-deck-2011 with step 30, ...", ``page.FIELD_WORDS``) and its
+figures in one sentence, the table of candidates (every figure with its 95%
+interval, n and how surely it meets its goal), the Pareto plot of the trade-off (every set a numbered
+point, listed under it; the recommended set on top, labelled), the recommended
 set under each policy pairing, and the recommended rules as a variant file ready for every other
 command. It shares the run report's page machinery (``report.page``: CSS, the image-decoding
 script, the Agg figures, escaping, the output checks).
@@ -16,7 +18,18 @@ from pathlib import Path
 from ..analysis.design_spec import METRIC_BY_KEY
 from ..analysis.design_store import VARIANT_FILE, load_design
 from .design_text import confirm_sizes
-from .page import CSS, SCRIPT, check_writable, esc, figure_html, figure_png, new_figure, num, write_page
+from .page import (
+    CSS,
+    SCRIPT,
+    check_writable,
+    esc,
+    figure_html,
+    figure_png,
+    new_figure,
+    num,
+    setting_words,
+    write_page,
+)
 
 
 def _value(f: dict | None, metric: str) -> str:
@@ -40,21 +53,38 @@ def _margin(j: dict, metric: str) -> str:
     return f"<br><small>{esc(j['status'])}; interval {m:+.1f}{unit} from the bound</small>"
 
 
-def pareto_png(res: dict) -> str:
+def set_words(res: dict, set_id: str) -> str:
+    """A parameter set in words ("step 60, take-over 200, a 240-minute clock"; ``page.FIELD_WORDS``)."""
+    s = next((x for x in res["sets"] if x["id"] == set_id), None)
+    return setting_words(s.get("params") or {}) if s and s.get("params") else set_id
+
+
+def plotted_sets(res: dict) -> list[dict]:
+    """The sets the Pareto plot draws (both trade-off figures known), numbered 1, 2, ... in that order."""
     x, y = res["tradeoff"]
     px, py = res["primary"][x], res["primary"][y]
-    sets = res["sets"]
+    return [s for s in res["sets"] if s["figures"][px].get(x) and s["figures"][py].get(y)]
+
+
+def pareto_png(res: dict) -> str:
+    """Every set's two trade-off figures with 95% intervals, each point numbered (the list under the
+    plot names them); the recommended set drawn last, on top, in red and labelled."""
+    x, y = res["tradeoff"]
+    px, py = res["primary"][x], res["primary"][y]
     fig = new_figure(9.5, 5.6)
     ax = fig.add_subplot(1, 1, 1)
     kx = 100.0 if METRIC_BY_KEY[x].share else 1.0
     ky = 100.0 if METRIC_BY_KEY[y].share else 1.0
     front = set(res["front"])
-    for s in sets:
-        fx, fy = s["figures"][px].get(x), s["figures"][py].get(y)
-        if not fx or not fy:
-            continue
+    rec = res.get("recommended")
+    shown = plotted_sets(res)
+    order = sorted(range(len(shown)), key=lambda i: shown[i]["id"] == rec)  # the recommended last: on top
+    for i in order:
+        s = shown[i]
+        fx, fy = s["figures"][px][x], s["figures"][py][y]
         on = s["id"] in front
-        colour = "#1f77b4" if s["meets_all"] else "#b0b7bf"
+        is_rec = s["id"] == rec
+        colour = "#d62728" if is_rec else "#1f77b4" if s["meets_all"] else "#b0b7bf"
         xerr = None if fx.get("low") is None else [[(fx["value"] - fx["low"]) * kx], [(fx["high"] - fx["value"]) * kx]]
         yerr = None if fy.get("low") is None else [[(fy["value"] - fy["low"]) * ky], [(fy["high"] - fy["value"]) * ky]]
         ax.errorbar(
@@ -62,31 +92,62 @@ def pareto_png(res: dict) -> str:
             fy["value"] * ky,
             xerr=xerr,
             yerr=yerr,
-            fmt="o" if on else ".",
-            color="#d62728" if s["id"] == res.get("recommended") else colour,
-            ms=8 if on else 5,
-            elinewidth=0.8,
-            alpha=1.0 if on or s["meets_all"] else 0.6,
+            fmt="o" if on or is_rec else ".",
+            color=colour,
+            ms=10 if is_rec else 8 if on else 5,
+            elinewidth=1.2 if is_rec else 0.8,
+            alpha=1.0 if on or is_rec or s["meets_all"] else 0.6,
+            zorder=5 if is_rec else 3,
         )
-    pts = [
-        (s["figures"][px][x]["value"] * kx, s["figures"][py][y]["value"] * ky)
-        for s in sets
-        if s["id"] in front and s["figures"][px].get(x) and s["figures"][py].get(y)
-    ]
+        ax.annotate(
+            f"{i + 1}: recommended" if is_rec else str(i + 1),
+            (fx["value"] * kx, fy["value"] * ky),
+            xytext=(7, 7),
+            textcoords="offset points",
+            fontsize=9 if is_rec else 8,
+            fontweight="bold" if is_rec else "normal",
+            color="#a01010" if is_rec else "0.2",
+            zorder=6 if is_rec else 4,
+        )
+    pts = sorted(
+        (s["figures"][px][x]["value"] * kx, s["figures"][py][y]["value"] * ky) for s in shown if s["id"] in front
+    )
     if pts:
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="#1f77b4", lw=1, alpha=0.7)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="#1f77b4", lw=1, alpha=0.7, zorder=2)
     for g in res["goals"]:
         metric, op, bound = g.split()
         if metric == x:
             ax.axvline(float(bound) * kx, ls="--", color="#555", lw=1)
         if metric == y:
             ax.axhline(float(bound) * ky, ls="--", color="#555", lw=1)
+    ax.margins(0.12)
     ax.set_xlabel(f"{METRIC_BY_KEY[x].label} ({px})")
     ax.set_ylabel(f"{METRIC_BY_KEY[y].label} ({py})")
     ax.set_title(f"{x} against {y}: every parameter set, the Pareto front joined")
     ax.grid(alpha=0.3)
     return figure_png(fig)
+
+
+def _points_list(res: dict) -> str:
+    """The list under the plot: each numbered point's set in words, with its two figures."""
+    x, y = res["tradeoff"]
+    px, py = res["primary"][x], res["primary"][y]
+    items = []
+    for s in plotted_sets(res):
+        tag = " <strong>(recommended)</strong>" if s["id"] == res.get("recommended") else ""
+        items.append(
+            f"<li>{esc(set_words(res, s['id']))}{tag}: {esc(x)} {_value(s['figures'][px][x], x)}; "
+            f"{esc(y)} {_value(s['figures'][py][y], y)}</li>"
+        )
+    return '<ol class="points">' + "".join(items) + "</ol>"
+
+
+def answer_words(res: dict) -> str:
+    """The answer's first words: the recommended rules in words ("Play two-deck-2011 with step 30, ...")."""
+    rec = res.get("recommended")
+    if rec:
+        return f"Play {res['base']} with {set_words(res, rec)}."
+    return "No parameter set is recommended."
 
 
 def build_design_page(design_dir: str | Path, out_path: str | Path) -> Path:
@@ -114,7 +175,10 @@ def design_html(res: dict, where: Path) -> str:
             if s["sure"]
             else (f"smallest z {s['min_z']:.2f}" if s["min_z"] is not None and math.isfinite(s["min_z"]) else "")
         )
-        rows.append(f"<tr><td>{i}</td><td><code>{esc(cid)}</code></td>{cells}<td>{esc(conf)}{flag}</td></tr>")
+        rows.append(
+            f"<tr><td>{i}</td><td>{esc(set_words(res, cid))}<br><small><code>{esc(cid)}</code></small></td>{cells}"
+            f"<td>{esc(conf)}{flag}</td></tr>"
+        )
     head = "".join(
         f"<th>{esc(g)}<br><small>under {esc(res['primary'][g.split()[0]])}</small></th>" for g in res["goals"]
     )
@@ -143,7 +207,7 @@ def design_html(res: dict, where: Path) -> str:
         )
         per_pair = (
             f"<h2>{'The recommended' if res.get('recommended') else 'The nearest'} set under each pairing</h2>"
-            f'<p><code>{esc(focus)}</code></p><div class="scroll"><table><tr><th>pairing</th>'
+            f'<p>{esc(set_words(res, focus))} (<code>{esc(focus)}</code>)</p><div class="scroll"><table><tr><th>pairing</th>'
             + "".join(f"<th>{esc(m)}</th>" for m in metrics)
             + "<th>meets its goals</th></tr>"
             + body
@@ -157,14 +221,25 @@ def design_html(res: dict, where: Path) -> str:
             f"</code>; use it with every other command, e.g. <code>simsuite simulate --variant "
             f"{esc(where / VARIANT_FILE)}</code>.</p><pre>{esc(res['recommended_variant'])}</pre>"
         )
+    worded = res["sentence"]
+    if res.get("recommended"):  # the bold words above already say what to play
+        worded = worded.replace(f"Play {res['recommended']} ({res['base']}): it ", "It ", 1)
+    for sid in sorted((x["id"] for x in res["sets"]), key=len, reverse=True):
+        worded = worded.replace(sid, set_words(res, sid))
+    keys = (
+        f'<p class="notes">In the rule file\'s keys: <code>{esc(res["recommended"])}</code>.</p>'
+        if res.get("recommended")
+        else ""
+    )
     x, y = res["tradeoff"]
     fig = figure_html(
         f"Pareto front: {x} against {y}",
         pareto_png(res),
         f"Every parameter set's estimate with its 95% interval (n = deals, at least "
         f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
-        f"recommended; large points and the line: the Pareto front; dashed lines: the goals' bounds.",
-    )
+        f"recommended, drawn on top; large points and the line: the Pareto front; dashed lines: the goals' bounds; "
+        "the numbers name the sets listed under the plot.",
+    ) + _points_list(res)
     confirm = ""
     for t in (res.get("confirmation") or {}).get("tried", []):
         body = "".join(
@@ -202,8 +277,11 @@ def design_html(res: dict, where: Path) -> str:
 <p class="sub">Which rules meet the organiser's goals? Base rules <code>{esc(res["base"])}</code>;
 {len(res["sets"])} parameter sets searched. Every figure is given with its 95% interval and the sample size n it rests
 on.</p>
+<section id="answer">
 <h2>The answer</h2>
-<p class="answer"><strong>{esc(res["sentence"])}</strong></p>
+<p class="headline" id="headline"><strong>{esc(answer_words(res))}</strong> {esc(worded)}</p>
+{keys}
+</section>
 <h2>The goals</h2>
 <ul>{goals}</ul>
 <h2>Parameter sets that meet every goal, ranked</h2>

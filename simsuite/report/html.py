@@ -1,13 +1,16 @@
 """One self-contained HTML report of a results folder, for organisers who do not use Jupyter.
 
 ``build_report(results, out)`` loads a run (``simsuite.sim.results.load``), summarises it with
-``simsuite.analysis.metrics.summarise`` and writes a single HTML file: a header saying what was run,
-the summary tables (every figure with its 95% interval and n) and the key plots, each a PNG
-drawn by matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS,
-no fonts, no external scripts (one inline script only marks images the browser decoded, for
-the headless-browser test). Every string taken from the run is escaped. The figures come from
-``simsuite.analysis`` (``metrics``, ``distributions``); this module only lays them out, with the
-page machinery of ``report.page``. ``docs/report.md`` describes what it shows.
+``simsuite.analysis.metrics.summarise`` and writes a single HTML file that leads with the answer: a
+headline in words (each group's length, swing and the stronger side's share, or for many groups the
+extremes), with every figure's 95% interval and n; then the Length, Swing and Fairness sections, a table
+and a plot each (heatmaps where a sweep varies two fields); then a sweep's comparison table against its
+baseline when one is given (``comparison_section``); last, what was run. The plots are PNGs drawn by
+matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS, no fonts, no
+external scripts (one inline script only marks images the browser decoded, for the headless-browser
+test). Every string taken from the run is escaped. The figures come from ``simsuite.analysis``
+(``metrics``, ``distributions``); this module only words and lays them out, with the page machinery of
+``report.page``. ``docs/report.md`` describes what it shows.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import datetime as _dt
 import math
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +28,18 @@ import polars as pl
 from ..analysis.distributions import CHANGE_MAX, level_change_shares
 from ..analysis.metrics import METRICS, policy_pairs, summarise
 from ..errors import SimsuiteError
-from .page import CSS, SCRIPT, check_writable, esc, figure_html, figure_png, new_figure, num, write_page
+from .page import (
+    CSS,
+    SCRIPT,
+    check_writable,
+    esc,
+    figure_html,
+    figure_png,
+    new_figure,
+    num,
+    setting_words,
+    write_page,
+)
 from .summary_text import checksum_note, incomplete_notice
 
 BY_CHOICES = ("variant", "cell")
@@ -47,31 +62,34 @@ def _finite(x: float | None) -> bool:
 
 
 def _colours(k: int) -> list:
+    """``k`` colours that do not repeat: tab10's up to ten, else viridis sampled at ``k`` points."""
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if k <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(k)]
+    if k <= 10:
+        return [colormaps["tab10"](i) for i in range(k)]
+    return list(colormaps["viridis"](np.linspace(0.0, 0.92, k)))
 
 
-def _short(label: str, width: int = 38) -> str:
-    return label if len(label) <= width else label[: width - 1] + "…"
-
-
-def _wrap(text: str, ax, fontsize: float, rows: float = 0.0) -> str:
-    """``text`` broken into lines that fit the width of ``ax`` (as gridspec first places it, less a fifth
-    for the tick labels the layout adds) at about 0.55 em a character; with ``rows``, no more lines than
-    fit the height of one of that many rows, the last cut short with an ellipsis."""
+def _wrap_label(label: str, width: int = 26) -> str:
+    """A group's label broken into lines of about ``width`` characters, at its commas where it has them."""
     import textwrap
 
-    pos = ax.get_position()
-    width_in = pos.width * ax.figure.get_figwidth() * 0.8
-    lines = textwrap.wrap(text, max(12, int(width_in * 72 / (0.55 * fontsize))))
-    if rows:
-        room = max(1, int(pos.height * ax.figure.get_figheight() / rows * 72 / (1.25 * fontsize)))
-        if len(lines) > room:
-            lines = lines[:room]
-            lines[-1] = lines[-1][:-1] + "…"
-    return "\n".join(lines)
+    if "," in label:
+        lines, line = [], ""
+        for part in label.split(","):
+            part = part.strip()
+            if line and len(line) + len(part) + 2 > width:
+                lines.append(line + ",")
+                line = part
+            else:
+                line = f"{line}, {part}" if line else part
+        lines.append(line)
+        return "\n".join(lines)
+    return "\n".join(textwrap.wrap(label, width)) or label
+
+
+def _lines(labels: Sequence[str]) -> int:
+    return max([lab.count("\n") + 1 for lab in labels] + [1])
 
 
 def _hbar(
@@ -83,52 +101,17 @@ def _hbar(
     *,
     ref: float | None = None,
     lims: tuple[float, float] | None = None,
-    na_text: str = "n/a",
 ) -> None:
-    """Horizontal bars, one per group (first group on top), with 95% error bars and value labels."""
+    """Horizontal bars, one per group (first group on top), with 95% error bars and value labels. A
+    group without a figure gets no bar and no text: the caption says n/a once."""
     y = np.arange(len(labels))[::-1]
     colours = _colours(len(labels))
     values = [d["value"] if _has(d) else None for d in ests]
     highs = [d["high"] for d in ests if _has(d) and _finite(d.get("high"))]
     top = max([v for v in values if v is not None and _finite(v)] + highs + [0.0])
-    lo_lim, hi_lim = lims if lims else (0.0, top * 1.45 if top > 0 else 1.0)
-    notes = [
-        f"{na_text}" + (f" ({d['note']})" if d and d.get("note") and na_text == "n/a" else "")
-        for d in ests
-        if not _has(d)
-    ]
-    # a group without a figure gets its note inside the panel: wrapped to the panel's width and left out of
-    # the layout (a line wider than the panel collapsed the constrained layout); one note for the whole
-    # panel where no group has a figure and all say the same
-    one_note = len(notes) == len(ests) > 1 and len(set(notes)) == 1
-    if one_note:
-        ax.text(
-            0.5,
-            0.5,
-            _wrap(notes[0], ax, fontsize=8),
-            transform=ax.transAxes,
-            va="center",
-            ha="center",
-            fontsize=8,
-            color="0.35",
-            in_layout=False,
-            clip_on=True,
-        )
+    lo_lim, hi_lim = lims if lims else (0.0, top * 1.6 if top > 0 else 1.0)
     for yi, d, c in zip(y, ests, colours):
         if not _has(d):
-            if not one_note:
-                note = notes.pop(0)
-                ax.text(
-                    lo_lim + (hi_lim - lo_lim) * 0.01,
-                    yi,
-                    _wrap(note, ax, fontsize=8, rows=len(labels) + 0.4),
-                    va="center",
-                    ha="left",
-                    fontsize=8,
-                    color="0.35",
-                    in_layout=False,
-                    clip_on=True,
-                )
             continue
         v = d["value"]
         ax.barh(yi, v, color=c, alpha=0.85, height=0.6)
@@ -144,19 +127,19 @@ def _hbar(
                 elinewidth=1.2,
                 capsize=4,
             )
-            text = f"{num(v)}  [{num(low)}, {num(high)}]  n={d['n']:,}"
+            text = f"{num(v)} [{num(low)}, {num(high)}] n={d['n']:,}"
             xt = min(hi_draw, hi_lim)
         else:
-            text = f"{num(v)}  n={d['n']:,} (no interval)"
+            text = f"{num(v)} n={d['n']:,} (no interval)"
             xt = v
-        ax.text(xt + (hi_lim - lo_lim) * 0.01, yi + 0.32, text, va="center", ha="left", fontsize=7.5, color="0.15")
+        ax.text(xt + (hi_lim - lo_lim) * 0.01, yi + 0.3, text, va="center", ha="left", fontsize=7.5, color="0.15")
     if ref is not None:
         ax.axvline(ref, color="0.4", linestyle="--", linewidth=1)
     ax.set_yticks(y)
-    ax.set_yticklabels([_short(s) for s in labels], fontsize=8.5)
+    ax.set_yticklabels(list(labels), fontsize=8.5)
     ax.set_ylim(-0.7, len(labels) - 0.3)
     ax.set_xlim(lo_lim, hi_lim)
-    if lims and lims == (0.0, lims[1]) and 1.0 < lims[1] <= 1.5:  # a share: ticks 0..1 only, room for labels
+    if lims and lims[0] == 0.0 and 1.0 < lims[1] <= 1.6:  # a share: ticks 0..1 only, room for labels
         ax.set_xticks(np.linspace(0.0, 1.0, 6))
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
@@ -165,72 +148,94 @@ def _hbar(
 
 
 def _hbar_figure(labels: Sequence[str], panels: Sequence[dict]) -> str:
-    """One figure of side-by-side horizontal bar panels; each panel: ests, xlabel, title, options."""
-    height = 1.3 + 0.42 * len(labels)
+    """One figure of side-by-side horizontal bar panels; each panel: ests, xlabel, title, options. Its
+    height follows the groups and the lines of their labels, so that no label is cut."""
+    lines = _lines(labels)
+    height = 1.4 + len(labels) * max(0.42, 0.17 * lines + 0.12)
     fig = new_figure(WIDTH_IN, max(height, 2.4))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, p in zip(axes, panels):
-        _hbar(
-            ax,
-            labels,
-            p["ests"],
-            p["xlabel"],
-            p["title"],
-            ref=p.get("ref"),
-            lims=p.get("lims"),
-            na_text=p.get("na_text", "n/a"),
-        )
+        _hbar(ax, labels, p["ests"], p["xlabel"], p["title"], ref=p.get("ref"), lims=p.get("lims"))
     return figure_png(fig)
 
 
-def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequence[str]) -> str:
+def _heatmap_figure(grid: Grid, panels: Sequence[dict]) -> str:
+    """Side-by-side heatmaps of a two-field grid: one panel per figure, each cell coloured by its estimate
+    and labelled with it and its 95% interval; a combination not in the run is left white."""
+    ny, nx = len(grid.y_values), len(grid.x_values)
+    # side by side while each cell keeps about an inch for its interval's text; else one above the other
+    cols = len(panels) if len(panels) * nx <= 8 else 1
+    rows = math.ceil(len(panels) / cols)
+    width = min(WIDTH_IN, 1.6 + cols * (1.2 + 1.05 * nx))
+    fig = new_figure(max(width, 5.0), rows * (1.5 + 0.62 * ny) + 0.3)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, p in zip(axes, panels):
+        share = p.get("share", False)
+        k = 100.0 if share else 1.0
+        z = np.full((ny, nx), np.nan)
+        text = [["" for _ in range(nx)] for _ in range(ny)]
+        for g, d in zip(grid.groups, p["ests"]):
+            if g not in grid.where or not _has(d):
+                continue
+            i, j = grid.where[g]
+            z[i, j] = d["value"] * k
+            u = "%" if share else ""
+            ci = f"\n[{num(d['low'] * k)}, {num(d['high'] * k)}]" if d.get("low") is not None else ""
+            text[i][j] = f"{num(d['value'] * k)}{u}{ci}"
+        cmap = p.get("cmap", "viridis")
+        im = ax.imshow(np.ma.masked_invalid(z), cmap=cmap, aspect="auto", origin="lower")
+        lo, hi = np.nanmin(z) if np.isfinite(z).any() else 0.0, np.nanmax(z) if np.isfinite(z).any() else 1.0
+        for i in range(ny):
+            for j in range(nx):
+                if text[i][j]:
+                    frac = 0.5 if hi == lo else (z[i, j] - lo) / (hi - lo)
+                    ax.text(
+                        j,
+                        i,
+                        text[i][j],
+                        ha="center",
+                        va="center",
+                        fontsize=7.5,
+                        color="black" if frac > 0.55 else "white",
+                    )
+        ax.set_xticks(np.arange(nx), [str(v) for v in grid.x_values])
+        ax.set_yticks(np.arange(ny), [str(v) for v in grid.y_values])
+        ax.set_xlabel(axis_words(grid.x_field))
+        ax.set_ylabel(axis_words(grid.y_field))
+        ax.set_title(p["title"], fontsize=10)
+        bar = fig.colorbar(im, ax=ax, shrink=0.9)
+        bar.set_label(p["unit"], fontsize=8)
+    return figure_png(fig)
+
+
+def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequence[str], labels: Sequence[str]) -> str:
+    """The level-change distribution as grouped bars (at most ``MANY_GROUPS`` groups, one legend)."""
     colours = _colours(len(groups))
     x = np.arange(len(cats))
     # the highest bar or interval end (a share of one deal has no interval: its bar counts)
     top = max([e["high"] if e["high"] is not None else (e["value"] or 0.0) for g in groups for e in table[g]] + [0.05])
-    ymax = min(1.0, top * 1.15 + 0.02)
-
-    def draw(ax, gs, cols, legend: bool):
-        width = 0.8 / len(gs)
-        for j, (g, c) in enumerate(zip(gs, cols)):
-            ests = table[g]
-            vals = np.array([e["value"] or 0.0 for e in ests])
-            lo = np.array([(e["value"] - e["low"]) if e["low"] is not None else 0.0 for e in ests])
-            hi = np.array([(e["high"] - e["value"]) if e["high"] is not None else 0.0 for e in ests])
-            n = ests[0]["n"]
-            xs = x - 0.4 + width * (j + 0.5)
-            ax.bar(xs, vals, width=width * 0.95, color=c, alpha=0.85, label=f"{_short(g, 30)} (n={n:,} deals)")
-            ax.errorbar(xs, vals, yerr=[lo, hi], fmt="none", ecolor="black", elinewidth=1, capsize=3)
-            if len(gs) <= 3:
-                for xi, v, h in zip(xs, vals, vals + hi):
-                    ax.text(xi, h + 0.008, f"{v:.1%}", ha="center", va="bottom", fontsize=7)
-        ax.set_xticks(x)
-        ax.set_xticklabels(cats)
-        ax.set_xlabel("|level change| in one hand (levels)")
-        ax.set_ylabel("share of hands")
-        ax.set_ylim(0, ymax)
-        ax.grid(axis="y", color="0.9")
-        ax.set_axisbelow(True)
-        if legend:
-            ax.legend(fontsize=8, loc="upper right")
-
-    if len(groups) <= MANY_GROUPS:
-        fig = new_figure(WIDTH_IN, 4.2)
-        ax = fig.subplots()
-        draw(ax, list(groups), colours, True)
-    else:
-        cols = 4
-        rows = math.ceil(len(groups) / cols)
-        fig = new_figure(WIDTH_IN, 2.6 * rows + 0.4)
-        axes = fig.subplots(rows, cols, sharey=True, squeeze=False).ravel()
-        for i, (ax, g, c) in enumerate(zip(axes, groups, colours)):
-            draw(ax, [g], [c], False)
-            ax.set_title(f"{_short(g, 34)}\n(n={table[g][0]['n']:,} deals)", fontsize=8)
-            ax.xaxis.label.set_size(8)
-            if i % cols:
-                ax.set_ylabel("")
-        for ax in axes[len(groups) :]:
-            ax.set_axis_off()
+    fig = new_figure(WIDTH_IN, 4.2 + 0.15 * _lines(labels) * len(groups) / 2)
+    ax = fig.subplots()
+    width = 0.8 / len(groups)
+    for j, (g, lab, c) in enumerate(zip(groups, labels, colours)):
+        ests = table[g]
+        vals = np.array([e["value"] or 0.0 for e in ests])
+        lo = np.array([(e["value"] - e["low"]) if e["low"] is not None else 0.0 for e in ests])
+        hi = np.array([(e["high"] - e["value"]) if e["high"] is not None else 0.0 for e in ests])
+        xs = x - 0.4 + width * (j + 0.5)
+        ax.bar(xs, vals, width=width * 0.95, color=c, alpha=0.85, label=f"{lab} (n={ests[0]['n']:,} deals)")
+        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="none", ecolor="black", elinewidth=1, capsize=3)
+        if len(groups) <= 3:
+            for xi, v, h in zip(xs, vals, vals + hi):
+                ax.text(xi, h + 0.008, f"{v:.1%}", ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x)
+    ax.set_xticklabels(cats)
+    ax.set_xlabel("|level change| in one hand (levels)")
+    ax.set_ylabel("share of hands")
+    ax.set_ylim(0, min(1.0, top * 1.15 + 0.02))
+    ax.grid(axis="y", color="0.9")
+    ax.set_axisbelow(True)
+    fig.legend(fontsize=8, loc="outside right upper")
     return figure_png(fig)
 
 
@@ -243,6 +248,198 @@ def _stronger(row: dict, pair: tuple[str, str] | None) -> tuple[dict, dict, str]
     if b_d.get("value") is None or a_d["value"] >= b_d["value"]:
         return a_d, b_d, f"{a} over {b}"
     return b_d, a_d, f"{b} over {a}"
+
+
+# --- groups: labels, words and the grid ---------------------------------------------------------
+
+
+AXIS_WORDS = {
+    "step": "step (points per level)",
+    "takeover": "take-over threshold (points)",
+    "bottom_size": "bottom (cards)",
+    "decks": "decks",
+    "match_minutes": "match clock (minutes)",
+    "warning_minute": "warning (minute)",
+    "no_new_hand_minutes": "no new hand in the last (minutes)",
+    "capture_per_card": "capture per card",
+}
+
+
+def axis_words(field: str) -> str:
+    """A rule field as an axis label: ``AXIS_WORDS``'s, else the field's name."""
+    return AXIS_WORDS.get(field, field)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A sweep whose cells vary exactly two fields: the cells laid out as rows (y) and columns (x)."""
+
+    x_field: str
+    x_values: tuple
+    y_field: str
+    y_values: tuple
+    groups: tuple[str, ...]
+    where: dict[str, tuple[int, int]]  # cell id -> (row, column)
+
+
+def _sorted(values) -> tuple:
+    try:
+        return tuple(sorted(set(values)))
+    except TypeError:
+        return tuple(sorted(set(values), key=str))
+
+
+def _varying(cells: list[dict]) -> list[str]:
+    """The override fields whose values differ between the cells, in the order the cells name them."""
+    keys: list[str] = []
+    for c in cells:
+        keys += [k for k in (c.get("overrides") or {}) if k not in keys]
+    sentinel = object()
+    return [k for k in keys if len({repr((c.get("overrides") or {}).get(k, sentinel)) for c in cells}) > 1]
+
+
+def _cell_settings(manifest: dict, groups: Sequence[str], by: str) -> dict[str, dict]:
+    """Per group, the settings that tell it apart (the varying overrides of a sweep's cells); {} by variant."""
+    if by != "cell":
+        return {g: {} for g in groups}
+    cells = [c for c in manifest.get("cells") or [] if str(c.get("id")) in set(groups)]
+    fields = _varying(cells)
+    got = {
+        str(c.get("id")): {k: v for k in fields if (v := (c.get("overrides") or {}).get(k)) is not None} for c in cells
+    }
+    return {g: got.get(g, {}) for g in groups}
+
+
+def _grid(manifest: dict, groups: Sequence[str], by: str) -> Grid | None:
+    """The two-field grid of a sweep's cells, or None (another shape, or grouped by variant)."""
+    if by != "cell" or len(groups) < 4:
+        return None
+    cells = [c for c in manifest.get("cells") or [] if str(c.get("id")) in set(groups)]
+    fields = _varying(cells)
+    if len(cells) != len(groups) or len(fields) != 2 or len({c.get("variant") for c in cells}) != 1:
+        return None
+    if any(set(fields) - set(c.get("overrides") or {}) for c in cells):
+        return None
+    vals = [_sorted(c["overrides"][f] for c in cells) for f in fields]
+    yi, xi = (0, 1) if len(vals[1]) >= len(vals[0]) else (1, 0)
+    where = {
+        str(c["id"]): (vals[yi].index(c["overrides"][fields[yi]]), vals[xi].index(c["overrides"][fields[xi]]))
+        for c in cells
+    }
+    if len(set(where.values())) != len(cells):
+        return None
+    return Grid(fields[xi], vals[xi], fields[yi], vals[yi], tuple(groups), where)
+
+
+# --- numbers in words ------------------------------------------------------------------------------
+
+
+def _est(d: dict | None, share: bool = False) -> str:
+    """An estimate and its 95% interval as text: "12.3 [11.2, 13.4]", a share as "66% [55%, 75%]"."""
+    if not _has(d):
+        return "n/a"
+    if share:
+        f = lambda x: f"{x * 100:.0f}%"  # noqa: E731
+    else:
+        f = num
+    if d.get("low") is None or d.get("high") is None:
+        return f"{f(d['value'])} (no interval)"
+    return f"{f(d['value'])} [{f(d['low'])}, {f(d['high'])}]"
+
+
+def _ns(ests: Sequence[dict | None]) -> list[int]:
+    return [int(d["n"]) for d in ests if _has(d)]
+
+
+def _n_caption(ns: Sequence[int], unit: str, by: str) -> str:
+    """The n of a plot: "n = 40 deals per cell", or its range where the groups differ."""
+    if not ns:
+        return f"n = 0 {unit}"
+    lo, hi = min(ns), max(ns)
+    return f"n = {lo:,} {unit} per {by}" if lo == hi else f"n = {lo:,}–{hi:,} {unit} per {by}"
+
+
+def _overlap(a: dict | None, b: dict | None) -> bool:
+    return (
+        _has(a)
+        and _has(b)
+        and None not in (a.get("low"), a.get("high"), b.get("low"), b.get("high"))
+        and a["low"] <= b["high"]
+        and b["low"] <= a["high"]
+    )
+
+
+def _side(row: dict, pair) -> tuple[dict | None, str]:
+    """The stronger side's win share (draws count as not won) and "expert over basic"; (None, "") when
+    both teams play one policy."""
+    if not pair or not _has(row.get("policy_a_win")):
+        return None, ""
+    strong, _, who = _stronger(row, pair)
+    return strong, who
+
+
+def _headline(rows: list[dict], by: str, words: dict[str, str], pairs: list) -> str:
+    """What the run shows, in words: per group (three at most) its length, swing and the stronger side's
+    share; for more groups, which is longest and shortest, most and least swingy, fairest and least fair."""
+    groups = [str(r[by]) for r in rows]
+    name = {g: words.get(g) or g for g in groups}
+    if len(rows) <= 3:
+        items = []
+        for g, row, pair in zip(groups, rows, pairs):
+            side, who = _side(row, pair)
+            ns = sorted(set(_ns([row.get("hands_per_match"), row.get("level_change_mean"), side])))
+            won = (
+                f"the stronger side ({esc(who)}) wins {_est(side, True)} of matches"
+                if side is not None
+                else f"both teams play one policy; the team that declared first wins "
+                f"{_est(row.get('first_declarer_win'), True)} of decided matches"
+            )
+            items.append(
+                f"<li><strong>{esc(name[g])}</strong>: a match lasts {_est(row.get('hands_per_match'))} hands and "
+                f"{_est(row.get('minutes_per_match'))} minutes; a hand moves the levels by "
+                f"{_est(row.get('level_change_mean'))} on average; {won} "
+                f"(n = {', '.join(f'{n:,}' for n in ns) or '0'} deals).</li>"
+            )
+        return '<ul class="headline" id="headline">' + "".join(items) + "</ul>"
+
+    def extremes(key: str, pick=None) -> tuple | None:
+        found = [(g, pick(row, pair) if pick else row.get(key)) for g, row, pair in zip(groups, rows, pairs)]
+        found = [(g, d) for g, d in found if _has(d)]
+        if len(found) < 2:
+            return None
+        hi = max(found, key=lambda t: t[1]["value"])
+        lo = min(found, key=lambda t: t[1]["value"])
+        return hi, lo
+
+    def said(t, what_hi: str, what_lo: str, share: bool = False) -> str:
+        (g_hi, d_hi), (g_lo, d_lo) = t
+        tail = (
+            "; their intervals overlap, so at this n the difference is not clear"
+            if _overlap(d_hi, d_lo)
+            else "; their intervals do not overlap"
+        )
+        return (
+            f"{what_hi} under <strong>{esc(name[g_hi])}</strong> ({_est(d_hi, share)}), {what_lo} under "
+            f"<strong>{esc(name[g_lo])}</strong> ({_est(d_lo, share)}){tail}."
+        )
+
+    ns = _ns([r.get("hands_per_match") for r in rows])
+    parts = [f"{len(rows)} {by}s, {_n_caption(ns, 'deals', by)}."]
+    t = extremes("minutes_per_match") or extremes("hands_per_match")
+    if t:
+        unit = "minutes" if extremes("minutes_per_match") else "hands"
+        parts.append(said(t, f"Matches are longest, in {unit},", "shortest"))
+    t = extremes("level_change_mean")
+    if t:
+        parts.append(said(t, "A hand swings most (mean |level change|)", "least"))
+    t = extremes("side", lambda row, pair: _side(row, pair)[0])
+    if t:
+        parts.append(said(t, "The stronger side wins most often", "least often", share=True))
+    else:
+        t = extremes("first_declarer_win")
+        if t:
+            parts.append(said(t, "The first declarers win most often", "least often", share=True))
+    return '<p class="headline" id="headline">' + " ".join(parts) + "</p>"
 
 
 # --- HTML pieces ---------------------------------------------------------------------------------
@@ -265,10 +462,11 @@ def _metric_cell(d: dict | None) -> str:
     return f'<td class="v">{esc(num(d["value"]))}{ci}<span class="n">n = {d["n"]:,}</span></td>'
 
 
-def _metric_tables(rows: list[dict], by: str) -> str:
-    groups = [str(r[by]) for r in rows]
-    head = "<tr><th>metric</th>" + "".join(f"<th>{esc(g)}</th>" for g in groups) + "</tr>"
-    parts = []
+def _head(rows: list[dict], by: str, labels: Sequence[str]) -> str:
+    return f"<tr><th>{esc(by)}</th>" + "".join(f"<th>{esc(lab)}</th>" for lab in labels) + "</tr>"
+
+
+def _sample_table(rows: list[dict], by: str, labels: Sequence[str]) -> str:
     counts = []
     if by == "cell":
         counts.append("<tr><th>variant</th>" + "".join(f"<td>{esc(r.get('variant', ''))}</td>" for r in rows) + "</tr>")
@@ -276,40 +474,47 @@ def _metric_tables(rows: list[dict], by: str) -> str:
         counts.append(
             f"<tr><th>{esc(label)}</th>" + "".join(f'<td class="v">{r.get(key, 0):,}</td>' for r in rows) + "</tr>"
         )
-    parts.append(
-        '<h3>Sample</h3><div class="scroll"><table class="metrics">' + head + "".join(counts) + "</table></div>"
-    )
-    sections: dict[str, list] = {}
-    for spec in METRICS:
-        sections.setdefault(spec.section, []).append(spec)
-    for section, specs in sections.items():
-        body, notes = [], []
-        for spec in specs:
-            found = [r.get(spec.key) for r in rows]
-            body.append(
-                f"<tr><th>{esc(spec.label)}<br><small><code>{esc(spec.key)}</code></small></th>"
-                + "".join(_metric_cell(d) for d in found)
-                + "</tr>"
-            )
-            said = [(d or {}).get("note") for d in found]
-            if len(rows) > 1 and all(said) and len(set(said)) == 1:
-                notes.append(f"{spec.label}: {said[0]}")
-            else:
-                notes += [f"{spec.label} ({g}): {n}" for g, n in zip(groups, said) if n]
-        note_html = ('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>") if notes else ""
-        parts.append(
-            f'<h3>{esc(section.capitalize())}</h3><div class="scroll"><table class="metrics">{head}'
-            + "".join(body)
-            + f"</table></div>{note_html}"
+    return '<div class="scroll"><table class="metrics">' + _head(rows, by, labels) + "".join(counts) + "</table></div>"
+
+
+def _section_table(rows: list[dict], by: str, labels: Sequence[str], section: str) -> str:
+    """The table of one section of ``METRICS``: a row per metric, a column per group, each cell the
+    estimate, its 95% interval and n; the notes of its n/a cells listed under it."""
+    groups = [str(r[by]) for r in rows]
+    body, notes = [], []
+    for spec in (m for m in METRICS if m.section == section):
+        found = [r.get(spec.key) for r in rows]
+        body.append(
+            f"<tr><th>{esc(spec.label)}<br><small><code>{esc(spec.key)}</code></small></th>"
+            + "".join(_metric_cell(d) for d in found)
+            + "</tr>"
         )
-    return "\n".join(parts)
+        said = [(d or {}).get("note") for d in found]
+        if len(rows) > 1 and all(said) and len(set(said)) == 1:
+            notes.append(f"{spec.label}: {said[0]}")
+        else:
+            notes += [f"{spec.label} ({g}): {n}" for g, n in zip(groups, said) if n]
+    note_html = ('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>") if notes else ""
+    return (
+        f'<div class="scroll"><table class="metrics">{_head(rows, by, labels)}'
+        + "".join(body)
+        + f"</table></div>{note_html}"
+    )
 
 
-def _n_text(rows: list[dict], by: str, key: str, unit: str) -> str:
-    ns = [((r.get(key) or {}).get("n") or 0) for r in rows]
-    if len(set(ns)) == 1:
-        return f"n = {ns[0]:,} {unit} per {by}"
-    return f"n ({unit}): " + "; ".join(f"{r[by]} {n:,}" for r, n in zip(rows, ns))
+def _section(key: str, title: str, lead: str, table: str, figure: str) -> str:
+    return f'<section id="{key}">\n<h2>{esc(title)}</h2>\n<p class="notes">{lead}</p>\n{table}\n{figure}\n</section>\n'
+
+
+def comparison_section(table_html: str | None) -> str:
+    """Section 3 of a sweep's page: the comparison table of its cells against a baseline, as HTML made by
+    ``simsuite compare`` (trusted: it is placed as given), under its heading; "" when there is none."""
+    if not table_html:
+        return ""
+    return (
+        '<section id="comparison">\n<h2>Against the baseline</h2>\n'
+        f'<div class="scroll">{table_html}</div>\n</section>\n'
+    )
 
 
 # --- the header ----------------------------------------------------------------------------------
@@ -336,7 +541,7 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
             "<table><tr><th>cell</th><th>variant</th><th>overrides</th><th>policies</th><th>matches</th>"
             "<th>decks</th><th>rules hash</th><th>version</th></tr>"
             + "".join(
-                f"<tr><td>{esc(c.get('id'))}</td><td>{esc(c.get('variant'))}</td>"
+                f"<tr><td><code>{esc(c.get('id'))}</code></td><td>{esc(c.get('variant'))}</td>"
                 f"<td>{esc(', '.join(f'{k}={v}' for k, v in (c.get('overrides') or {}).items()) or '—')}</td>"
                 f"<td>{esc(c.get('policies'))}</td><td>{esc(c.get('matches'))}</td><td>{esc(c.get('decks'))}</td>"
                 f"<td><code>{esc(c.get('rules_hash'))}</code></td><td>{esc(c.get('version'))}</td></tr>"
@@ -377,12 +582,15 @@ def _header(r, run_path: Path, by: str, hands: int, matches: int) -> str:
 # --- the report ----------------------------------------------------------------------------------
 
 
-def build_report(results_path: str | Path, out_path: str | Path, by: str | None = None) -> Path:
+def build_report(
+    results_path: str | Path, out_path: str | Path, by: str | None = None, comparison_html: str | None = None
+) -> Path:
     """Write the HTML report of the run in ``results_path`` to ``out_path`` and return its path.
 
     ``by``: "variant" or "cell"; default cells when the run has more than one cell, else variants.
-    A folder that is not a run, a run with no rows and an unwritable ``out_path`` raise
-    ``SimsuiteError`` (one line).
+    ``comparison_html``: a sweep's comparison table against its baseline (``simsuite compare``), placed
+    as the page's third section; None leaves it out. A folder that is not a run, a run with no rows
+    and an unwritable ``out_path`` raise ``SimsuiteError`` (one line).
     """
     from ..sim.results import load
 
@@ -409,11 +617,157 @@ def build_report(results_path: str | Path, out_path: str | Path, by: str | None 
     rows = summarise(hands, matches, by=by, variants=r.variants())
     if not rows:  # pragma: no cover - rows exist, so groups exist
         raise SimsuiteError(f"{run_path}: no groups to report")
-    groups = [str(row[by]) for row in rows]
     pairs = policy_pairs(matches, by)
-    page = _page(r, run_path.resolve(), by, rows, groups, hands, matches, [pairs.get(row[by]) for row in rows])
+    page = _page(r, run_path.resolve(), by, rows, hands, matches, [pairs.get(row[by]) for row in rows], comparison_html)
     write_page(out, page)
     return out
+
+
+def _length(rows, by, labels, grid) -> str:
+    hands_e = [row["hands_per_match"] for row in rows]
+    mins_e = [row["minutes_per_match"] for row in rows]
+    if grid:
+        png = _heatmap_figure(
+            grid,
+            [
+                {"ests": hands_e, "title": "Hands per match (mean)", "unit": "hands"},
+                {"ests": mins_e, "title": "Minutes per match (mean)", "unit": "modelled minutes"},
+            ],
+        )
+    else:
+        png = _hbar_figure(
+            labels,
+            [
+                {"ests": hands_e, "xlabel": "hands per match (hands)", "title": "Hands per match (mean)"},
+                {"ests": mins_e, "xlabel": "minutes per match (modelled minutes)", "title": "Minutes per match (mean)"},
+            ],
+        )
+    return figure_html(
+        "Game length by " + by,
+        png,
+        "Mean hands and modelled minutes per match (docs/clock.md), each with its 95% cluster-robust normal "
+        "interval over deals (both tables of a duplicate deal are one unit)"
+        + (" written in its cell" if grid else " as an error bar")
+        + f"; {_n_caption(_ns(hands_e + mins_e), 'deals', by)}.",
+    )
+
+
+def _swing(rows, by, labels, grid, hands, matches) -> str:
+    groups = [str(row[by]) for row in rows]
+    mean_e = [row["level_change_mean"] for row in rows]
+    big_e = [row["big_swing_share"] for row in rows]
+    if grid:
+        png = _heatmap_figure(
+            grid,
+            [
+                {"ests": mean_e, "title": "Mean |level change| per hand", "unit": "levels"},
+                {"ests": big_e, "title": "Hands with |change| >= 2", "unit": "share of hands (%)", "share": True},
+            ],
+        )
+        how = "written in its cell"
+        ns = _ns(mean_e + big_e)
+        what = "Mean |level change| per hand, and the share of hands whose level change is 2 or more"
+    elif len(groups) <= MANY_GROUPS:
+        cats, table = level_change_shares(hands, by, groups, matches)
+        png = _change_figure(cats, table, groups, labels)
+        how = "as error bars"
+        ns = [table[g][0]["n"] for g in groups if table[g][0]["n"]]
+        what = (
+            "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
+            f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more)"
+        )
+    else:
+        png = _hbar_figure(
+            labels,
+            [
+                {"ests": mean_e, "xlabel": "levels", "title": "Mean |level change| per hand"},
+                {"ests": big_e, "xlabel": "share of hands", "title": "Hands with |change| >= 2", "lims": (0.0, 1.5)},
+            ],
+        )
+        how = "as error bars"
+        ns = _ns(mean_e + big_e)
+        what = "Mean |level change| per hand, and the share of hands whose level change is 2 or more"
+    return figure_html(
+        "Swing: level change per hand",
+        png,
+        f"{what}, each with its 95% percentile bootstrap interval that resamples whole deals (hands of a match "
+        f"are correlated, and both tables of a duplicate deal share its cards) {how}; "
+        f"{_n_caption(ns, 'deals', by)}.",
+    )
+
+
+def _fairness(rows, by, labels, grid, pairs) -> str:
+    sides = [_side(row, pair) for row, pair in zip(rows, pairs)]
+    strong = [d for d, _ in sides]
+    panels, said, missing = [], [], []
+    if any(_has(d) for d in strong):
+        panels.append(
+            {
+                "ests": strong,
+                "xlabel": "share of all matches",
+                "title": "Stronger side wins the match",
+                "unit": "share of all matches (%)",
+                "ref": 0.5,
+                "lims": (0.0, 1.5),
+                "share": True,
+            }
+        )
+        said.append(
+            "the share of all matches won by the stronger policy (the one ahead in that group; "
+            + (
+                next(who for _, who in sides if who)
+                if len({who for _, who in sides if who}) == 1
+                else "; ".join(f"{lab}: {who}" for lab, (_, who) in zip(labels, sides) if who)
+            )
+            + "; a draw is not a win, the draw share is in the table)"
+        )
+    else:
+        missing.append("the stronger side's win share (both teams play one policy)")
+    for key, title, what in (
+        (
+            "first_declarer_win",
+            "First declarers win the match",
+            "the share of decided matches won by the team that declared first",
+        ),
+        ("ns_win", "Team N-S wins the match", "the share of decided matches won by team N-S"),
+        ("seat_balance", "Seat balance 1-|2p-1|", "the seat balance 1 - |2p - 1| of the N-S share p"),
+    ):
+        ests = [row[key] for row in rows]
+        if any(_has(d) for d in ests):
+            share = key != "seat_balance"
+            panels.append(
+                {
+                    "ests": ests,
+                    "xlabel": "share of decided matches" if share else "balance (1 = even)",
+                    "title": title,
+                    "unit": "share of decided matches (%)" if share else "balance (1 = even)",
+                    "ref": 0.5 if share else None,
+                    "lims": (0.0, 1.5),
+                    "share": share,
+                }
+            )
+            said.append(what)
+            gaps = [lab for lab, d in zip(labels, ests) if not _has(d)]
+            if gaps:
+                missing.append(f"{title.lower()} for {', '.join(gaps)}")
+        else:
+            note = next((d.get("note") for d in ests if d and d.get("note")), "")
+            missing.append(f"{title.lower()}" + (f" ({note})" if note else ""))
+    if grid:
+        png = _heatmap_figure(grid, panels[:2])
+        shown = panels[:2]
+        said = said[:2]
+    else:
+        png = _hbar_figure(labels, panels)
+        shown = panels
+    na = f" Not drawn, n/a: {'; '.join(missing)}." if missing else ""
+    return figure_html(
+        "Fairness: the stronger side, the first declarers and the seats",
+        png,
+        f"Per {by}, " + "; ".join(said) + " (dashed line: 1/2, no advantage), each with its 95% interval over "
+        f"deals (Wilson; design-effect adjusted when a deal has two tables); "
+        f"{_n_caption(_ns([d for p in shown for d in p['ests']]), 'deals', by)}.{na}",
+    )
 
 
 def _page(
@@ -421,195 +775,52 @@ def _page(
     run_path: Path,
     by: str,
     rows: list[dict],
-    groups: list[str],
     hands: pl.DataFrame,
     matches: pl.DataFrame,
     pairs: list[tuple[str, str] | None],
+    comparison_html: str | None = None,
 ) -> str:
     name = r.manifest.get("run") or run_path.name
-    figs: list[str] = []
-
-    # game length
-    png = _hbar_figure(
-        groups,
-        [
-            {
-                "ests": [row["hands_per_match"] for row in rows],
-                "xlabel": "hands per match (hands)",
-                "title": "Hands per match (mean)",
-            },
-            {
-                "ests": [row["minutes_per_match"] for row in rows],
-                "xlabel": "minutes per match (modelled minutes)",
-                "title": "Minutes per match (mean)",
-            },
-        ],
-    )
-    figs.append(
-        figure_html(
-            "Game length by " + by,
-            png,
-            "Mean hands and modelled minutes per match (docs/clock.md), with 95% cluster-robust normal "
-            "intervals over deals (both tables of a duplicate deal are one unit) as error bars; "
-            f"{_n_text(rows, by, 'hands_per_match', 'deals')}.",
+    groups = [str(row[by]) for row in rows]
+    settings = _cell_settings(r.manifest, groups, by)
+    words = {g: setting_words(settings[g]) if settings[g] else g for g in groups}
+    plain = {g: ", ".join(f"{k}={v}" for k, v in settings[g].items()) or g for g in groups}
+    labels = [_wrap_label(plain[g]) for g in groups]
+    heads = [plain[g].replace(",", ", ") if not settings[g] else plain[g] for g in groups]
+    key = ""
+    if len(groups) > MANY_GROUPS and _lines(labels) > 2:  # labels too long for a plot: numbered, with a key
+        labels = heads = [f"#{i}" for i in range(1, len(groups) + 1)]
+        key = (
+            f'<p class="notes">The {by}s by number, as the tables and plots below name them:</p>'
+            '<ol class="points" id="key">' + "".join(f"<li>{esc(words[g])}</li>" for g in groups) + "</ol>"
         )
-    )
-
-    # level change distribution
-    cats, table = level_change_shares(hands, by, groups, matches)
-    png = _change_figure(cats, table, groups)
-    nh = "; ".join(f"{g} {table[g][0]['n']:,}" for g in groups)
-    figs.append(
-        figure_html(
-            "Level change per hand",
-            png,
-            "Share of hands by the levels the gaining team went up (|levels_ns + levels_ew|; "
-            f"{CHANGE_MAX}+ pools {CHANGE_MAX} and more), with 95% percentile bootstrap intervals that "
-            "resample whole deals (hands of a match are correlated, and both tables of a duplicate deal "
-            f"share its cards) as error bars. n (deals): {nh}.",
+    grid = _grid(r.manifest, groups, by)
+    intervals = "Each table cell: the estimate, its 95% interval in brackets and n (deals, the independent unit). "
+    body = (
+        _section(
+            "length",
+            "Length",
+            intervals + "How long a match lasts, in hands and in modelled minutes, and how often the clock ends it.",
+            _section_table(rows, by, heads, "game length"),
+            _length(rows, by, labels, grid),
         )
-    )
-
-    # take-over and hold
-    png = _hbar_figure(
-        groups,
-        [
-            {
-                "ests": [row["takeover_rate"] for row in rows],
-                "xlabel": "share of hands",
-                "title": "Take-over rate",
-                "lims": (0.0, 1.25),
-            },
-            {
-                "ests": [row["declarer_hold"] for row in rows],
-                "xlabel": "share of hands",
-                "title": "Declarers hold",
-                "lims": (0.0, 1.25),
-            },
-        ],
-    )
-    figs.append(
-        figure_html(
-            "Take-over rate and declarer hold rate",
-            png,
-            "Share of hands in which the defenders reached the take-over threshold, and its complement; "
-            "95% bootstrap intervals resampling whole deals as error bars; "
-            f"{_n_text(rows, by, 'takeover_rate', 'deals')}.",
+        + _section(
+            "swing",
+            "Swing",
+            intervals + "How far one hand moves the levels, and how often the lead changes hands.",
+            _section_table(rows, by, heads, "swing"),
+            _swing(rows, by, labels, grid, hands, matches),
         )
-    )
-
-    # clock share
-    png = _hbar_figure(
-        groups,
-        [
-            {
-                "ests": [row["clock_share"] for row in rows],
-                "xlabel": "share of timed matches",
-                "title": "Matches ended by the clock",
-                "lims": (0.0, 1.25),
-                "na_text": "untimed: no match clock",
-            },
-        ],
-    )
-    figs.append(
-        figure_html(
-            "Share of matches ended by the clock",
-            png,
-            "Among timed matches (match_minutes > 0), the share whose end was decided by the clock rather "
-            "than a team passing the end level; 95% Wilson intervals over deals (design-effect adjusted "
-            "when a deal has two tables); every clock figure rests on the duration model (docs/clock.md: "
-            "its band at 0.25 / 0.4 / 0.6 of each time limit); "
-            f"{_n_text(rows, by, 'clock_share', 'timed deals')}.",
+        + _section(
+            "fairness",
+            "Fairness",
+            intervals + "Whether the stronger side wins, and whether declaring first or the seats give an edge. "
+            "N* says how many matches it takes for the skill gap to outweigh luck.",
+            _section_table(rows, by, heads, "fairness"),
+            _fairness(rows, by, labels, grid, pairs),
         )
+        + comparison_section(comparison_html)
     )
-
-    # fairness: first declarer and seat balance
-    png = _hbar_figure(
-        groups,
-        [
-            {
-                "ests": [row["first_declarer_win"] for row in rows],
-                "xlabel": "share of decided matches",
-                "title": "First declarers win the match",
-                "ref": 0.5,
-                "lims": (0.0, 1.5),
-            },
-            {
-                "ests": [row["ns_win"] for row in rows],
-                "xlabel": "share of decided matches",
-                "title": "Team N-S wins",
-                "ref": 0.5,
-                "lims": (0.0, 1.5),
-            },
-            {
-                "ests": [row["seat_balance"] for row in rows],
-                "xlabel": "balance 1-|2p-1| (1 = even)",
-                "title": "Seat balance",
-                "lims": (0.0, 1.5),
-            },
-        ],
-    )
-    figs.append(
-        figure_html(
-            "First-declarer advantage and seat balance",
-            png,
-            "Share of decided matches won by the team that declared first, and by team N-S (dashed line: "
-            "1/2, no advantage), with 95% intervals over deals; seat balance is 1 - |2p - 1| of the N-S share "
-            "p with its bounds mapped through (it reads a seat effect only when both teams play the "
-            "same policy or the run is duplicate); draws excluded; "
-            f"{_n_text(rows, by, 'ns_win', 'deals with a decided match')}.",
-        )
-    )
-
-    # the stronger policy: three-way outcome, draws shown
-    pol = [row["policy_a_win"] for row in rows]
-    if any(_has(d) for d in pol):
-        strong, draw, weak, labels = [], [], [], []
-        for g, row, pair in zip(groups, rows, pairs):
-            d = row["policy_a_win"]
-            if _has(d):
-                e, w, who = _stronger(row, pair)
-                strong.append(e)
-                draw.append(row["pair_draw"])
-                weak.append(w)
-                labels.append(f"{g}: {who}")
-            else:
-                strong.append(d)
-                draw.append(d)
-                weak.append(d)
-                labels.append(g)
-        png = _hbar_figure(
-            labels,
-            [
-                {
-                    "ests": strong,
-                    "xlabel": "share of all matches",
-                    "title": "Stronger policy wins",
-                    "ref": 0.5,
-                    "lims": (0.0, 1.3),
-                },
-                {"ests": draw, "xlabel": "share of all matches", "title": "Draw", "lims": (0.0, 1.3)},
-                {"ests": weak, "xlabel": "share of all matches", "title": "Weaker policy wins", "lims": (0.0, 1.3)},
-            ],
-        )
-        figs.append(
-            figure_html(
-                "The stronger policy's win rate",
-                png,
-                "Where the two teams play different policies, the three outcomes of their matches: the "
-                "stronger policy (the one ahead on net in that group, named after the group) wins, the "
-                "match is drawn, the weaker policy wins; the three shares add to 1. 95% intervals over "
-                "deals; dashed line: 1/2. N* in the fairness table (from the net outcome, draws counted) "
-                "says how many matches it takes for that skill gap to outweigh luck; "
-                f"{_n_text(rows, by, 'policy_a_win', 'deals')}.",
-            )
-        )
-        policy_note = ""
-    else:
-        policy_note = (
-            "<p>Both teams play the same policy in every group, so there is no stronger policy to measure.</p>"
-        )
-
     total_h, total_m = hands.height, matches.height
     notice = incomplete_notice(r.manifest, run_path)
     notice_html = f'<p class="warn" id="incomplete">{esc(notice)}</p>\n' if notice else ""
@@ -624,21 +835,24 @@ def _page(
 <body>
 <main>
 {notice_html}<h1>simsuite report: {esc(name)}</h1>
-<p class="sub">Tractor (Shengji) rule variants: game length, swing and fairness, by {esc(by)}. Every figure is given with its
-95% interval and the sample size n it rests on.</p>
+<section id="answer">
+<h2>What the run shows</h2>
+{_headline(rows, by, words, pairs)}
+<p class="notes">Tractor (Shengji) rule variants by {esc(by)}: figures are estimates with their 95% intervals in brackets;
+n counts deals. Length, swing and fairness follow, each with its table and its plot; what was run closes the page.</p>
+{key}
+</section>
+{body}<section id="provenance">
 <h2>What was run</h2>
 {_header(r, run_path, by, total_h, total_m)}
-<h2>Summary tables</h2>
-<p class="notes">Each cell: the estimate, its 95% interval in brackets and n. The independent unit is the deal: both
-tables of a duplicate deal are one unit, and in an equal-policy duplicate run the second table (a copy) is counted once.
-Intervals: Wilson for shares of matches over deals (at the design-effect effective sample size when a deal has two
-tables), a percentile bootstrap over deals (2,000 resamples) for anything computed over hands and for N*,
-cluster-robust normal for per-match means. n counts deals. Definitions:
-docs/metrics.md in the simsuite repository.</p>
-{_metric_tables(rows, by)}
-<h2>Plots</h2>
-{"".join(figs)}
-{policy_note}
+<h3>Sample</h3>
+{_sample_table(rows, by, heads)}
+<p class="notes">The independent unit is the deal: both tables of a duplicate deal are one unit, and in an
+equal-policy duplicate run the second table (a copy) is counted once. Intervals: Wilson for shares of matches over deals
+(at the design-effect effective sample size when a deal has two tables), a percentile bootstrap over deals (2,000
+resamples) for anything computed over hands and for N*, cluster-robust normal for per-match means. n counts deals.
+Definitions: docs/metrics.md in the simsuite repository.</p>
+</section>
 <footer>Written by <code>simsuite report</code> from <code>{esc(run_path)}</code>. Self-contained: no network access is
 needed to view this file.</footer>
 </main>
@@ -648,4 +862,4 @@ needed to view this file.</footer>
 """
 
 
-__all__ = ["build_report", "BY_CHOICES"]
+__all__ = ["build_report", "comparison_section", "BY_CHOICES"]

@@ -31,13 +31,18 @@ table.metrics td.v{text-align:right;white-space:nowrap}
 table.metrics td.v .ci{display:block;color:#5a6570;font-size:.85em}
 table.metrics td.v .n{display:block;color:#8a949e;font-size:.8em}
 table.metrics td.na{color:#8a949e;text-align:right}
-table.kv th{width:170px}
+table.kv{table-layout:fixed;width:100%} table.kv th{width:170px} table.kv td{overflow-wrap:anywhere}
+table.metrics tr>th:first-child{min-width:13em}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f1f3f5;padding:1px 4px;border-radius:3px;word-break:break-all}
 figure{margin:14px 0 26px} figure img{max-width:100%;height:auto;border:1px solid #e3e7ec}
 figcaption{font-size:.88em;color:#38424c;margin-top:4px;max-width:1100px}
 .notes{font-size:.85em;color:#38424c} .notes li{margin:2px 0}
 .warn{background:#fff4d6;border:1px solid #e8c860;padding:8px 12px;margin:12px 0}
 .scroll{overflow-x:auto}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f7f8fa;padding:8px 10px}
+.headline{font-size:1.05em;line-height:1.5;background:#f3f7fb;border-left:4px solid #3a78b5;padding:10px 14px;margin:10px 0}
+.headline li{margin:4px 0}
+ol.points{font-size:.88em;columns:2;column-gap:32px} ol.points li{margin:2px 0;break-inside:avoid}
 footer{margin-top:36px;font-size:.8em;color:#6b7680}
 """
 
@@ -66,6 +71,42 @@ def num(x: float | None) -> str:
         return "∞" if x > 0 else "−∞"
     ax = abs(x)
     return f"{x:,.1f}" if ax >= 100 else f"{x:.2f}" if ax >= 10 else f"{x:.3f}"
+
+
+# --- rule settings in words ----------------------------------------------------------------------
+
+# a rule field and its value as an organiser says it ("step 60", "a 240-minute clock"); a field not
+# listed here reads key=value
+FIELD_WORDS: dict[str, Any] = {
+    "step": "step {v}",
+    "takeover": "take-over {v}",
+    "takeover_bonus": "a take-over bonus of {v} level(s)",
+    "decks": "{v} decks",
+    "bottom_size": "a bottom of {v} cards",
+    "capture_per_card": "capture {v} per card",
+    "capture_with": "capture with {v}",
+    "capture_by": "capture by {v}",
+    "capture_scheme": "the {v} capture scheme",
+    "capture_base": "capture base {v}",
+    "match_minutes": lambda v: "no match clock" if int(v) == 0 else f"a {v}-minute clock",
+    "warning_minute": lambda v: "no warning" if int(v) == 0 else f"a warning at minute {v}",
+    "hands_after_warning": "{v} hand(s) after the warning",
+    "no_new_hand_minutes": lambda v: (
+        "new hands until the end" if int(v) == 0 else f"no new hand in the last {v} minutes"
+    ),
+    "hand_overhead_minutes": "{v} minutes of overhead a hand",
+    "tie_rule": "ties: {v}",
+}
+
+
+def setting_words(params: dict[str, Any]) -> str:
+    """Rule settings in words, in the order given: ``{"step": 60, "match_minutes": 240}`` reads
+    "step 60, a 240-minute clock"; a field without words reads ``key=value``."""
+    out = []
+    for k, v in params.items():
+        w = FIELD_WORDS.get(k)
+        out.append(f"{k}={v}" if w is None else w(v) if callable(w) else w.format(v=v))
+    return ", ".join(out)
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -134,6 +175,8 @@ __all__ = [
     "CSS",
     "SCRIPT",
     "DPI",
+    "FIELD_WORDS",
+    "setting_words",
     "esc",
     "num",
     "new_figure",
