@@ -47,7 +47,7 @@ def test_settings_are_rows_in_words(result):
         "bottom 10, capture ×2",
         "bottom 10, capture ×3",
     ]
-    assert words("decks=2,takeover=120") == "2 decks, take-over at 120"
+    assert words("decks=2,takeover=120") == "2 decks, take-over 120"
     assert words("hand_cap=300") == "hand_cap=300"  # no words for it: key=value
     assert words("school-2016") == "school-2016"
 

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from ..errors import SimsuiteError
+from ..rules.words import FIELD_WORDS, cell_words
 from .design_spec import OPS, Goal, read_goal
 from .metrics import BOOTSTRAP_REPS, count_once, deal_ids, level_change, n_star_net, policy_pair, summarise
 from .stats import Z95, cluster_bootstrap, cluster_share, holm, normal_p
@@ -61,44 +62,10 @@ FIGURES: tuple[Figure, ...] = (
 FIGURE_BY_KEY = {f.key: f for f in FIGURES}
 SECTIONS = ("match length", "swing", "luck")
 
-# A grid key in words ("bottom 6", "capture ×3"); a key not listed reads "key=value".
-FIELD_WORDS: dict[str, str] = {
-    "bottom_size": "bottom {}",
-    "capture_per_card": "capture ×{}",
-    "capture_side_per_card": "side-suit capture ×{}",
-    "capture_base": "capture base {}",
-    "capture_scheme": "capture {}",
-    "capture_by": "capture by {}",
-    "capture_with": "capture with {}",
-    "decks": "{} decks",
-    "takeover": "take-over at {}",
-    "step": "step {}",
-    "match_minutes": "{}-minute matches",
-    "warning_minute": "warning at minute {}",
-    "tie_rule": "ties: {}",
-    "throws": "throws {}",
-    "policies": "{}",
-    "variant": "{}",
-}
-
 
 def words(cell: str) -> str:
-    """A cell id (``bottom_size=6,capture_per_card=3``) in words (``bottom 6, capture ×3``); an id that is
-    not ``key=value`` pairs (a variant's) as it is."""
-    pairs = [p.partition("=") for p in cell.split(",")]
-    if not all(sep for _, sep, _ in pairs):
-        return cell
-    out = []
-    for key, _, value in pairs:
-        if key == "match_minutes" and value == "0":
-            out.append("untimed")
-        elif key == "policies":
-            out.append(" vs ".join(value.split("/")))
-        elif key in FIELD_WORDS:
-            out.append(FIELD_WORDS[key].format(value))
-        else:
-            out.append(f"{key}={value}")
-    return ", ".join(out)
+    """A cell id (``bottom_size=6,capture_per_card=3``) in words (``bottom 6, capture ×3``): ``rules.words``."""
+    return cell_words(cell)
 
 
 def parse_goal(text: str) -> Goal:

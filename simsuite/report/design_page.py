@@ -1,7 +1,7 @@
 """The design page: a `simsuite design` run as one self-contained HTML page for organisers.
 
 ``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design``) and
-writes: the recommendation in words ("Play two-deck-2011 with step 30, ...", ``page.FIELD_WORDS``) and its
+writes: the recommendation in words ("Play two-deck-2011 with step 30, ...", ``rules.words``) and its
 figures in one sentence, the table of candidates (every figure with its 95%
 interval, n and how surely it meets its goal), the Pareto plot of the trade-off (every set a numbered
 point, listed under it; the recommended set on top, labelled), the recommended
@@ -54,7 +54,7 @@ def _margin(j: dict, metric: str) -> str:
 
 
 def set_words(res: dict, set_id: str) -> str:
-    """A parameter set in words ("step 60, take-over 200, a 240-minute clock"; ``page.FIELD_WORDS``)."""
+    """A parameter set in words ("step 60, take-over 200, a 240-minute clock"; ``rules.words``)."""
     s = next((x for x in res["sets"] if x["id"] == set_id), None)
     return setting_words(s.get("params") or {}) if s and s.get("params") else set_id
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SimsuiteError
+from ..rules.words import FIELD_WORDS, setting_words
 
 DPI = 100
 
@@ -75,38 +76,7 @@ def num(x: float | None) -> str:
 
 # --- rule settings in words ----------------------------------------------------------------------
 
-# a rule field and its value as an organiser says it ("step 60", "a 240-minute clock"); a field not
-# listed here reads key=value
-FIELD_WORDS: dict[str, Any] = {
-    "step": "step {v}",
-    "takeover": "take-over {v}",
-    "takeover_bonus": "a take-over bonus of {v} level(s)",
-    "decks": "{v} decks",
-    "bottom_size": "a bottom of {v} cards",
-    "capture_per_card": "capture {v} per card",
-    "capture_with": "capture with {v}",
-    "capture_by": "capture by {v}",
-    "capture_scheme": "the {v} capture scheme",
-    "capture_base": "capture base {v}",
-    "match_minutes": lambda v: "no match clock" if int(v) == 0 else f"a {v}-minute clock",
-    "warning_minute": lambda v: "no warning" if int(v) == 0 else f"a warning at minute {v}",
-    "hands_after_warning": "{v} hand(s) after the warning",
-    "no_new_hand_minutes": lambda v: (
-        "new hands until the end" if int(v) == 0 else f"no new hand in the last {v} minutes"
-    ),
-    "hand_overhead_minutes": "{v} minutes of overhead a hand",
-    "tie_rule": "ties: {v}",
-}
-
-
-def setting_words(params: dict[str, Any]) -> str:
-    """Rule settings in words, in the order given: ``{"step": 60, "match_minutes": 240}`` reads
-    "step 60, a 240-minute clock"; a field without words reads ``key=value``."""
-    out = []
-    for k, v in params.items():
-        w = FIELD_WORDS.get(k)
-        out.append(f"{k}={v}" if w is None else w(v) if callable(w) else w.format(v=v))
-    return ", ".join(out)
+# rule settings in words: rules.words (FIELD_WORDS, setting_words), re-exported for the pages
 
 
 # --- figures -------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 - ``declare``: declaring trump during the draw.
 - ``scenario``: scenario files, one written situation.
 - ``judge``: rulings on a scenario under one variant (``simsuite judge``).
+- ``words``: rule settings in an organiser's words (``bottom 6, capture ×3``).
 
 Plain Python on card-count dicts, written for clarity rather than speed: the compiled engine
 (``simsuite.engine``) re-expresses these rules on arrays and the tests check the two agree.
