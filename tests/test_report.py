@@ -465,7 +465,7 @@ def test_many_cells_with_long_settings_are_numbered_with_a_key(many_cells_report
     items = re.findall(r"<li>(.*?)</li>", key)
     assert len(items) == 27 and "bottom 2" in key and "=None" not in key
     assert "<th>#27</th>" in text and text.count("<img") == 3
-    assert sections(text) == list(SECTIONS)
+    assert sections(text) == ["answer", "length", "swing", "fairness", "comparison", "provenance"]
 
 
 SECTIONS = ("answer", "length", "swing", "fairness", "provenance")
@@ -476,8 +476,9 @@ def sections(text: str) -> list[str]:
 
 
 def test_the_page_opens_with_the_answer_and_closes_with_what_was_run(report, sweep_report):
+    assert sections(report[1]) == list(SECTIONS)
+    assert sections(sweep_report[1]) == ["answer", "length", "swing", "fairness", "comparison", "provenance"]
     for text in (report[1], sweep_report[1]):
-        assert sections(text) == list(SECTIONS)
         body = text[text.index("<main>") :]
         assert body.index("<h1>") < body.index('<section id="answer">') < body.index('id="headline"')
         assert body.index("What the run shows") < body.index("<h2>Length</h2>") < body.index("<h2>What was run</h2>")
@@ -528,6 +529,16 @@ def test_captions_give_the_n_of_the_plot_and_na_once(report):
     fairness = captions[2]
     # expert against basic, not duplicate: the seat figures do not apply; said once, in the caption
     assert fairness.count("n/a") == 1 and "team n-s wins the match" in fairness
+
+
+def test_a_sweeps_page_compares_its_settings_with_the_baseline_as_compare_does(sweep_report):
+    """simsuite report on a sweep: section 3 is simsuite compare's answer and tables, the settings in words,
+    each figure over its paired difference from the baseline."""
+    _, text, _ = sweep_report
+    part = text[text.index('<section id="comparison">') :].split("</section>")[0]
+    assert "Against " in part and "(baseline)" in part and "Δ " in part and "Holm" in part
+    assert part.count("<table") == 3  # match length, swing, luck
+    assert "=" not in re.sub(r"<[^>]+>", "", part.split("<table")[0]), "a setting named by keys, not words"
 
 
 def test_the_comparison_hook_places_the_table_as_section_3(run, tmp_path):

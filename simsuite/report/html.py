@@ -506,6 +506,20 @@ def _section(key: str, title: str, lead: str, table: str, figure: str) -> str:
     return f'<section id="{key}">\n<h2>{esc(title)}</h2>\n<p class="notes">{lead}</p>\n{table}\n{figure}\n</section>\n'
 
 
+def _comparison(manifest: dict, run_path: Path) -> str | None:
+    """A sweep compared with its baseline (``simsuite compare``), as HTML; None for another run (``simsuite
+    compare`` still compares its cells) or a sweep whose baseline has no match played yet."""
+    if manifest.get("kind") != "sweep" or len(manifest.get("cells") or []) < 2:
+        return None
+    from ..analysis.settings import compare
+    from .settings_text import compare_html
+
+    try:
+        return compare_html(compare(str(run_path)))
+    except SimsuiteError:
+        return None
+
+
 def comparison_section(table_html: str | None) -> str:
     """Section 3 of a sweep's page: the comparison table of its cells against a baseline, as HTML made by
     ``simsuite compare`` (trusted: it is placed as given), under its heading; "" when there is none."""
@@ -588,8 +602,8 @@ def build_report(
     """Write the HTML report of the run in ``results_path`` to ``out_path`` and return its path.
 
     ``by``: "variant" or "cell"; default cells when the run has more than one cell, else variants.
-    ``comparison_html``: a sweep's comparison table against its baseline (``simsuite compare``), placed
-    as the page's third section; None leaves it out. A folder that is not a run, a run with no rows
+    ``comparison_html``: a sweep's comparison table against its baseline, placed as the page's third
+    section; None: ``simsuite compare``'s for a sweep, nothing for another run. A folder that is not a run, a run with no rows
     and an unwritable ``out_path`` raise ``SimsuiteError`` (one line).
     """
     from ..sim.results import load
@@ -618,6 +632,8 @@ def build_report(
     if not rows:  # pragma: no cover - rows exist, so groups exist
         raise SimsuiteError(f"{run_path}: no groups to report")
     pairs = policy_pairs(matches, by)
+    if comparison_html is None:
+        comparison_html = _comparison(r.manifest, run_path)
     page = _page(r, run_path.resolve(), by, rows, hands, matches, [pairs.get(row[by]) for row in rows], comparison_html)
     write_page(out, page)
     return out

@@ -105,17 +105,20 @@ def _change(d: dict | None, what: str, unit: str, share: bool, up: str, down: st
     return f"{word.format(f'{abs(v):.1f}{unit}')} [{a:.1f}, {b:.1f}]".replace("-", MINUS)
 
 
-def answer(result: dict) -> list[str]:
-    """The answer first: against the baseline, what each setting changes in match length and luck."""
+def statements(result: dict) -> list[tuple[str, bool]]:
+    """The answer as statements, each (text, is it about one setting): against the baseline, what each
+    setting changes in match length, luck and draws; then each goal and the best setting."""
     ref = next(s for s in result["settings"] if s["baseline"])
     base = " (the base rules)" if ref["base_rules"] else ""
     n = sorted({s["matches"] for s in result["settings"]})
     per = f"{n[0]:,}" if len(n) == 1 else f"{n[0]:,} to {n[-1]:,}"
-    lines = textwrap.wrap(
-        f"Against {ref['words']}{base}, {per} matches per setting (differences with 95% intervals over the "
-        "deals both played; a change is clear where its Holm-adjusted p is below 0.05):",
-        WIDTH,
-    )
+    out = [
+        (
+            f"Against {ref['words']}{base}, {per} matches per setting (differences with 95% intervals over the "
+            "deals both played; a change is clear where its Holm-adjusted p is below 0.05):",
+            False,
+        )
+    ]
     for s in result["settings"]:
         if s["baseline"]:
             continue
@@ -142,19 +145,27 @@ def answer(result: dict) -> list[str]:
         parts = [p for p in parts if p]
         if not parts:
             parts = ["no paired difference (it does not share the baseline's deals or policies)"]
-        lines += textwrap.wrap(
-            f"{s['words']}: " + "; ".join(parts) + ".", WIDTH, initial_indent="  ", subsequent_indent="    "
-        )
-    lines += _goal_lines(result)
+        out.append((f"{s['words']}: " + "; ".join(parts) + ".", True))
+    return out + [(text, False) for text in _goal_statements(result)]
+
+
+def answer(result: dict) -> list[str]:
+    """The answer first, wrapped to ``WIDTH`` columns: the statements, a setting's indented."""
+    lines: list[str] = []
+    for text, one_setting in statements(result):
+        if one_setting:
+            lines += textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    ")
+        else:
+            lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
     return lines
 
 
-def _goal_lines(result: dict) -> list[str]:
+def _goal_statements(result: dict) -> list[str]:
     goals = result.get("goals") or []
     if not goals:
         return []
     by_cell = {s["cell"]: s for s in result["settings"]}
-    lines = []
+    out = []
     for g in goals:
         met = [by_cell[c]["words"] for c in g["met_by"]]
         sure = set(g["met_surely_by"])
@@ -162,24 +173,21 @@ def _goal_lines(result: dict) -> list[str]:
             w + ("" if c in sure else " (on its estimate; its interval reaches the bound)")
             for c, w in zip(g["met_by"], met)
         ]
-        lines += textwrap.wrap(
+        out.append(
             f"Goal {g['goal']} ({FIGURE_BY_KEY[g['metric']].label}): "
             + ("; ".join(said) if said else "met by no setting")
-            + ".",
-            WIDTH,
-            subsequent_indent="  ",
+            + "."
         )
     if result["best"]:
         best = by_cell[result["best"]]["words"]
-        lines += textwrap.wrap(
+        out.append(
             f"Best on every goal: {best}. Of the {len(result['meets_all'])} setting(s) whose estimates meet every "
             "goal, those whose every 95% interval clears its bound come first, then the one whose weakest goal "
-            "clears its bound by the most standard errors.",
-            WIDTH,
+            "clears its bound by the most standard errors."
         )
     else:
-        lines.append("No setting meets every goal.")
-    return lines
+        out.append("No setting meets every goal.")
+    return out
 
 
 METHOD = (
@@ -207,4 +215,39 @@ def format_compare(result: dict) -> str:
     return "\n\n".join(parts)
 
 
-__all__ = ["format_compare", "answer", "tables"]
+def compare_html(result: dict) -> str:
+    """The comparison as the report's section 3: the answer's lines as paragraphs, then one table per
+    section (match length, swing, luck) with each setting a row and each figure over its Δ from the
+    baseline, then the method. Every figure is the text's, so the page and ``simsuite compare`` agree."""
+    from .page import esc
+
+    out = ['<div class="headline">' + "".join(f"<p>{esc(text)}</p>" for text, _ in statements(result)) + "</div>"]
+    for section in SECTIONS:
+        keys = [f.key for f in FIGURES if f.section == section and f.shown]
+        head = "".join(
+            f"<th>{esc(FIGURE_BY_KEY[k].label + (' (%)' if FIGURE_BY_KEY[k].share else ''))}</th>" for k in keys
+        )
+        body = []
+        for st in result["settings"]:
+            cells = []
+            for k in keys:
+                fig = st["figures"].get(k)
+                share = FIGURE_BY_KEY[k].share
+                diff = (
+                    ""
+                    if st["baseline"]
+                    else f"<br><small>{esc(_difference(fig.get('difference') if fig else None, share))}</small>"
+                )
+                cells.append(f"<td>{esc(_figure(fig, share, st['deals']))}{diff}</td>")
+            name = esc(st["words"]) + (" <small>(baseline)</small>" if st["baseline"] else "")
+            body.append(f"<tr><td>{name}</td><td>{st['deals']:,}</td>{''.join(cells)}</tr>")
+        out.append(
+            f"<h3>{esc(section.capitalize())}</h3><table><tr><th>setting</th><th>deals</th>{head}</tr>"
+            + "".join(body)
+            + "</table>"
+        )
+    out.append(f'<p class="notes">{esc(METHOD.format(reps=result["reps"]))}</p>')
+    return "\n".join(out)
+
+
+__all__ = ["format_compare", "compare_html", "answer", "statements", "tables"]
