@@ -628,7 +628,8 @@ def test_summary_and_report_count_an_equal_policy_duplicate_run_once(tmp_path, c
     assert "counted once" in capsys.readouterr().out
     assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) == 0
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert "counted once" in html and "n (deals): school-2016 20" in html
+    assert "school-2016: equal-policy duplicate run: each match counted once (20 swapped table(s) dropped" in html
+    assert "n = 20 deals" in html
 
 
 def test_duel_matches_count_pairs_and_draws():

@@ -863,6 +863,7 @@ n counts deals. Length, swing and fairness follow, each with its table and its p
 {_header(r, run_path, by, total_h, total_m)}
 <h3>Sample</h3>
 {_sample_table(rows, by, heads)}
+{_row_notes(rows, by, words)}
 <p class="notes">The independent unit is the deal: both tables of a duplicate deal are one unit, and in an
 equal-policy duplicate run the second table (a copy) is counted once. Intervals: Wilson for shares of matches over deals
 (at the design-effect effective sample size when a deal has two tables), a percentile bootstrap over deals (2,000
@@ -876,6 +877,14 @@ needed to view this file.</footer>
 </body>
 </html>
 """
+
+
+def _row_notes(rows: list[dict], by: str, words: dict) -> str:
+    """What the summary says of a group's sample (an equal-policy duplicate run's copies dropped, ...)."""
+    said = [(words.get(row[by], row[by]), row["note"]) for row in rows if row.get("note")]
+    if not said:
+        return ""
+    return "<ul>" + "".join(f"<li>{esc(g)}: {esc(n)}</li>" for g, n in said) + "</ul>"
 
 
 __all__ = ["build_report", "comparison_section", "BY_CHOICES"]
