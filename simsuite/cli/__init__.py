@@ -344,7 +344,7 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser(
-        "sweep", help="play every cell of a sweep spec (a grid of rule settings) into one results folder"
+        "sweep", help="play a grid of rule settings (--variant with --grid, or a spec file) into one results folder"
     )
     s.add_argument(
         "spec", nargs="?", help="sweep spec TOML (see docs/harness.md and examples/sweeps/); or --variant with --grid"
