@@ -800,9 +800,9 @@ def _page(
     groups = [str(row[by]) for row in rows]
     settings = _cell_settings(r.manifest, groups, by)
     words = {g: setting_words(settings[g]) if settings[g] else g for g in groups}
-    plain = {g: ", ".join(f"{k}={v}" for k, v in settings[g].items()) or g for g in groups}
-    labels = [_wrap_label(plain[g]) for g in groups]
-    heads = [plain[g].replace(",", ", ") if not settings[g] else plain[g] for g in groups]
+    # tables and plots name each group in words ("bottom 10, capture ×2"); What was run keeps the cell ids
+    labels = [_wrap_label(words[g]) for g in groups]
+    heads = [words[g] if settings[g] else g.replace(",", ", ") for g in groups]
     key = ""
     if len(groups) > MANY_GROUPS and _lines(labels) > 2:  # labels too long for a plot: numbered, with a key
         labels = heads = [f"#{i}" for i in range(1, len(groups) + 1)]
