@@ -6,13 +6,9 @@ tests/test_faults.py has the simulate versions and the helpers that start and ki
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -23,6 +19,7 @@ from test_faults import (
     _start_worker,
     _wait_for_workers,
     resume_argv,
+    run_while_the_scheduler_dies,
 )
 
 from simsuite.learn import collect as C
@@ -158,44 +155,15 @@ def test_a_lost_scheduler_stops_the_collection_at_once(tmp_path, capsys, monkeyp
     """The scheduler SIGKILLed mid-collection: the client cancels every task; the collection stops with
     the cause and the resume command, its completed parts kept."""
     monkeypatch.setenv(NO_WORKER_ENV, "30")  # the stop must not wait for this
-    preload = tmp_path / "slow_worker.py"
-    preload.write_text(SLOW_COLLECT_WORKER)
-    sched_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("dask")),
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(sched_file),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    out = tmp_path / "c"
+    code, err, stopped_after, address = run_while_the_scheduler_dies(
+        tmp_path,
+        SLOW_COLLECT_WORKER,
+        out,
+        lambda address: run_cli(
+            capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", address
+        ),
     )
-    worker = None
-    try:
-        deadline = time.monotonic() + 60
-        while not sched_file.is_file() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(sched_file.read_text())["address"]
-        worker = _start_worker(address, preload)
-        _wait_for_workers(address, 1)
-        out = tmp_path / "c"
-        killed_at: list[float] = []
-        killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
-        killer.start()
-        code, _, err = run_cli(capsys, *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", address)
-        stopped_after = time.monotonic() - killed_at[0]
-        killer.join()
-    finally:
-        for p in (scheduler, worker):
-            if p is not None:
-                p.kill()
-                p.wait()
     one_line_error(
         code,
         err,

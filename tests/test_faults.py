@@ -136,6 +136,51 @@ def _kill_when_a_chunk_is_done(out: Path, workers: list[subprocess.Popen], kille
         time.sleep(0.05)
 
 
+def run_while_the_scheduler_dies(tmp_path: Path, preload_text: str, out: Path, run) -> tuple[int, str, float, str]:
+    """A loopback scheduler of its own with one slow worker; ``run(address)`` is started and the scheduler
+    SIGKILLed once a chunk of ``out`` is done: (exit code, stderr, seconds from the kill to the stop,
+    the scheduler's address). Both processes are ended whatever happens."""
+    preload = tmp_path / "slow_worker.py"
+    preload.write_text(preload_text)
+    sched_file = tmp_path / "scheduler.json"
+    dask = str(Path(sys.executable).with_name("dask"))
+    scheduler = subprocess.Popen(
+        [
+            dask,
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(sched_file),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        worker = _start_worker(address, preload)
+        _wait_for_workers(address, 1)
+        killed_at: list[float] = []
+        killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
+        killer.start()
+        code, _, err = run(address)
+        stopped_after = time.monotonic() - killed_at[0]
+        killer.join()
+    finally:
+        for p in (scheduler, worker):
+            if p is not None:
+                p.kill()
+                p.wait()
+    return code, err, stopped_after, address
+
+
 def test_every_worker_lost_stops_the_run_keeps_its_chunks_and_resumes_to_the_same_rows(
     reference, tmp_path, capsys, monkeypatch, bare_scheduler
 ):
@@ -196,46 +241,15 @@ def test_a_lost_scheduler_stops_the_run_at_once(tmp_path, capsys, monkeypatch):
     the resume command, its completed parts whole."""
     pytest.importorskip("distributed")
     monkeypatch.setenv(NO_WORKER_ENV, "30")  # the stop must not wait for this
-    preload = tmp_path / "slow_worker.py"
-    preload.write_text(SLOW_WORKER)
-    sched_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("dask")),
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(sched_file),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    worker = None
-    try:
-        deadline = time.monotonic() + 60
-        while not sched_file.is_file() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(sched_file.read_text())["address"]
-        worker = _start_worker(address, preload)
-        _wait_for_workers(address, 1)
-        out = tmp_path / "run"
-        killed_at: list[float] = []
-        killer = threading.Thread(target=_kill_when_a_chunk_is_done, args=(out, [scheduler], killed_at))
-        killer.start()
-        code, _, err = run_cli(
+    out = tmp_path / "run"
+    code, err, stopped_after, address = run_while_the_scheduler_dies(
+        tmp_path,
+        SLOW_WORKER,
+        out,
+        lambda address: run_cli(
             capsys, "simulate", *ARGV, "--quiet", "--out", str(out), "--backend", "dask", "--scheduler", address
-        )
-        stopped_after = time.monotonic() - killed_at[0]
-        killer.join()
-    finally:
-        for p in (scheduler, worker):
-            if p is not None:
-                p.kill()
-                p.wait()
+        ),
+    )
     one_line_error(
         code, err, f"lost the connection to the Dask scheduler at {address}", "resume with:", command="simulate"
     )
