@@ -33,24 +33,29 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-DEMO_MATCHES ?= 2000
-DEMO_SWEEP   ?= 300
+DEMO_MATCHES ?= 400
+DEMO_SWEEP   ?= 200
 DEMO_JOBS    ?= 2
-DEMO_RUN     := results/demo-$(DEMO_MATCHES)
+DEMO_RUN     := results/demo-learned-$(DEMO_MATCHES)
+DEMO_GAP     := results/demo-learned-basic-$(DEMO_MATCHES)
 DEMO_GRID    := results/demo-sweep-$(DEMO_SWEEP)
 FIVE         := --variant school-2016 --variant huizhou --variant baiyun-2016 --variant two-deck-2011 --variant guangxi-2012
 
-# the five tournaments (expert against basic), then an organiser's question (bottom 6 or 10, capture x2 or x3)
-# as one sweep and one compare, and the run's report. Under learned play the engine's first compile takes about
-# 150 s instead of 57 s, past make demo's two minutes (docs/performance.md, "The first run").
+# the five tournaments under learned self-play (the calibrated policy: docs/policies.md), then the stronger
+# pair (learned against basic), then an organiser's question (bottom 6 or 10, capture x2 or x3) as one sweep
+# and one compare, and the sweep's report. Every run plays learned with the three heuristics, the engine's
+# learned set, whose first compile takes about 1.5 min (docs/performance.md, "Compilation").
 demo: $(STAMP)
 	$(BIN)/simsuite variants
 	$(BIN)/simsuite judge examples/scenarios/follow-3plus3.toml --variant all
-	$(BIN)/simsuite simulate $(FIVE) --policies expert,basic --matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 \
+	$(BIN)/simsuite simulate $(FIVE) --policies learned --matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 \
 		--out $(DEMO_RUN)
 	$(BIN)/simsuite summary $(DEMO_RUN)
+	$(BIN)/simsuite simulate $(FIVE) --policies learned,basic --matches $(DEMO_MATCHES) --jobs $(DEMO_JOBS) --seed 1 \
+		--out $(DEMO_GAP)
+	$(BIN)/simsuite summary $(DEMO_GAP)
 	$(BIN)/simsuite sweep --variant school-2016 --grid bottom_size=6,10 --grid capture_per_card=2,3 \
-		--policies expert,basic --matches $(DEMO_SWEEP) --jobs $(DEMO_JOBS) --seed 1 --out $(DEMO_GRID) --quiet
+		--policies learned --matches $(DEMO_SWEEP) --jobs $(DEMO_JOBS) --seed 1 --out $(DEMO_GRID) --quiet
 	$(BIN)/simsuite compare $(DEMO_GRID)
 	$(BIN)/simsuite report $(DEMO_GRID) -o $(DEMO_GRID)/report.html
 

@@ -24,6 +24,15 @@ from simsuite.rules.variant import load_variant
 # different orders"). None in sys.modules makes the import fail, and jsonschema goes without that one check.
 sys.modules.setdefault("rfc3987_syntax", None)
 
+# The engine compiles three policy sets (engine.policies.full_for): lean, learned and full. The suite
+# compiles two, lean and full: learned seats play in the full set here, with the same decision code
+# (tests/test_engine.py compares the learned set's play with it, `pytest -m slow`). And no warm-up
+# compiles the tricks loop in a process beside it (engine.warm, "the tricks loop, compiled beside"):
+# under `make test` both cores already compile, each function once (below). Both reach the CLI's
+# subprocesses through the environment.
+os.environ.setdefault("SIMSUITE_LEARNED_IN_FULL", "1")
+os.environ.setdefault("SIMSUITE_COMPILE_ASIDE", "0")
+
 
 def cards(text: str) -> dict[int, int]:
     """Card notation to a count dict {card id: copies}."""

@@ -797,6 +797,28 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
         assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the lean loop plays differently"
 
 
+@pytest.mark.slow  # compiles the learned set, which the suite otherwise leaves to the full one (tests/conftest.py)
+@pytest.mark.parametrize("vid", ["school-2016", "guangxi-2012"])
+def test_learned_and_full_sets_play_the_same_hands(vid):
+    # the loops compiled for random/basic/expert/learned (policies.LEARNED_SET, what make demo plays)
+    # against those that can play every policy (policies.FULL): the same cards, hand for hand
+    from simsuite.engine.model import work_for
+    from simsuite.engine.names import policy_codes
+    from simsuite.engine.policies import FULL, LEARNED_SET
+    from simsuite.engine.rng import run_key
+
+    v = variant(vid)
+    n = 40
+    levels = np.full(n, v.start_level, np.int64)
+    drawers = np.arange(n, dtype=np.int64) % 4
+    for mix in ("learned,basic", "expert,learned", "learned"):
+        pols = policy_codes(mix)
+        out = [np.zeros((n, H.N_RECORD), np.int64) for _ in range(2)]
+        for full, rows in zip((LEARNED_SET, FULL), out):
+            play_many(compile_variant(v), run_key(7), 0, levels, drawers, True, pols, work_for(pols), rows, full)
+        assert np.array_equal(out[0], out[1]), f"{vid} {mix}: the learned set plays differently"
+
+
 def _every_path_once(run, hand, matches: str, hands: str, bury: str, one: str, also=lambda v: None) -> None:
     """Play a policy set's match, hand and bury loops, a trace's hand and ``also(variant)``; ``run``
     (``engine.lean.run`` or ``engine.full.run``) and the trace's ``hand`` must each have compiled once."""
@@ -832,6 +854,13 @@ def test_the_full_set_compiles_once_whoever_calls_it():
         "expert-v1",
         lambda v: play_hand_py(v, 3, [BuiltinPolicy("expert-v1") for _ in range(4)]),
     )  # the decision
+
+
+@pytest.mark.slow  # the learned set's compile (tests/conftest.py)
+def test_the_learned_set_compiles_once_whoever_calls_it(monkeypatch):
+    # engine.lean.run_learned: the same for learned with the three heuristics (make demo's play)
+    monkeypatch.delenv("SIMSUITE_LEARNED_IN_FULL", raising=False)
+    _every_path_once(L.run_learned, H.play_hand_learned, "learned,basic", "learned", "learned", "learned")
 
 
 def test_the_lean_set_compiles_once_whoever_calls_it():

@@ -103,15 +103,21 @@ def test_builtin_policies_replay_the_engine_on_changed_rules(changes):
             )
 
 
-def test_full_for_compiles_the_lean_loops_only_for_the_three_heuristics():
-    # engine.policies.full_for: None keeps search and expert-v1 out of the compiled loops
+def test_full_for_compiles_the_lean_loops_only_for_the_three_heuristics(monkeypatch):
+    # engine.policies.full_for: None keeps search, expert-v1 and learned out of the compiled loops, and
+    # LEARNED_SET keeps search and expert-v1 out (the suite itself plays learned in the full set)
     from simsuite.engine.names import policy_codes
-    from simsuite.engine.policies import FULL, full_for
+    from simsuite.engine.policies import FULL, LEARNED_IN_FULL, LEARNED_SET, full_for
 
+    monkeypatch.delenv(LEARNED_IN_FULL, raising=False)
     for mix in ("basic", "expert,basic", "random,expert"):
         assert full_for(policy_codes(mix)) is None, mix
-    for mix in ("expert-v1", "expert,expert-v1", "search,basic", "search-k4-c3"):
+    for mix in ("learned", "learned,basic", "expert,learned", "random,learned"):
+        assert full_for(policy_codes(mix)) == LEARNED_SET, mix
+    for mix in ("expert-v1", "expert,expert-v1", "search,basic", "search-k4-c3", "learned,search", "learned,expert-v1"):
         assert full_for(policy_codes(mix)) == FULL, mix
+    monkeypatch.setenv(LEARNED_IN_FULL, "1")
+    assert full_for(policy_codes("learned,basic")) == FULL
 
 
 @pytest.mark.full_loop

@@ -209,3 +209,28 @@ def test_the_engine_warm_up_compiles_what_the_library_then_plays(loop, monkeypat
     else:
         bury_rows(v, "basic", 8, 1)
     assert len(seen) == 2 and seen[0] == seen[1]
+
+
+@pytest.mark.full_loop  # the full set's hand calls the tricks loop: compiled (or loaded) by then
+def test_the_tricks_loop_compiled_beside_is_the_one_the_hands_call():
+    """``engine.warm.compile_tricks``, which a fresh learned or full compile runs in a second process,
+    compiles ``hand.play_tricks`` with the argument types the hands pass it: numba's cache then holds
+    one copy, which the hands load. With other types it would hold two, and the process beside would
+    save nothing."""
+    from simsuite.engine import hand
+    from simsuite.engine.warm import compile_tricks, warm_up
+
+    if not hasattr(hand.play_tricks, "_cache"):
+        pytest.skip("NUMBA_DISABLE_JIT: nothing compiles")
+    warm_up(load_variant("school-2016"), "expert-v1", "hands")
+    compile_tricks("learned")
+    index = hand.play_tricks._cache._cache_file._load_index()
+    assert len(index) == 1, [key[0] for key in index]
+
+
+def test_no_compile_beside_where_asked_or_cached(monkeypatch):
+    """``SIMSUITE_COMPILE_ASIDE=0`` (the test suite's two workers) starts no second process."""
+    from simsuite.engine import warm
+
+    monkeypatch.setenv("SIMSUITE_COMPILE_ASIDE", "0")
+    assert warm._tricks_aside("learned") is None

@@ -15,12 +15,13 @@ from . import phases as ph
 from .model import work_for
 from .names import policy_codes
 from .params import compile_variant
-from .policies import full_for
+from .policies import LEARNED_SET, full_for
 from .rng import hand_state, run_key
 
 # --- the compiled loops, from Python ----------------------------------------------------------------
 # ``full`` (``policies.full_for``) picks the policy set: None, random, basic and expert only
-# (``engine.lean.run``), else every built-in policy (``engine.full.run``). Each ``run`` takes every
+# (``engine.lean.run``); ``LEARNED_SET``, those and learned (``engine.lean.run_learned``); else every
+# built-in policy (``engine.full.run``). Each ``run`` takes every
 # operation's arguments; those of the other operations are placeholders of the same types
 # (``lean.arguments``), so that it compiles once whoever calls it.
 
@@ -28,6 +29,8 @@ from .rng import hand_state, run_key
 def _run(op, full, **given) -> None:
     if full is None:
         L.run(op, *L.arguments(L.ARGS, **given))
+    elif full == LEARNED_SET:
+        L.run_learned(op, *L.arguments(L.ARGS, **given))
     else:
         F.run(op, *L.arguments(L.FULL_ARGS, **given))
 
@@ -125,7 +128,8 @@ def play_one(
     h_n = np.zeros(2, np.int64)
     lvl = variant.start_level if level is None else level
     full = full_for(pols)
-    hand = H.play_hand if full is None else H.play_hand_full  # compiled on their own, and called by the runs
+    # compiled on their own, and called by the runs
+    hand = H.play_hand if full is None else H.play_hand_learned if full == LEARNED_SET else H.play_hand_full
     hand(
         P,
         state,

@@ -62,7 +62,7 @@ def run(
     and bury are the first things it compiles (``tests/conftest.py``; docs/performance.md, "Two
     workers that compile in different orders")."""
     if op == OP_DECIDE:
-        H.decide(P, st, pol, W, s, kind, choice)
+        H.decide(P, st, pol, W, s, kind, choice, FULL)
     elif op == OP_MATCHES:
         M.play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, FULL)
     elif op == OP_HANDS:

@@ -63,7 +63,9 @@ from .phases import (
 from .policies import (
     BASIC,
     EXPERT,
+    FULL,
     LEARNED,
+    LEARNED_SET,
     RANDOM,
     bid_wish,
     bury_three,
@@ -174,25 +176,61 @@ def search_step(P, st, pol, W, s, kind, out):
 
 
 @njit(cache=True, inline="always")
-def decide(P, st, pol, W, s, kind, out):
+def decide(P, st, pol, W, s, kind, out, full):
     """The policy ``pol`` of the seat to move decides on the hand's state ``st``: the bury
     (``kind`` is ``search.D_BURY``; the bottom is already in the dealer's hand), the lead
-    (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy. Inlined into its
-    two compiled callers: ``play_hand_full`` (the bury and each play the lean ``play_tricks``
-    stops at) and ``engine.full.run``, whose ``decide`` is the Python path's entry
-    (``play.builtin``, ``play.advise``)."""
-    if search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
+    (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy of the set ``full``,
+    a constant: ``FULL`` (every policy) or ``LEARNED_SET`` (the search's branch is pruned, so no
+    roll-out compiles). Inlined into its compiled callers: ``play_hand_full`` and
+    ``play_hand_learned`` (the bury and each play the lean ``play_tricks`` stops at) and
+    ``engine.full.run``, whose ``decide`` is the Python path's entry (``play.builtin``,
+    ``play.advise``)."""
+    if full == FULL and search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
         search_step(P, st, pol, W, s, kind, out)
     elif pol == LEARNED and (kind != search.D_BURY or P[BOTTOM] > 0):
         learned.decide(P, st, W, s, kind, out)
-    elif kind == search.D_BURY:
-        choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
-    elif kind == search.D_LEAD:
-        choose_lead(pol, ph.to_move(st.sc), st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
     else:
+        heuristic_decides(P, st, pol, W, s, kind, out, full)
+
+
+@njit(cache=True, inline="always")
+def heuristic_decides(P, st, pol, W, s, kind, out, full):
+    """``decide`` for a heuristic: every one, ``expert-v1`` too, when ``full`` is ``FULL``; random,
+    basic and expert only (``policies.bury_three``, ``lead_three``, ``follow_three``) in the learned
+    set, where ``expert-v1`` does not compile."""
+    hand = st.hands[st.sc[S_DEALER]]
+    seat = ph.to_move(st.sc)
+    if kind == search.D_BURY and full == FULL:
+        choose_bury(pol, hand, st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    elif kind == search.D_BURY:
+        bury_three(pol, hand, st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    elif kind == search.D_LEAD and full == FULL:
+        choose_lead(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+    elif kind == search.D_LEAD:
+        lead_three(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
+    elif full == FULL:
         choose_follow(
             pol,
-            ph.to_move(st.sc),
+            seat,
+            st.hands,
+            st.played,
+            st.voids,
+            st.cls,
+            st.pos,
+            P,
+            st.ctx,
+            W,
+            s,
+            st.LI,
+            st.lead,
+            st.win_c,
+            st.sc[S_WINNER],
+            out,
+        )
+    else:
+        follow_three(
+            pol,
+            seat,
             st.hands,
             st.played,
             st.voids,
@@ -211,29 +249,34 @@ def decide(P, st, pol, W, s, kind, out):
 
 
 # --- the loops' decisions, by policy set -------------------------------------------------------------
-# The loops below take ``full``: ``None`` when every seat plays random, basic or expert, else
-# ``policies.FULL`` (``policies.full_for``). Each loop branches on ``full is None``, and numba prunes
-# the branch that ``full`` rules out before it inlines or types anything (its ``DeadBranchPrune``
-# pass): with ``None`` the loop plays the three heuristics (``policies.lead_three``,
-# ``follow_three``, ``bury_three``), and ``search`` and ``expert-v1`` never compile into it; with
-# the constant ``FULL`` (the twins: ``play_hand_full`` below, the loops of ``engine.full``) it
-# inlines ``decide``, the dispatch over every policy (docs/performance.md, "Compilation"). The
-# tricks loop, ``play_tricks``, plays the three heuristics only, in both sets. Under
-# NUMBA_DISABLE_JIT the same branches run as written.
+# The loops below take ``full``: ``None`` when every seat plays random, basic or expert,
+# ``policies.LEARNED_SET`` when the others play learned, else ``policies.FULL``
+# (``policies.full_for``). Each loop branches on ``full is None`` and ``full == FULL``, and numba
+# prunes the branches that ``full`` rules out before it types anything (its ``DeadBranchPrune`` pass,
+# which runs again after inlining and compares constants): with ``None`` the loop plays the three
+# heuristics (``policies.lead_three``, ``follow_three``, ``bury_three``), and ``search``,
+# ``expert-v1`` and ``learned`` never compile into it; with a constant (the twins:
+# ``play_hand_full`` and ``play_hand_learned`` below, the loops of ``engine.lean.run_learned`` and
+# ``engine.full``) it inlines ``decide``, the dispatch over the set's policies (docs/performance.md,
+# "Compilation"). The tricks loop, ``play_tricks``, plays the three heuristics only, in every set.
+# Under NUMBA_DISABLE_JIT the same branches run as written.
 
 
 @njit(cache=True, inline="always")
 def bury_step(P, st, pol, W, s, out, full):
     """The dealer's bury, in a loop (the bottom already in its hand): the three heuristics' when
-    ``full`` is None, else every policy's (the branch is pruned as above, through the inlining)."""
+    ``full`` is None, else those of the set ``full`` (the branches are pruned as above, through the
+    inlining)."""
     if full is None:
         bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
-    elif search.is_search(pol) and P[BOTTOM] > 0:
+    elif full == FULL and search.is_search(pol) and P[BOTTOM] > 0:
         search_step(P, st, pol, W, s, as_int(search.D_BURY), out)
     elif pol == LEARNED and P[BOTTOM] > 0:
         learned.decide(P, st, W, s, as_int(search.D_BURY), out)
-    else:
+    elif full == FULL:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
+    else:
+        bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
 
 
 # ``play_tricks``' status when the seat to move plays a policy outside the three heuristics
@@ -428,46 +471,25 @@ def play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, fu
     st = ph.new_state()
     for i in range(out.shape[0]):
         hand_state(key, start + i, state)
-        if full is None:
-            play_hand(
-                P,
-                state,
-                st,
-                levels[i],
-                first_drawers[i],
-                first_hand,
-                pols,
-                W,
-                out[i],
-                as_bool(False),
-                dummy4,
-                dummy1,
-                dbids,
-                dummy1,
-                dplays,
-                hn,
-                full,
-            )
-        else:
-            play_hand_full(
-                P,
-                state,
-                st,
-                levels[i],
-                first_drawers[i],
-                first_hand,
-                pols,
-                W,
-                out[i],
-                as_bool(False),
-                dummy4,
-                dummy1,
-                dbids,
-                dummy1,
-                dplays,
-                hn,
-                as_int(full),
-            )  # the int Python passes
+        play_hand_of(
+            P,
+            state,
+            st,
+            levels[i],
+            first_drawers[i],
+            first_hand,
+            pols,
+            W,
+            out[i],
+            as_bool(False),
+            dummy4,
+            dummy1,
+            dbids,
+            dummy1,
+            dplays,
+            hn,
+            full,
+        )
 
 
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.bury_many calls them)
@@ -496,23 +518,24 @@ def bury_many(P, key, start, levels, first_drawers, pols, W, out, full):
         out[i, BURIED_DEALER] = dealer
 
 
-# --- the hand that plays search or expert-v1 ----------------------------------------------------------
+# --- the hand that plays search, expert-v1 or learned --------------------------------------------------
 # numba prunes a branch on ``full is None`` when ``full`` is None or a constant, not when it is an
-# int passed from Python. So the match, hand and bury loops are inlined twice: with ``full`` None
-# into ``engine.lean.run``, and with ``full`` the constant ``FULL`` into ``engine.full.run``, beside
-# the Python path's ``decide``. Python picks the run by ``full`` (``engine.api.play_matches``,
-# ``play_many``, ``bury_many``). The full loops' hand, ``play_hand_full``, plays the tricks with the lean
-# ``play_tricks`` (one compiled copy for both sets), which stops at each play of a search or
-# expert-v1 seat; ``decide`` makes that play and every bury. Typing the tricks loop again with every
-# policy's dispatch took about 20 s of every fresh compile of the full set (docs/performance.md,
-# "Compilation"). ``play_hand_full`` takes ``full`` like ``play_hand``, and ignores it.
+# int passed from Python. So the match, hand and bury loops are inlined three times: with ``full`` None
+# into ``engine.lean.run``, with the constant ``LEARNED_SET`` into ``engine.lean.run_learned``, and with
+# the constant ``FULL`` into ``engine.full.run``, beside the Python path's ``decide``. Python picks the
+# run by ``full`` (``engine.api.play_matches``, ``play_many``, ``bury_many``). The hands of the other two
+# sets, ``play_hand_full`` and ``play_hand_learned``, play the tricks with the lean ``play_tricks`` (one
+# compiled copy for every set), which stops at each play of a search, expert-v1 or learned seat;
+# ``decide`` makes that play and every bury. Typing the tricks loop again with every policy's dispatch
+# took about 20 s of every fresh compile of the full set (docs/performance.md, "Compilation"). Both
+# take ``full`` like ``play_hand``, and ignore it: each passes its own constant to ``_play_deciding``.
 
 
-@njit(cache=True)
-def play_hand_full(
+@njit(cache=True, inline="always")
+def _play_deciding(
     P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
 ):
-    """``play_hand`` with every built-in policy."""
+    """``play_hand`` with the policies of the set ``full``, a constant (``decide``)."""
     _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
     HL = w_hl(W)
     bury = HL[HL_BURY][:NC]
@@ -521,7 +544,7 @@ def play_hand_full(
     out = bury
     status, nplays, first_row = as_int(NEED_DECISION), as_int(0), as_int(0)
     while status == NEED_DECISION:
-        decide(P, st, pols[seat], W, s, kind, out)  # its one call site: ``decide`` is inlined
+        decide(P, st, pols[seat], W, s, kind, out, full)  # its one call site: ``decide`` is inlined
         if kind == search.D_BURY and not _buried(st, bury, rec, keep, h_bury):
             return
         status, nplays, first_row = play_tricks(
@@ -531,3 +554,123 @@ def play_hand_full(
         kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
         out = HL[HL_LEAD][:NC] if kind == search.D_LEAD else HL[HL_PLAY][:NC]
     _finish(P, st, W, rec, status, nplays, keep, h_n)
+
+
+@njit(cache=True)
+def play_hand_full(
+    P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
+):
+    """``play_hand`` with every built-in policy."""
+    _play_deciding(
+        P,
+        s,
+        st,
+        level,
+        first_drawer,
+        first_hand,
+        pols,
+        W,
+        rec,
+        keep,
+        h_deal,
+        h_bottom,
+        h_bids,
+        h_bury,
+        h_plays,
+        h_n,
+        FULL,
+    )
+
+
+@njit(cache=True)
+def play_hand_learned(
+    P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
+):
+    """``play_hand`` with random, basic, expert and learned: no search, so no roll-out compiles."""
+    _play_deciding(
+        P,
+        s,
+        st,
+        level,
+        first_drawer,
+        first_hand,
+        pols,
+        W,
+        rec,
+        keep,
+        h_deal,
+        h_bottom,
+        h_bids,
+        h_bury,
+        h_plays,
+        h_n,
+        LEARNED_SET,
+    )
+
+
+@njit(cache=True, inline="always")
+def play_hand_of(
+    P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_bury, h_plays, h_n, full
+):
+    """``play_hand`` of the policy set ``full`` (None or a constant; the other calls are pruned):
+    what the match and hand loops call."""
+    if full is None:
+        play_hand(
+            P,
+            s,
+            st,
+            level,
+            first_drawer,
+            first_hand,
+            pols,
+            W,
+            rec,
+            keep,
+            h_deal,
+            h_bottom,
+            h_bids,
+            h_bury,
+            h_plays,
+            h_n,
+            full,
+        )
+    elif full == LEARNED_SET:
+        play_hand_learned(
+            P,
+            s,
+            st,
+            level,
+            first_drawer,
+            first_hand,
+            pols,
+            W,
+            rec,
+            keep,
+            h_deal,
+            h_bottom,
+            h_bids,
+            h_bury,
+            h_plays,
+            h_n,
+            as_int(full),
+        )  # the int Python passes: one compiled copy
+    else:
+        play_hand_full(
+            P,
+            s,
+            st,
+            level,
+            first_drawer,
+            first_hand,
+            pols,
+            W,
+            rec,
+            keep,
+            h_deal,
+            h_bottom,
+            h_bids,
+            h_bury,
+            h_plays,
+            h_n,
+            as_int(full),
+        )

@@ -1,4 +1,5 @@
-"""The loops that play random, basic and expert only, behind one compiled function, ``run``.
+"""The loops that play random, basic and expert only, behind one compiled function, ``run``, and the
+same loops with ``learned`` too, behind ``run_learned``.
 
 The match, hand and bury loops (``match.play_matches``, ``hand.play_many``, ``hand.bury_many``)
 are inlined into ``run``, steered by ``op``, with ``full`` the constant ``None``: numba prunes their
@@ -21,6 +22,7 @@ from numba import njit
 from . import hand as H
 from . import match as M
 from . import phases as ph
+from .policies import LEARNED_SET
 
 OP_MATCHES, OP_HANDS, OP_BURY = range(3)
 
@@ -53,6 +55,40 @@ def run(
         H.play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, None)
     else:
         H.bury_many(P, key, start, levels, first_drawers, pols, W, out, None)
+
+
+@njit(cache=True)
+def run_learned(
+    op,
+    P,
+    W,
+    pols,
+    key,
+    start,
+    count,
+    levels,
+    first_drawers,
+    first_hand,
+    out,
+    clock,
+    max_hands,
+    recs,
+    hand_recs,
+    hand_count,
+    levels_after,
+):
+    """``run`` for the learned set (``policies.LEARNED_SET``): the three heuristics and ``learned``,
+    whose candidate lists, features and model compile here, but not the search's roll-outs or
+    ``expert-v1``. A fresh compile takes about two thirds of the full set's (docs/performance.md,
+    "Compilation"), so that learned play starts as soon as a lean run would have."""
+    if op == OP_MATCHES:
+        M.play_matches(
+            P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, LEARNED_SET
+        )
+    elif op == OP_HANDS:
+        H.play_many(P, key, start, levels, first_drawers, first_hand, pols, W, out, LEARNED_SET)
+    else:
+        H.bury_many(P, key, start, levels, first_drawers, pols, W, out, LEARNED_SET)
 
 
 # ``run``'s arguments after ``op``, in order (``engine.full.run`` takes ``FULL_ARGS``), and the

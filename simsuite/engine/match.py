@@ -121,46 +121,25 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
         hand_state(mkey, as_int(h), state)  # plain ints: a literal 0 compiled a second copy
         lvl = levels[declarers] if not first else start
         out = hand_recs[h]
-        if full is None:
-            H.play_hand(
-                P,
-                state,
-                st,
-                lvl,
-                dealer,
-                first,
-                pols,
-                W,
-                out,
-                as_bool(False),
-                dummy4,
-                dummy1,
-                dbids,
-                dummy1,
-                dplays,
-                hn,
-                full,
-            )
-        else:
-            H.play_hand_full(
-                P,
-                state,
-                st,
-                lvl,
-                dealer,
-                first,
-                pols,
-                W,
-                out,
-                as_bool(False),
-                dummy4,
-                dummy1,
-                dbids,
-                dummy1,
-                dplays,
-                hn,
-                as_int(full),
-            )  # the int Python passes: one compiled copy
+        H.play_hand_of(
+            P,
+            state,
+            st,
+            lvl,
+            dealer,
+            first,
+            pols,
+            W,
+            out,
+            as_bool(False),
+            dummy4,
+            dummy1,
+            dbids,
+            dummy1,
+            dplays,
+            hn,
+            full,
+        )
         if out[H.R_ERROR] != 0:
             rec[M_ERROR] = out[H.R_ERROR]
             rec[M_HANDS] = h + 1
@@ -216,8 +195,8 @@ def play_match(P, clock, key, match_index, pols, max_hands, first_drawer, W, rec
 @njit(cache=True, inline="always")  # inlined into lean.run and full.run (engine.api.play_matches calls them)
 def play_matches(P, clock, key, start, count, pols, max_hands, W, recs, hand_recs, hand_count, levels_after, full):
     """Matches ``start .. start+count-1``; hands of match i go to ``hand_recs[i, :hands]``. ``full``:
-    ``None`` when every seat plays random, basic or expert, else ``policies.FULL``
-    (``policies.full_for``)."""
+    ``None`` when every seat plays random, basic or expert, else ``policies.LEARNED_SET`` or
+    ``policies.FULL`` (``policies.full_for``)."""
     for i in range(count):
         m = start + i
         play_match(P, clock, key, m, pols, max_hands, m % 4, W, recs[i], hand_recs[i], levels_after[i], full)

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 
 from numba.core import event
 
+from .policies import FULL, LEARNED_SET
+
 NOTICE_AFTER_S = 2.0  # a cached engine loads in about a second; a cold compile takes minutes
 # the cold compile of the match loop: about 95 s on one core of the CI machine class for random, basic
 # and expert, about 165 s with search and expert-v1 (docs/performance.md, "Compilation")
@@ -81,6 +83,8 @@ class CompileNotice(event.Listener):
 
 
 LOOPS = ("matches", "hands", "bury", "every")
+# the policy spec that warms up each policy set (``policies.full_for``): the cheapest that needs it
+WARM_SPEC = {None: "basic", LEARNED_SET: "learned", FULL: "expert-v1"}
 WARM_MATCH_HANDS = 4  # the warm-up's match is untimed and stops after this many hands: only its compile counts
 
 
@@ -92,8 +96,8 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
     ``"every"``: the three (what the test suite calls, with the Python path's decision for the full
     set; ``tests/conftest.py``). ``policies``: the run's policy spec, or several. What compiles
     depends on their policy set, not on the policies themselves (``policies.full_for``): the lean
-    loop for random, basic and expert, warmed with ``basic``; the full one, with search and
-    ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Only the engine's own
+    loop for random, basic and expert, warmed with ``basic``; the learned one, with ``learned``; the
+    full one, with search and ``expert-v1``, warmed with ``expert-v1`` (a search would play slowly). Only the engine's own
     entry points (``engine.api``) are called. Returns the seconds it took."""
     from ..rules.variant import load_variant
     from .api import play_batch
@@ -107,14 +111,86 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
     v = variant if variant is not None else load_variant("school-2016")
     t0 = time.perf_counter()
     for full in sorted(sets, key=lambda f: f is not None):
-        spec = "basic" if full is None else "expert-v1"
-        if loop in ("matches", "every"):
-            _play_match(v, spec)
-        if loop in ("hands", "every"):
-            play_batch(v, 0, 1, spec)
-        if loop in ("bury", "every"):
-            _bury(v if v.bottom_size else load_variant("school-2016"), spec, 4)
+        spec = WARM_SPEC[full]
+        aside = _tricks_aside(spec) if full is not None and loop != "bury" else None
+        try:
+            if loop in ("matches", "every"):
+                _play_match(v, spec)
+            if loop in ("hands", "every"):
+                play_batch(v, 0, 1, spec)
+            if loop in ("bury", "every"):
+                _bury(v if v.bottom_size else load_variant("school-2016"), spec, 4)
+        finally:
+            if aside is not None and aside.poll() is None:  # this process compiled the tricks loop itself
+                aside.kill()
+                aside.wait()
     return time.perf_counter() - t0
+
+
+# --- the tricks loop, compiled beside -----------------------------------------------------------------
+# A fresh compile of the learned or the full set types the hand's decision first (the learned model's
+# candidate lists and features, or the search), and the tricks loop (``hand.play_tricks``, about 20 s
+# of the compile, 50 s with the expert's follow it calls) after it. numba compiles one function at a
+# time, on one core; the machines this runs on have two. So ``warm_up`` starts a second process that
+# compiles the tricks loop with the hand's argument types and writes numba's cache, while this one
+# compiles the rest; when this one reaches the tricks loop it loads it from the cache (numba looks
+# there before compiling any function). About 20 s of the learned set's 120 s on these machines
+# (docs/performance.md, "Compilation"). Where the cache already holds the tricks loop nothing starts;
+# where the second process has not finished in time, this one compiles the loop as before and stops
+# the other: only the time depends on it. SIMSUITE_COMPILE_ASIDE=0 starts none (``tests/conftest.py``).
+
+
+def _tricks_aside(spec: str):
+    """A process compiling ``hand.play_tricks`` for ``spec``'s policy set (``compile_tricks``), or
+    None when numba's cache already holds it."""
+    import os
+    import subprocess
+
+    from .hand import play_tricks
+
+    if os.environ.get("SIMSUITE_COMPILE_ASIDE") == "0":  # the test suite, whose two workers compile already
+        return None
+    try:
+        if os.path.exists(play_tricks._cache._cache_file._index_path):  # numba's own layout; else start it
+            return None
+    except AttributeError:
+        pass
+    code = f"from simsuite.engine.warm import compile_tricks; compile_tricks({spec!r})"
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    except OSError:
+        return None
+
+
+def compile_tricks(spec: str = "learned") -> None:
+    """Compile ``hand.play_tricks`` with the argument types the hands of ``spec``'s policy set pass
+    it (``hand._play_deciding``), into numba's cache."""
+    import numpy as np
+    from numba import typeof
+
+    from ..rules.variant import load_variant
+    from . import phases as ph
+    from .hand import PLAY_COLS, play_tricks
+    from .model import work_for
+    from .names import policy_codes
+    from .params import compile_variant
+
+    codes = policy_codes(spec)
+    args = (
+        compile_variant(load_variant("school-2016")),
+        ph.new_state(),
+        codes,
+        work_for(codes),
+        np.zeros(4, np.int64),  # the hand's random state
+        False,  # keep
+        np.zeros((1, PLAY_COLS), np.int64),
+        0,  # nplays
+        0,  # first_row
+        False,  # given
+    )
+    play_tricks.compile(tuple(typeof(a) for a in args))
 
 
 def _play_match(variant, spec: str) -> None:

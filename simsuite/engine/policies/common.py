@@ -7,6 +7,8 @@ package's dispatcher picks one of them by policy code.
 
 from __future__ import annotations
 
+import os
+
 from numba import njit
 
 from ...rules.cards import BIG_JOKER, SMALL_JOKER
@@ -53,18 +55,33 @@ RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
 POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
-# the three heuristics only (random, basic, expert: ``search`` and ``expert-v1`` are never compiled
-# into that loop), and the same loops compiled with the constant ``FULL`` play every built-in policy
-# (``engine.hand``, "the loops' decisions, by policy set"): ``engine.lean.run`` and ``engine.full.run``.
-# The lean loop is what most runs play, and compiles in about half the time (docs/performance.md,
-# "Compilation"). ``full_for`` picks the argument, and ``engine.api`` the run.
+# the three heuristics only (random, basic, expert: ``search``, ``expert-v1`` and ``learned`` are never
+# compiled into that loop); the constant ``LEARNED_SET`` adds ``learned`` (its candidate lists, features
+# and model, but no roll-out); the constant ``FULL`` plays every built-in policy (``engine.hand``, "the
+# loops' decisions, by policy set"): ``engine.lean.run``, ``engine.lean.run_learned`` and
+# ``engine.full.run``. The lean loop is what most runs play, and compiles in about half the time of the
+# full one; the learned set in about two thirds of it, which keeps a fresh clone's ``make demo`` on
+# learned play within its two minutes (docs/performance.md, "Compilation"). ``full_for`` picks the
+# argument, and ``engine.api`` the run.
 FULL = 1
+LEARNED_SET = 2
 
 
 def full_for(codes) -> int | None:
     """The ``full`` argument of a loop whose seats play ``codes``: ``None`` when all of them are
-    random, basic or expert, else ``FULL``."""
-    return None if all(int(c) in (RANDOM, BASIC, EXPERT) for c in codes) else FULL
+    random, basic or expert, ``LEARNED_SET`` when the others play learned, else ``FULL``."""
+    codes = [int(c) for c in codes]
+    if all(c in (RANDOM, BASIC, EXPERT) for c in codes):
+        return None
+    if all(c in (RANDOM, BASIC, EXPERT, LEARNED) for c in codes) and not os.environ.get(LEARNED_IN_FULL):
+        return LEARNED_SET
+    return FULL
+
+
+# Set (to anything but "") by the test suite, which compiles two sets, not three: learned plays in the
+# full set there, whose decisions for a learned seat are the same code (``hand.decide``;
+# ``tests/test_engine.py`` checks the two sets' play against each other, ``pytest -m slow``).
+LEARNED_IN_FULL = "SIMSUITE_LEARNED_IN_FULL"
 
 
 @njit(cache=True, inline="always")
