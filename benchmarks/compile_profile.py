@@ -12,7 +12,8 @@ into it), then every function numba compiled more than once, with the argument t
 a copy per ``Literal`` constant is the usual cause (``engine.core.as_int``).
 
 ``--sets`` compiles policy sets instead, as ``make test`` does (``tests/conftest.py``): ``lean``
-(the match, hand and bury loops with random, basic and expert) and ``full`` (``engine.full.run``
+(the match, hand and bury loops with random, basic and expert), ``learned`` (the same with learned:
+``engine.lean.run_learned``, what ``make demo`` compiles) and ``full`` (``engine.full.run``
 and ``hand.play_hand_full``, reached through each of their callers), one after the other, and
 profiles the last one named: ``--sets lean,full`` is the full set once the lean set is compiled.
 The CPU seconds beside each time are the process's own: two runs side by side on two cores
@@ -73,7 +74,7 @@ def compile_set(kind: str, variant) -> None:
     """Compile one policy set's entry points as ``make test`` does (``tests/conftest.py``)."""
     from simsuite.engine.warm import warm_up
 
-    warm_up(variant, "basic" if kind == "lean" else "expert-v1", "every")
+    warm_up(variant, {"lean": "basic", "learned": "learned", "full": "expert-v1"}[kind], "every")
     if kind == "full":  # the Python path's built-in seats, as conftest warms them
         from simsuite.play.pyhand import warm_up_python_path
 
@@ -84,7 +85,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="basic,basic")
     ap.add_argument("--variant", default="school-2016")
-    ap.add_argument("--sets", default="", help="lean, full or lean,full: compile policy sets, as make test does")
+    ap.add_argument("--sets", default="", help="lean, learned, full, or several (lean,full): compile policy sets")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
     from simsuite.rules.variant import load_variant
@@ -92,8 +93,8 @@ def main() -> None:
 
     variant = load_variant(args.variant)
     sets = [k for k in args.sets.split(",") if k]
-    if any(k not in ("lean", "full") for k in sets):
-        ap.error(f"--sets: lean, full or lean,full, not {args.sets!r}")
+    if any(k not in ("lean", "learned", "full") for k in sets):
+        ap.error(f"--sets: lean, learned or full, comma-separated, not {args.sets!r}")
     for kind in sets[:-1]:
         t0, c0 = time.perf_counter(), time.process_time()
         compile_set(kind, variant)

@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from simsuite.analysis.design_figures import BOOT_REPS
-from simsuite.analysis.design_spec import METRIC_BY_KEY, defined, read_design
+from simsuite.analysis.design.figures import BOOT_REPS
+from simsuite.analysis.design.spec import METRIC_BY_KEY, defined, read_design
 from simsuite.analysis.metrics import summarise
 from simsuite.engine.names import pair_text
 from simsuite.engine.warm import warm_up

@@ -10,9 +10,9 @@ root seed, its claims (the conclusion's tests, and the conclusions whose depende
 and the margins its replication is tested against; ``notebooks/claims/registry.toml`` keeps every claim's
 text hash with the seed it was first tested on.
 
-The helpers live in the package: ``simsuite.analysis.claims`` (claims files, registry, ``Claims`` with Holm),
+The helpers live in the package: ``simsuite.analysis.notebooks.claims`` (claims files, registry, ``Claims`` with Holm),
 ``replication`` (the replication's TOST), ``robustness`` (the rule x policy classifier), ``pairings``,
-``summaries`` and ``notebook_runs``; ``simsuite.report.plots``, ``notebook`` and ``findings`` draw and show
+``summaries`` and ``runs``; ``simsuite.report.plots``, ``notebook`` and ``findings`` draw and show
 them. This module reads the environment once and binds them to it, under the names the notebooks use.
 
 Environment:
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import simsuite
-from simsuite.analysis import claims as _claims
-from simsuite.analysis import notebook_runs as _runs
-from simsuite.analysis import pairings as _pairings
-from simsuite.analysis.claims import (
+from simsuite.analysis.notebooks import claims as _claims
+from simsuite.analysis.notebooks import pairings as _pairings
+from simsuite.analysis.notebooks import runs as _runs
+from simsuite.analysis.notebooks.claims import (
     CLAIM_FAMILIES,
     CLAIM_HASHED,
     CLAIM_KEYS,
@@ -48,10 +48,8 @@ from simsuite.analysis.claims import (
     read_claims,
     registry_problems,
 )
-from simsuite.analysis.notebook_runs import read_spec as _read_spec
-from simsuite.analysis.notebook_runs import to_toml
-from simsuite.analysis.pairings import PAIRINGS, search_policy
-from simsuite.analysis.replication import (
+from simsuite.analysis.notebooks.pairings import PAIRINGS, search_policy
+from simsuite.analysis.notebooks.replication import (
     DIFFERS,
     NOT_SHOWN,
     NOT_TESTED,
@@ -60,8 +58,17 @@ from simsuite.analysis.replication import (
     replication_table,
     replication_test,
 )
-from simsuite.analysis.robustness import DEPENDENT, ROBUST, UNDECIDED, classify, classify_all, interaction_tests
-from simsuite.analysis.summaries import (
+from simsuite.analysis.notebooks.robustness import (
+    DEPENDENT,
+    ROBUST,
+    UNDECIDED,
+    classify,
+    classify_all,
+    interaction_tests,
+)
+from simsuite.analysis.notebooks.runs import read_spec as _read_spec
+from simsuite.analysis.notebooks.runs import to_toml
+from simsuite.analysis.notebooks.summaries import (
     DURATION_FRACTIONS,
     band_range,
     clock_band,
@@ -132,14 +139,14 @@ RUNS = _runs.RunSettings(ROOT, RESULTS, quick=QUICK, jobs=JOBS, search=SEARCH_PO
 
 
 class Claims(_claims.Claims):
-    """``simsuite.analysis.claims.Claims`` with ``show()``, the table as the notebook displays it."""
+    """``simsuite.analysis.notebooks.claims.Claims`` with ``show()``, the table as the notebook displays it."""
 
     def show(self):
         return show_claims(self)
 
 
 class ClaimsFile(_claims.ClaimsFile):
-    """``simsuite.analysis.claims.ClaimsFile`` whose ``tests`` are the notebook's ``Claims``."""
+    """``simsuite.analysis.notebooks.claims.ClaimsFile`` whose ``tests`` are the notebook's ``Claims``."""
 
     claims_class = Claims
 
@@ -167,7 +174,7 @@ def read_registry(path: str | Path | None = None) -> list[dict]:
 
 
 class Pairings(_pairings.Pairings):
-    """``simsuite.analysis.pairings.Pairings`` with the notebook's search policy, figure and verdicts display."""
+    """``simsuite.analysis.notebooks.pairings.Pairings`` with the notebook's search policy, figure and verdicts display."""
 
     def __init__(self, runs: Mapping[str, Any], search: str = SEARCH_POLICY):
         super().__init__(runs, search)

@@ -18,8 +18,8 @@ from cli import one_line_error, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simsuite.analysis.design_spec import read_design
-from simsuite.analysis.design_store import variant_toml
+from simsuite.analysis.design.spec import read_design
+from simsuite.analysis.design.store import variant_toml
 from simsuite.errors import SimsuiteError, VariantError
 from simsuite.rules.variant import SPECS, load_variant
 from simsuite.sim.sweep import plan_sweep

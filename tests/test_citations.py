@@ -235,8 +235,8 @@ def test_show_of_a_malformed_citation_is_one_line(capsys, tmp_path):
 def test_design_recommendation_keeps_the_base_citations_and_marks_its_choices(tmp_path):
     import types
 
-    from simsuite.analysis.design_spec import Goal
-    from simsuite.analysis.design_store import variant_toml
+    from simsuite.analysis.design.spec import Goal
+    from simsuite.analysis.design.store import variant_toml
 
     base = load_variant("school-2016")
     chosen = types.SimpleNamespace(params={"step": 40, "decks": 3}, variant=base.with_overrides({"step": 40}))

@@ -90,7 +90,7 @@ def test_design_range_too_long_or_too_fine_is_one_line(capsys, tmp_path, step, n
 
 
 def test_design_range_that_fits_expands_both_ends_included():
-    from simsuite.analysis.design_spec import _expand_range
+    from simsuite.analysis.design.spec import _expand_range
 
     assert _expand_range("step", {"from": 30, "to": 40, "by": 10}) == ([30, 40], None)
     assert _expand_range("x", {"from": 0.1, "to": 0.3, "by": 0.1}) == ([0.1, 0.2, 0.3], None)

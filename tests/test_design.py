@@ -15,9 +15,9 @@ import pytest
 from cli import one_line_error, run_cli
 from conftest import local_dask_cluster
 
-from simsuite.analysis.design import ALPHA, confirm_seed, design, round_seed
-from simsuite.analysis.design_spec import read_design
-from simsuite.analysis.design_store import load_design
+from simsuite.analysis.design.search import ALPHA, confirm_seed, design, round_seed
+from simsuite.analysis.design.spec import read_design
+from simsuite.analysis.design.store import load_design
 from simsuite.rules.variant import load_variant
 
 TINY = (Path(__file__).parent / "designs" / "tiny.toml").read_text()

@@ -11,7 +11,7 @@ import pytest
 def test_delta_method_figures_match_the_exact_model_and_its_bootstrap(tiny_design):
     """The design's exact figures are exact_model's point values, and their analytic SE is close
     to the standard deviation of exact_model's bootstrap over deals."""
-    from simsuite.analysis.design_figures import exact_sets
+    from simsuite.analysis.design.figures import exact_sets
     from simsuite.analysis.exact import exact_model
     from simsuite.sim.results import load
 
@@ -37,7 +37,7 @@ def test_delta_method_figures_match_the_exact_model_and_its_bootstrap(tiny_desig
 def test_without_the_exact_models_counts_the_figures_fall_back_to_its_bootstrap(tiny_design, monkeypatch):
     """Where the hands cannot be matched to the chain's outcomes, the exact model's own percentile
     bootstrap gives the interval, with 1,000 resamples (never fewer)."""
-    import simsuite.analysis.design_figures as D
+    import simsuite.analysis.design.figures as D
     from simsuite.sim.results import load
 
     _, res = tiny_design

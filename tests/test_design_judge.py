@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from simsuite.analysis.design_judge import binding, judge, judgements, pareto, replay
-from simsuite.analysis.design_spec import Goal, read_design
+from simsuite.analysis.design.judge import binding, judge, judgements, pareto, replay
+from simsuite.analysis.design.spec import Goal, read_design
 
 
 def test_judge_reads_the_interval_against_the_bound():

@@ -186,7 +186,7 @@ def test_contradictory_goals_on_one_metric_are_refused(tmp_path, capsys):
 
 
 def test_max_cells_prices_and_raises_the_limit(tmp_path):
-    from simsuite.analysis.design_spec import read_design
+    from simsuite.analysis.design.spec import read_design
 
     spec = tmp_path / "d.toml"
     spec.write_text(DESIGN_BASE + "[grid]\nstep = [20, 30, 40]\n")

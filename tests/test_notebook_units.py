@@ -1,4 +1,4 @@
-"""The notebooks' helpers (simsuite.analysis.claims, replication, robustness, pairings, summaries;
+"""The notebooks' helpers (simsuite.analysis.notebooks.claims, replication, robustness, pairings, summaries;
 simsuite.report.findings) count deals, not tables: built on a run whose two tables are known copies,
 and on a mixed duplicate run, every share and claim has n = deals."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simsuite.analysis.claims import (
+from simsuite.analysis.notebooks.claims import (
     Claims,
     Conclusion,
     claim_hash,
@@ -18,8 +18,8 @@ from simsuite.analysis.claims import (
     read_registry,
     registry_problems,
 )
-from simsuite.analysis.pairings import Pairings, pairing_label
-from simsuite.analysis.replication import (
+from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
+from simsuite.analysis.notebooks.replication import (
     DIFFERS,
     NOT_SHOWN,
     REPLICATES,
@@ -27,8 +27,8 @@ from simsuite.analysis.replication import (
     replication_table,
     replication_test,
 )
-from simsuite.analysis.robustness import DEPENDENT, PAIRINGS, ROBUST, UNDECIDED, classify, classify_all
-from simsuite.analysis.summaries import hand_shares, match_share, per_match
+from simsuite.analysis.notebooks.robustness import DEPENDENT, PAIRINGS, ROBUST, UNDECIDED, classify, classify_all
+from simsuite.analysis.notebooks.summaries import hand_shares, match_share, per_match
 from simsuite.errors import SimsuiteError
 from simsuite.report.findings import MARKS_HEAD, write_marks
 from simsuite.rules.variant import load_variant
@@ -471,8 +471,8 @@ def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
     notebooks/_common.py alone reads SIMSUITE_QUICK and the rest."""
     import ast
 
-    root = Path(__file__).resolve().parents[1] / "simsuite" / "analysis"
-    for name in ("claims", "replication", "robustness", "pairings", "summaries", "notebook_runs"):
+    root = Path(__file__).resolve().parents[1] / "simsuite" / "analysis" / "notebooks"
+    for name in ("claims", "replication", "robustness", "pairings", "summaries", "runs"):
         tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
         imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
@@ -487,7 +487,7 @@ def test_the_analysis_helpers_neither_draw_nor_read_the_environment():
 
 
 def test_quick_mode_is_an_argument(tmp_path):
-    from simsuite.analysis.pairings import (
+    from simsuite.analysis.notebooks.pairings import (
         QUICK_SEARCH_POLICY,
         SEARCH_POLICY,
         pairing_matches,
@@ -513,7 +513,7 @@ def test_quick_mode_is_an_argument(tmp_path):
 
 def test_a_claims_file_read_as_a_subclass_gives_its_claims_class(tmp_path):
     """notebooks/_common.py reads the claims files as a subclass whose tests can show themselves."""
-    from simsuite.analysis.claims import ClaimsFile
+    from simsuite.analysis.notebooks.claims import ClaimsFile
 
     class Shown(Claims):
         pass

@@ -23,7 +23,7 @@ import polars as pl
 
 from ..errors import SimsuiteError
 from ..rules.words import FIELD_WORDS, cell_words
-from .design_spec import OPS, Goal, read_goal
+from .design.spec import OPS, Goal, read_goal
 from .metrics import BOOTSTRAP_REPS, count_once, deal_ids, level_change, n_star_net, policy_pair, summarise
 from .stats import Z95, cluster_bootstrap, cluster_share, holm, normal_p
 

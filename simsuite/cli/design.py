@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..analysis.design_store import json_default
+from ..analysis.design.store import json_default
 from ..report.design_text import format_design, worded_design
 
 

@@ -1,6 +1,6 @@
 """The design page: a `simsuite design` run as one self-contained HTML page for organisers.
 
-``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design``) and
+``build_design_page(design_dir, out)`` reads ``design.json`` (``simsuite.analysis.design.search``) and
 writes: the recommendation in words ("Play two-deck-2011 with step 30, ...", ``rules.words``) and its
 figures in one sentence, the table of candidates (every figure with its 95%
 interval, n and how surely it meets its goal), the Pareto plot of the trade-off (every set a numbered
@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.design_spec import METRIC_BY_KEY
-from ..analysis.design_store import VARIANT_FILE, load_design
+from ..analysis.design.spec import METRIC_BY_KEY
+from ..analysis.design.store import VARIANT_FILE, load_design
 from .design_text import confirm_sizes
 from .page import (
     CSS,

@@ -6,9 +6,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..analysis.design import design
-from ..analysis.design_figures import BOOT_REPS
-from ..analysis.design_spec import MAX_PLAYED_CELLS, METRIC_BY_KEY
+from ..analysis.design.figures import BOOT_REPS
+from ..analysis.design.search import design
+from ..analysis.design.spec import MAX_PLAYED_CELLS, METRIC_BY_KEY
 from .text import table
 
 
@@ -24,7 +24,7 @@ def worded_design(
     break_lock: bool = False,
     max_cells: int = MAX_PLAYED_CELLS,
 ) -> dict:
-    """``simsuite.analysis.design.design`` worded by this module: the result with its ``sentence``,
+    """``simsuite.analysis.design.search.design`` worded by this module: the result with its ``sentence``,
     and ``design.txt`` written beside ``design.json`` (what ``simsuite design`` runs)."""
     return design(
         spec_path,

@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from simsuite.analysis.claims import CLAIM_FAMILIES, Claims, ClaimsFile, Conclusion
-from simsuite.analysis.pairings import Pairings, pairing_label
-from simsuite.analysis.robustness import PAIRINGS
+from simsuite.analysis.notebooks.claims import CLAIM_FAMILIES, Claims, ClaimsFile, Conclusion
+from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
+from simsuite.analysis.notebooks.robustness import PAIRINGS
 from simsuite.report.findings import MARKS_HEAD, marks_markdown
 
 

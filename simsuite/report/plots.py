@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from simsuite.analysis.claims import Conclusion
-from simsuite.analysis.pairings import Pairings, pairing_label
-from simsuite.analysis.summaries import band_range, differences
+from simsuite.analysis.notebooks.claims import Conclusion
+from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
+from simsuite.analysis.notebooks.summaries import band_range, differences
 
 PAIRING_COLORS = {"basic": "C0", "expert": "C3", "search": "C2"}
 

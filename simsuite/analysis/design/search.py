@@ -3,10 +3,10 @@
 The search plays only what decides. Parameters that change play (bottom, capture, bands, decks)
 are *played cells*, simulated through the harness's executor (resumable, loky or Dask); the clock
 and duration-model parameters are re-scored on a played cell's hands by the exact match model,
-which is exact for them (``design_spec.RESCORED_KEYS``). The figures come from ``design_figures``
+which is exact for them (``spec.RESCORED_KEYS``). The figures come from ``figures``
 (the exact model with delta-method intervals; per-hand figures from the simulated hands), the
-judgements, the Pareto front and the binding goal from ``design_judge``, the folder and its stored
-result from ``design_store``; the wording is ``simsuite.report.design_text``'s.
+judgements, the Pareto front and the binding goal from ``judge``, the folder and its stored
+result from ``store``; the wording is ``simsuite.report.design_text``'s.
 
 Sampling is successive, with error control: round 0 plays ``matches`` of every played cell under
 every pairing; each set is judged on every goal under every pairing where it is defined, and a
@@ -34,14 +34,14 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
-from ..engine.names import pair_text
-from ..sim.executor import check_models
-from ..sim.limits import MAX_SEED
-from ..sim.spec import Cell, ExecOptions, Plan, check_exec
-from .design_figures import BOOT_REPS, evaluate
-from .design_judge import binding, judge, judge_sets, judgements, pareto_front, ranked, replay, undecided_sets
-from .design_spec import MAX_PLAYED_CELLS, DesignSpec, read_design
-from .design_store import confirm_dir, finished, load_played, prepare_out, run_dir, variant_toml, write_result
+from ...engine.names import pair_text
+from ...sim.executor import check_models
+from ...sim.limits import MAX_SEED
+from ...sim.spec import Cell, ExecOptions, Plan, check_exec
+from .figures import BOOT_REPS, evaluate
+from .judge import binding, judge, judge_sets, judgements, pareto_front, ranked, replay, undecided_sets
+from .spec import MAX_PLAYED_CELLS, DesignSpec, read_design
+from .store import confirm_dir, finished, load_played, prepare_out, run_dir, variant_toml, write_result
 
 # Error control (docs/design.md, "Error control"): the family-wise error rate of every screening
 # decision (a goal met or failed for sure, in any round, by any set, under any pairing) is at most
@@ -86,7 +86,7 @@ def _play(
 ) -> None:
     """Play, per pairing, the listed played cells, ``n`` matches each from ``seed``, through the
     harness's executor into ``where(pair)`` (one results folder per pairing; a rerun resumes it)."""
-    from ..sim.executor import execute
+    from ...sim.executor import execute
 
     for pair in spec.pairings:
         ids = todo.get(pair) or []
@@ -145,12 +145,12 @@ def design(
 ) -> dict:
     """Run the design search of ``spec_path`` into ``out`` (resuming what is there) and return
     the result (also written to ``out/design.json``). ``max_cells``: the most played cells the spec
-    may imply (``design_spec.MAX_PLAYED_CELLS`` unless the caller raises it). ``wording``: what puts
+    may imply (``spec.MAX_PLAYED_CELLS`` unless the caller raises it). ``wording``: what puts
     the result into words, an object with ``sentence(res)`` (the answer in one sentence, the
     result's ``sentence``) and ``format_design(res)`` (the text of ``design.txt``), as
     ``simsuite.report.design_text`` (whose ``worded_design`` passes itself); without it the result
     holds the figures and decisions alone (no ``sentence``, no ``design.txt``)."""
-    from ..sim.limits import check_int
+    from ...sim.limits import check_int
 
     opts = ExecOptions(jobs, backend, scheduler, quiet, break_lock)
     check_exec(opts)

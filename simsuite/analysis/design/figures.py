@@ -24,9 +24,9 @@ import numpy as np
 import polars as pl
 from numba import njit
 
-from ..engine.names import pair_text
-from ..errors import SimsuiteError
-from .design_spec import METRIC_BY_KEY, DesignSpec, defined
+from ...engine.names import pair_text
+from ...errors import SimsuiteError
+from .spec import METRIC_BY_KEY, DesignSpec, defined
 
 BOOT_REPS = 1_000  # bootstrap resamples wherever a figure's interval is a bootstrap's (simulated hands, fallback)
 Z95 = NormalDist().inv_cdf(0.975)
@@ -61,7 +61,7 @@ def counts(data, rules) -> tuple[dict, np.ndarray, np.ndarray] | None:
     """The exact model's outcome tables of ``data`` under ``rules`` and, per deal, its hands of each
     outcome (deals x outcomes, the outcomes laid end to end as the chain lays them) and of each
     outcome's condition (the same shape). (A caller given None bootstraps instead.)"""
-    from . import exact as X
+    from .. import exact as X
 
     d = X.outcome_design(data, rules)
     c = np.asarray(d.counts, float)
@@ -77,7 +77,7 @@ def _solve_with_gradient(chain, rules, prob: np.ndarray, stop: int | None, cols:
     ``cols`` in the outcomes' probabilities (outcomes x len(cols), a backward pass), propagating
     through ``chain`` with the match also stopped before a hand once elapsed time reaches ``stop``
     (None: the chain's own rules only). Also the probability that the match ended (not unresolved)."""
-    from . import exact as X
+    from .. import exact as X
 
     nf = len(_COLS)
     fa, fd, fb, fh, fmin, fclk, flead = range(nf)
@@ -234,7 +234,7 @@ def exact_sets(
     (one dict of clock keys per parameter set), each of ``need`` with its delta-method 95% interval
     and SE (the others with no interval); None for a set the model cannot solve. Sets that can share
     a chain share it (see above)."""
-    from . import exact as X
+    from .. import exact as X
 
     try:
         base = X.hand_data(h, m, variant)
@@ -321,7 +321,7 @@ def _analytic(value: float, se: float, n: int, share: bool) -> dict:
 def _bootstrapped(h, m, variant, rescore: dict) -> dict | None:
     """The exact model's own percentile bootstrap (``BOOT_REPS`` resamples): where the hands cannot
     be matched to the chain's outcomes for the delta method."""
-    from .exact import exact_model
+    from ..exact import exact_model
 
     try:
         figs = exact_model(h, m, variant, rescore or None, reps=BOOT_REPS, seed=0, values=False)["figures"]
@@ -370,7 +370,7 @@ def evaluate(
         ]
         n_jobs = min(jobs if jobs > 0 else os.cpu_count() or 1, len(tasks))
         if n_jobs > 1:
-            from ..sim.executor import local_processes
+            from ...sim.executor import local_processes
 
             with local_processes():  # the pool that played the rounds, reused
                 got = joblib.Parallel(n_jobs=n_jobs)(tasks)
@@ -383,7 +383,7 @@ def evaluate(
 
     def simulated(key):
         if key not in sims:
-            from .metrics import summarise
+            from ..metrics import summarise
 
             h, m = played[key]
             cell = spec.played[key[0]]

@@ -16,7 +16,7 @@ import pandas as pd
 import polars as pl
 
 from simsuite.analysis.metrics import deal_ids, paired_test
-from simsuite.analysis.replication import parse_margin
+from simsuite.analysis.notebooks.replication import parse_margin
 from simsuite.analysis.stats import cluster_mean_ci, holm, normal_p, tost_p
 from simsuite.errors import SimsuiteError
 

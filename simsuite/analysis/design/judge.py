@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..engine.names import pair_text
-from .design_figures import Z95
-from .design_spec import DesignSpec, Goal, ParamSet, defined
+from ...engine.names import pair_text
+from .figures import Z95
+from .spec import DesignSpec, Goal, ParamSet, defined
 
 
 def judge(goal: Goal, fig: dict | None, z_crit: float | None = None) -> dict:

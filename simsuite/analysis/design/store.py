@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..engine.names import pair_text
-from ..errors import SimsuiteError, as_id, toml_value
-from ..sim.spec import check_out
-from .design_judge import binding
-from .design_spec import DesignSpec, ParamSet
+from ...engine.names import pair_text
+from ...errors import SimsuiteError, as_id, toml_value
+from ...sim.spec import check_out
+from .judge import binding
+from .spec import DesignSpec, ParamSet
 
 SPEC_COPY = "design-spec.toml"
 RESULT = "design.json"
@@ -69,7 +69,7 @@ def load_played(
     """Every played cell's hands and matches under each pairing, all rounds together (``where``:
     the folders of (round, pairing), default the rounds'). ``cache``: the folders read already, by
     path (a round's folder is complete once played, so each is read once a design)."""
-    from ..sim.results import load
+    from ...sim.results import load
 
     where = where or (lambda r, pair: run_dir(out, r, pair))
     cache = {} if cache is None else cache
@@ -97,7 +97,7 @@ def load_played(
 def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
     """The stored result of this very design when it finished and every run it played is complete
     (its sentence worded again by ``wording``, as ``design.design`` takes it, when given)."""
-    from ..sim.results import read_manifest
+    from ...sim.results import read_manifest
 
     if not (out / RESULT).is_file():
         return None

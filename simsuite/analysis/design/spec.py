@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.names import parse_policies
-from ..errors import SimsuiteError, VariantError, read_toml, unknown_keys
-from ..rules.variant import load_variant
-from ..sim.limits import MAX_SEED, check_int
-from ..sim.spec import DEFAULT_CHUNK, Cell
-from ..sim.sweep import build_cells, cell_value, decks_scaling_problems, grid_combos, grid_problems
-from .exact import RESCORABLE
+from ...engine.names import parse_policies
+from ...errors import SimsuiteError, VariantError, read_toml, unknown_keys
+from ...rules.variant import load_variant
+from ...sim.limits import MAX_SEED, check_int
+from ...sim.spec import DEFAULT_CHUNK, Cell
+from ...sim.sweep import build_cells, cell_value, decks_scaling_problems, grid_combos, grid_problems
+from ..exact import RESCORABLE
 
 DESIGN_KEYS = ("base", "seed", "grid", "pairings", "goals", "tradeoff", "search", "decks_scaling", "chunk")
 # the successive-sampling budget: matches per cell and pairing in the first round, the factor by
 # which a round multiplies the matches of the cells still undecided, the most rounds, and the
-# bootstrap resamples of the figures from simulated hands (at least design_figures.BOOT_REPS = 1,000 are
+# bootstrap resamples of the figures from simulated hands (at least figures.BOOT_REPS = 1,000 are
 # used whatever is written; the exact model's intervals are analytic)
 SEARCH_DEFAULTS = {"matches": 100, "growth": 3, "rounds": 3, "reps": 1000}
 # reps: bootstrap resamples of the figures from simulated hands; fewer than 1,000 give intervals that cover

@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from simsuite.analysis.claims import Conclusion
 from simsuite.analysis.metrics import METRIC_KEYS, deal_ids, paired_test
-from simsuite.analysis.robustness import PAIRINGS, classify_all, format_effect, nan_estimate
+from simsuite.analysis.notebooks.claims import Conclusion
+from simsuite.analysis.notebooks.robustness import PAIRINGS, classify_all, format_effect, nan_estimate
+from simsuite.analysis.notebooks.summaries import est, frames, per_match, summary, with_cell_keys
 from simsuite.analysis.stats import Estimate, cluster_mean_ci
-from simsuite.analysis.summaries import est, frames, per_match, summary, with_cell_keys
 from simsuite.sim.results import Results
 
 # search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick

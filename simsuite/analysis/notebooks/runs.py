@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simsuite.analysis.pairings import PAIRINGS, SEARCH_POLICY, Pairings, pairing_policies
+from simsuite.analysis.notebooks.pairings import PAIRINGS, SEARCH_POLICY, Pairings, pairing_policies
 from simsuite.errors import toml_value
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
@@ -113,7 +113,7 @@ def run_design(settings: RunSettings, spec: str | Path, name: str, *, wording=No
     actually run is written to ``results/notebooks/specs/<name>[-quick].toml``, so the run can be
     repeated from the shell: ``simsuite design <that file> --out <the folder>``. ``wording``: passed to
     ``design`` (``simsuite.report.design_text`` words the result as the command does)."""
-    from simsuite.analysis.design import design
+    from simsuite.analysis.design.search import design
 
     raw = read_spec(spec, settings.root)
     for k, v in changes.items():

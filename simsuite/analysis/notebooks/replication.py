@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from simsuite.analysis.notebooks.summaries import est
 from simsuite.analysis.stats import holm, normal_p, tost_p
-from simsuite.analysis.summaries import est
 from simsuite.errors import SimsuiteError
 
 REPLICATES = "replicates"
