@@ -2,6 +2,7 @@
 
     NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_profile.py [--policies basic,basic] [--variant school-2016]
     NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_profile.py --sets lean,full
+    NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/compile_profile.py --policies learned --warm
 
 With an empty cache folder (``NUMBA_CACHE_DIR``) everything compiles, as on a fresh checkout,
 without touching the checkout's own cache. Prints the time of the first match, then the functions
@@ -87,6 +88,12 @@ def main() -> None:
     ap.add_argument("--variant", default="school-2016")
     ap.add_argument("--sets", default="", help="lean, learned, full, or several (lean,full): compile policy sets")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument(
+        "--warm",
+        action="store_true",
+        help="compile the match loop as simulate does (engine.warm.warm_up, with the tricks loop compiled beside "
+        "unless SIMSUITE_COMPILE_ASIDE=0) rather than by playing a match",
+    )
     args = ap.parse_args()
     from simsuite.rules.variant import load_variant
     from simsuite.sim.match import play_match_batch
@@ -106,6 +113,11 @@ def main() -> None:
     if sets:
         compile_set(sets[-1], variant)
         what = f"{sets[-1]} set"
+    elif args.warm:
+        from simsuite.engine.warm import warm_up
+
+        warm_up(variant, args.policies, "matches")
+        what = "warm-up of the match loop"
     else:
         play_match_batch(variant, 1, 0, 1, args.policies)
         what = "first match"

@@ -393,7 +393,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_OPPONENTS_AFTER] = opponents_after
     row[X_NEXT_VOID_TRUMP] = 1 if (not bury and turn < 3 and voids[nxt, TRUMP] == 1) else 0
     k_led = sc[S_K] if follow else -1
-    lead_cards = sc[S_N] if follow else 0
+    lead_cards = sc[S_N] if follow else as_int(0)  # as_int: a literal 0 would compile a second next_can_beat
     have_led = _of_class(k_led, n0, n1, n2, n3, n4) if follow else 0
     row[X_TRICK_POINTS] = sc[S_TRICK_POINTS] if follow else 0
     row[X_PARTNER_WINNING] = 1 if (follow and sc[S_WINNER] % 2 == seat % 2) else 0
