@@ -447,9 +447,10 @@ NOTICE = "incomplete run: 60 of 240 matches played (cell school-2016: 60/120, ce
 def test_summary_of_a_partial_run_says_so_first(partial_run, capsys):
     code, out, err = run_cli(capsys, "summary", str(partial_run))
     assert code == 0, err
-    first = out.splitlines()[0]
+    first, second = out.splitlines()[:2]
     assert first.startswith(NOTICE), first
     assert f"resume with: simsuite simulate {' '.join(TWO_CELLS[:2])}" in first and str(partial_run) in first
+    assert second.startswith("school-2016: a match lasts "), second  # then the headline, of what was played
     code, out, err = run_cli(capsys, "summary", str(partial_run), "--json")
     assert code == 0 and json.loads(out) and NOTICE in err
 

@@ -154,7 +154,8 @@ def cmd_design(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from ..analysis.metrics import summarise
+    from ..analysis.metrics import policy_pairs, summarise
+    from ..report.headline import group_words
     from ..report.summary_text import checksum_note, format_summary, incomplete_notice
     from ..sim.results import load
 
@@ -169,8 +170,12 @@ def cmd_summary(args) -> int:
             if line:
                 print(f"simsuite summary: {line}", file=sys.stderr)
         print(json.dumps(rows, indent=2, default=str))
-    else:
-        text = format_summary(rows)
+    else:  # the answer in words first (as the report's headline), then the table
+        groups = [row[args.by] for row in rows]
+        with _reading(args.results):
+            pairs = policy_pairs(r.matches, args.by) if rows else {}
+        words = group_words(r.manifest, [str(g) for g in groups], args.by)
+        text = format_summary(rows, [pairs.get(g) for g in groups], words)
         print("\n".join(filter(None, [notice, text, checks and f"Checksums: {checks}."])))
     return 0
 

@@ -4,7 +4,8 @@
 - ``html``: the HTML report of a results folder (``simsuite report``).
 - ``design_page``: the HTML page of a ``simsuite design`` run.
 - ``text``: terminal tables, variants and rulings side by side.
-- ``summary_text``: the table of ``simsuite summary`` (``format_summary``, ``format_cell``).
+- ``headline``: what a run shows, in words, with intervals and n: the opening of ``report`` and ``summary``.
+- ``summary_text``: the text of ``simsuite summary``: the headline, then the table (``format_summary``).
 - ``calibrate_text``: the text of ``simsuite calibrate``.
 - ``compare_text``: the text of ``simsuite compare-policies``.
 - ``exact_text``: the exact model's figures, level check and validation table (``simsuite exact``).

@@ -10,7 +10,7 @@ matplotlib's Agg canvas and embedded as base64. The file needs no network: inlin
 external scripts (one inline script only marks images the browser decoded, for the headless-browser
 test). Every string taken from the run is escaped. The figures come from ``simsuite.analysis``
 (``metrics``, ``distributions``); this module only words and lays them out, with the page machinery of
-``report.page``. ``docs/report.md`` describes what it shows.
+``report.page`` and the headline's words of ``report.headline`` (which ``simsuite summary`` opens with too). ``docs/report.md`` describes what it shows.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import polars as pl
 from ..analysis.distributions import CHANGE_MAX, level_change_shares
 from ..analysis.metrics import METRICS, policy_pairs, summarise
 from ..errors import SimsuiteError
+from .headline import _cell_settings, _has, _n_caption, _ns, _side, _varying, group_words, headline
 from .page import (
     CSS,
     SCRIPT,
@@ -37,7 +38,6 @@ from .page import (
     figure_png,
     new_figure,
     num,
-    setting_words,
     write_page,
 )
 from .summary_text import checksum_note, incomplete_notice
@@ -48,10 +48,6 @@ MANY_GROUPS = 6  # above this, the level-change distribution is drawn as small m
 
 
 # --- numbers -------------------------------------------------------------------------------------
-
-
-def _has(d: dict | None) -> bool:
-    return bool(d) and d.get("value") is not None
 
 
 def _finite(x: float | None) -> bool:
@@ -239,17 +235,6 @@ def _change_figure(cats: list[str], table: dict[str, list[dict]], groups: Sequen
     return figure_png(fig)
 
 
-def _stronger(row: dict, pair: tuple[str, str] | None) -> tuple[dict, dict, str]:
-    """(stronger policy's win share, weaker policy's win share, "X over Y"): the stronger is the
-    one with the larger win share over all matches of the pair (draws counted as neither);
-    ``pair``: the group's policies (A, B), from ``metrics.policy_pairs``."""
-    a_d, b_d = row["policy_a_win"], row["policy_b_win"]
-    a, b = pair if pair else ("policy A", "policy B")
-    if b_d.get("value") is None or a_d["value"] >= b_d["value"]:
-        return a_d, b_d, f"{a} over {b}"
-    return b_d, a_d, f"{b} over {a}"
-
-
 # --- groups: labels, words and the grid ---------------------------------------------------------
 
 
@@ -289,27 +274,6 @@ def _sorted(values) -> tuple:
         return tuple(sorted(set(values), key=str))
 
 
-def _varying(cells: list[dict]) -> list[str]:
-    """The override fields whose values differ between the cells, in the order the cells name them."""
-    keys: list[str] = []
-    for c in cells:
-        keys += [k for k in (c.get("overrides") or {}) if k not in keys]
-    sentinel = object()
-    return [k for k in keys if len({repr((c.get("overrides") or {}).get(k, sentinel)) for c in cells}) > 1]
-
-
-def _cell_settings(manifest: dict, groups: Sequence[str], by: str) -> dict[str, dict]:
-    """Per group, the settings that tell it apart (the varying overrides of a sweep's cells); {} by variant."""
-    if by != "cell":
-        return {g: {} for g in groups}
-    cells = [c for c in manifest.get("cells") or [] if str(c.get("id")) in set(groups)]
-    fields = _varying(cells)
-    got = {
-        str(c.get("id")): {k: v for k in fields if (v := (c.get("overrides") or {}).get(k)) is not None} for c in cells
-    }
-    return {g: got.get(g, {}) for g in groups}
-
-
 def _grid(manifest: dict, groups: Sequence[str], by: str) -> Grid | None:
     """The two-field grid of a sweep's cells, or None (another shape, or grouped by variant)."""
     if by != "cell" or len(groups) < 4:
@@ -331,115 +295,13 @@ def _grid(manifest: dict, groups: Sequence[str], by: str) -> Grid | None:
     return Grid(fields[xi], vals[xi], fields[yi], vals[yi], tuple(groups), where)
 
 
-# --- numbers in words ------------------------------------------------------------------------------
-
-
-def _est(d: dict | None, share: bool = False) -> str:
-    """An estimate and its 95% interval as text: "12.3 [11.2, 13.4]", a share as "66% [55%, 75%]"."""
-    if not _has(d):
-        return "n/a"
-    if share:
-        f = lambda x: f"{x * 100:.0f}%"  # noqa: E731
-    else:
-        f = num
-    if d.get("low") is None or d.get("high") is None:
-        return f"{f(d['value'])} (no interval)"
-    return f"{f(d['value'])} [{f(d['low'])}, {f(d['high'])}]"
-
-
-def _ns(ests: Sequence[dict | None]) -> list[int]:
-    return [int(d["n"]) for d in ests if _has(d)]
-
-
-def _n_caption(ns: Sequence[int], unit: str, by: str) -> str:
-    """The n of a plot: "n = 40 deals per cell", or its range where the groups differ."""
-    if not ns:
-        return f"n = 0 {unit}"
-    lo, hi = min(ns), max(ns)
-    return f"n = {lo:,} {unit} per {by}" if lo == hi else f"n = {lo:,}–{hi:,} {unit} per {by}"
-
-
-def _overlap(a: dict | None, b: dict | None) -> bool:
-    return (
-        _has(a)
-        and _has(b)
-        and None not in (a.get("low"), a.get("high"), b.get("low"), b.get("high"))
-        and a["low"] <= b["high"]
-        and b["low"] <= a["high"]
-    )
-
-
-def _side(row: dict, pair) -> tuple[dict | None, str]:
-    """The stronger side's win share (draws count as not won) and "expert over basic"; (None, "") when
-    both teams play one policy."""
-    if not pair or not _has(row.get("policy_a_win")):
-        return None, ""
-    strong, _, who = _stronger(row, pair)
-    return strong, who
-
-
 def _headline(rows: list[dict], by: str, words: dict[str, str], pairs: list) -> str:
-    """What the run shows, in words: per group (three at most) its length, swing and the stronger side's
-    share; for more groups, which is longest and shortest, most and least swingy, fairest and least fair."""
-    groups = [str(r[by]) for r in rows]
-    name = {g: words.get(g) or g for g in groups}
-    if len(rows) <= 3:
-        items = []
-        for g, row, pair in zip(groups, rows, pairs):
-            side, who = _side(row, pair)
-            ns = sorted(set(_ns([row.get("hands_per_match"), row.get("level_change_mean"), side])))
-            won = (
-                f"the stronger side ({esc(who)}) wins {_est(side, True)} of matches"
-                if side is not None
-                else f"both teams play one policy; the team that declared first wins "
-                f"{_est(row.get('first_declarer_win'), True)} of decided matches"
-            )
-            items.append(
-                f"<li><strong>{esc(name[g])}</strong>: a match lasts {_est(row.get('hands_per_match'))} hands and "
-                f"{_est(row.get('minutes_per_match'))} minutes; a hand moves the levels by "
-                f"{_est(row.get('level_change_mean'))} on average; {won} "
-                f"(n = {', '.join(f'{n:,}' for n in ns) or '0'} deals).</li>"
-            )
-        return '<ul class="headline" id="headline">' + "".join(items) + "</ul>"
-
-    def extremes(key: str, pick=None) -> tuple | None:
-        found = [(g, pick(row, pair) if pick else row.get(key)) for g, row, pair in zip(groups, rows, pairs)]
-        found = [(g, d) for g, d in found if _has(d)]
-        if len(found) < 2:
-            return None
-        hi = max(found, key=lambda t: t[1]["value"])
-        lo = min(found, key=lambda t: t[1]["value"])
-        return hi, lo
-
-    def said(t, what_hi: str, what_lo: str, share: bool = False) -> str:
-        (g_hi, d_hi), (g_lo, d_lo) = t
-        tail = (
-            "; their intervals overlap, so at this n the difference is not clear"
-            if _overlap(d_hi, d_lo)
-            else "; their intervals do not overlap"
-        )
-        return (
-            f"{what_hi} under <strong>{esc(name[g_hi])}</strong> ({_est(d_hi, share)}), {what_lo} under "
-            f"<strong>{esc(name[g_lo])}</strong> ({_est(d_lo, share)}){tail}."
-        )
-
-    ns = _ns([r.get("hands_per_match") for r in rows])
-    parts = [f"{len(rows)} {by}s, {_n_caption(ns, 'deals', by)}."]
-    t = extremes("minutes_per_match") or extremes("hands_per_match")
-    if t:
-        unit = "minutes" if extremes("minutes_per_match") else "hands"
-        parts.append(said(t, f"Matches are longest, in {unit},", "shortest"))
-    t = extremes("level_change_mean")
-    if t:
-        parts.append(said(t, "A hand swings most (mean |level change|)", "least"))
-    t = extremes("side", lambda row, pair: _side(row, pair)[0])
-    if t:
-        parts.append(said(t, "The stronger side wins most often", "least often", share=True))
-    else:
-        t = extremes("first_declarer_win")
-        if t:
-            parts.append(said(t, "The first declarers win most often", "least often", share=True))
-    return '<p class="headline" id="headline">' + " ".join(parts) + "</p>"
+    """What the run shows, in words (``headline.headline``): a list of the groups, or a paragraph of the
+    extremes; the groups' names in bold."""
+    h = headline(rows, by, words, pairs, esc=esc, strong=lambda s: f"<strong>{s}</strong>")
+    if h.per_group:
+        return '<ul class="headline" id="headline">' + "".join(f"<li>{p}</li>" for p in h.pieces) + "</ul>"
+    return '<p class="headline" id="headline">' + " ".join(h.pieces) + "</p>"
 
 
 # --- HTML pieces ---------------------------------------------------------------------------------
@@ -799,7 +661,7 @@ def _page(
     name = r.manifest.get("run") or run_path.name
     groups = [str(row[by]) for row in rows]
     settings = _cell_settings(r.manifest, groups, by)
-    words = {g: setting_words(settings[g]) if settings[g] else g for g in groups}
+    words = group_words(r.manifest, groups, by)
     # tables and plots name each group in words ("bottom 10, capture ×2"); What was run keeps the cell ids
     labels = [_wrap_label(words[g]) for g in groups]
     heads = [words[g] if settings[g] else g.replace(",", ", ") for g in groups]

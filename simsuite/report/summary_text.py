@@ -1,16 +1,25 @@
-"""The text table of ``simsuite summary``: the metrics of a run, groups side by side."""
+"""The text of ``simsuite summary``: the answer first, in words (``report.headline``, as the HTML report
+opens), wrapped to 100 columns; then the metrics of a run, groups side by side."""
 
 from __future__ import annotations
 
 import math
+import re
 import shlex
+import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..analysis.metrics import METRICS
+from .headline import headline
 from .text import table
 
 MISSING = {"value": None, "low": None, "high": None, "n": 0, "note": "missing"}  # a metric a row lacks
 NOTICE_CELLS = 6  # cells named in the incomplete-run notice; the rest are counted
+HEADLINE_WIDTH = 100  # the headline's lines, at most
+NBSP = "\xa0"  # holds a figure and its interval on one line while the headline is wrapped
+# a figure and its interval ("7.000 [6.812, 7.188]"), or an n ("n = 12 deals"), kept whole on a line
+UNBROKEN = re.compile(r"\S+ \[[^\]\n]*\]|\bn = [\d,–]+(?: deals)?")
 
 
 def incomplete_notice(manifest: dict, run: str | Path | None = None) -> str | None:
@@ -67,12 +76,44 @@ def format_cell(d: dict) -> str:
     return f"{plain_num(d['value'])} [{plain_num(d['low'])}, {plain_num(d['high'])}] n={d['n']:,}"
 
 
-def format_summary(rows: list[dict]) -> str:
+def _by(rows: list[dict]) -> str:
+    return "cell" if "cell" in rows[0] else "variant"
+
+
+def format_headline(
+    rows: list[dict],
+    pairs: Sequence[tuple[str, str] | None],
+    words: Mapping[str, str] | None = None,
+    width: int = HEADLINE_WIDTH,
+) -> str:
+    """What the run shows, in words, as the HTML report's headline says it (``headline.headline``): a
+    paragraph per group (three at most), else per sentence on the extremes, each wrapped to ``width``
+    columns with its following lines indented; a figure stays on one line with its interval.
+
+    ``pairs``: per row, its policy pair (``metrics.policy_pairs``; None where both teams play one policy);
+    ``words``: a group's name in words (``headline.group_words``; default: its id)."""
+    if not rows:
+        return ""
+    h = headline(rows, _by(rows), words or {}, pairs)
+    wrap = textwrap.TextWrapper(width=width, subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(
+        wrap.fill(UNBROKEN.sub(lambda m: m.group(0).replace(" ", NBSP), piece)).replace(NBSP, " ") for piece in h.pieces
+    )
+
+
+def format_summary(
+    rows: list[dict],
+    pairs: Sequence[tuple[str, str] | None] | None = None,
+    words: Mapping[str, str] | None = None,
+) -> str:
     """A text table of ``metrics.summarise`` rows: metrics down, groups across (value [95%
-    interval] n), then the notes."""
+    interval] n), then the notes. Given ``pairs`` (per row, its policy pair; see ``format_headline``),
+    the headline in words comes first, then a blank line, then the table."""
     if not rows:
         return "no results"
-    by = "cell" if "cell" in rows[0] else "variant"
+    if pairs is not None:
+        return format_headline(rows, pairs, words) + "\n\n" + format_summary(rows)
+    by = _by(rows)
     header = ["metric"] + [str(r[by]) for r in rows]
     body: list[list[str]] = []
     if by == "cell":
@@ -105,4 +146,4 @@ def format_summary(rows: list[dict]) -> str:
     return text
 
 
-__all__ = ["format_summary", "format_cell", "plain_num", "incomplete_notice", "checksum_note"]
+__all__ = ["format_summary", "format_headline", "format_cell", "plain_num", "incomplete_notice", "checksum_note"]
