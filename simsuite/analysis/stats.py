@@ -243,9 +243,21 @@ def _quantiles(boots: np.ndarray, q=(0.025, 0.975)) -> tuple[float, float]:
     return float(b[idx[0]]), float(b[idx[1]])
 
 
+def _untestable(diff: float, se: float) -> bool:
+    """No p-value can be computed: the difference or its standard error is missing or not finite, or the
+    standard error is negative (a NaN SE is what one observation or no data gives)."""
+    return not (math.isfinite(diff) and math.isfinite(se) and se >= 0)
+
+
 def normal_p(diff: float, se: float) -> float:
-    """Two-sided p-value of ``diff = 0`` from a normal approximation with standard error ``se``."""
-    if not se > 0:
+    """Two-sided p-value of ``diff = 0`` from a normal approximation with standard error ``se``.
+
+    NaN (not tested) when ``diff`` or ``se`` is not finite: no data, or one observation, gives no standard
+    error and no evidence either way. An SE of exactly 0 with data (every observation gave the same
+    difference) gives the limit: 0 for a non-zero difference, 1 for none."""
+    if _untestable(diff, se):
+        return float("nan")
+    if se == 0:
         return 0.0 if diff != 0 else 1.0
     return math.erfc(abs(diff) / se / math.sqrt(2.0))
 
@@ -253,8 +265,13 @@ def normal_p(diff: float, se: float) -> float:
 def tost_p(diff: float, se: float, margin: float) -> float:
     """Two one-sided tests (TOST) of equivalence: the p-value of "|true difference| >= margin"
     (the larger of the two one-sided p-values). Below 0.05: the difference lies within
-    ±margin, which is what a claim that something "changes nothing" needs."""
-    if not se > 0:
+    ±margin, which is what a claim that something "changes nothing" needs.
+
+    NaN (not tested) when ``diff`` or ``se`` is not finite (no data, or one observation) or no margin is
+    given; an SE of exactly 0 with data gives the limit (0 inside the margin, else 1)."""
+    if _untestable(diff, se) or margin is None or math.isnan(margin):
+        return float("nan")
+    if se == 0:
         return 0.0 if abs(diff) < margin else 1.0
 
     def upper_tail(z):
@@ -264,13 +281,17 @@ def tost_p(diff: float, se: float, margin: float) -> float:
 
 
 def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error control); reject where < alpha."""
-    p = np.asarray(pvalues, dtype=float)
-    m = p.size
-    order = np.argsort(p)
-    adj = np.empty(m)
+    """Holm's step-down adjusted p-values (family-wise error control); reject where < alpha.
+
+    A NaN (or otherwise non-finite) p-value is a test that was not made: it is left out of the family
+    (the family size m counts only the finite p-values) and its adjusted p-value is NaN, which callers
+    report as "not tested" (NaN < alpha is False, so it never rejects)."""
+    p = np.asarray(pvalues, dtype=float).ravel()
+    adj = np.full(p.size, np.nan)
+    tested = np.flatnonzero(np.isfinite(p))
+    m = tested.size
     running = 0.0
-    for rank, i in enumerate(order):
+    for rank, i in enumerate(tested[np.argsort(p[tested], kind="stable")]):
         running = max(running, min(1.0, (m - rank) * p[i]))
         adj[i] = running
     return adj

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 
 from simsuite.analysis.notebooks.claims import CLAIM_FAMILIES, Claims, ClaimsFile, Conclusion
 from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
-from simsuite.analysis.notebooks.robustness import PAIRINGS
+from simsuite.analysis.notebooks.robustness import PAIRINGS, POWER_REPS, POWER_SEED
 from simsuite.report.findings import MARKS_HEAD, marks_markdown
 
 
@@ -33,11 +34,25 @@ def claims_banner(cf: ClaimsFile) -> str:
     )
 
 
+def not_tested(t: pd.DataFrame) -> pd.DataFrame:
+    """A claims table as shown: where a claim's p-value could not be computed (NaN: no data, or a standard
+    error that is not finite), its Holm p and whether it survives read "not tested" instead of a number."""
+    if t.empty or "p" not in t.columns:
+        return t
+    t = t.copy()
+    bad = ~np.isfinite(pd.to_numeric(t["p"], errors="coerce").astype(float).to_numpy())
+    for col in ("p", "p (Holm)", "survives"):
+        if col in t.columns:
+            t[col] = t[col].astype(object)
+            t.loc[bad, col] = "not tested"
+    return t
+
+
 def show_claims(T: Claims) -> pd.DataFrame | None:
     """The claims table of ``T``, with the correction stated."""
     from IPython.display import Markdown, display
 
-    t = T.table()
+    t = not_tested(T.table())
     n = len(t)
     display(
         Markdown(
@@ -68,10 +83,15 @@ def show_verdicts(P: Pairings, conclusions: Iterable[Conclusion], quick: bool = 
             "conclusion is **robust** when the pooled effect lies on the claimed side and every interaction lies "
             "within ±margin (TOST; the margin, the smallest interaction that matters, is stated in the notebook's "
             "claims file before the run); **policy-dependent** when an interaction differs from 0; otherwise "
-            "**undecided (n too small)**, with the deals per cell that would detect an interaction of the margin's "
-            f"size (80% power, two-sided 5%). One Holm correction over all {len(conclusions) * (len(PAIRINGS) + 1)} "
-            "p-values behind this notebook's marks (per conclusion: its robust test and one interaction test per "
-            "pairing)."
+            "**undecided (n too small)**, with two deals-per-cell figures: the n at which this classifier, simulated "
+            "with this notebook's Holm family (normal effects with the observed SEs scaled to n; "
+            f"{POWER_REPS:,} simulated notebooks, seed {POWER_SEED}), marks the conclusion **robust** 80% of the "
+            "time when there is no interaction, and the n at which it marks it **policy-dependent** 80% of the "
+            "time when one pairing's effect differs from the others' by the margin. One Holm correction over all "
+            f"{len(conclusions) * (len(PAIRINGS) + 1)} p-values behind this notebook's marks (per conclusion: its "
+            "robust test and one interaction test per pairing); a p-value that cannot be computed is **not "
+            "tested** and left out of it. An effect whose interval has no width (every deal gave the same "
+            "difference) is tested against the others but left out of every pooled effect."
             + (
                 "\n\n*Quick mode: a handful of deals, so nearly every conclusion reads undecided here; the "
                 "marks mean something only at full scale (`make notebooks`).*"

@@ -209,25 +209,48 @@ class Pairings:
         conclusions = list(conclusions)
         effs = [{p: self.effect(p, c) for p in PAIRINGS} for c in conclusions]
         marks = classify_all([(e, c.sign, c.margin) for e, c in zip(effs, conclusions)], PAIRINGS, alpha)
-        rows = []
-        for c, eff, v in zip(conclusions, effs, marks):
-            worst = max(v["tests"].items(), key=lambda kv: abs(kv[1]["d"]), default=None)
-            rows.append(
-                {
-                    "conclusion": c.text,
-                    "metric": c.metric,
-                    "claimed": "> 0" if c.sign > 0 else "< 0",
-                    "margin": f"±{c.margin:g}",
-                    "first tested on seed": c.seed,
-                    **{pairing_label(p, self.search): format_effect(eff[p]) for p in PAIRINGS},
-                    "largest interaction (SE)": (
-                        f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})" if worst else "n/a"
-                    ),
-                    "robust: p (Holm)": round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else None,
-                    "deals per cell needed (80% power)": f"{v['n_needed']:,}" if v["n_needed"] is not None else "n/a",
-                    "verdict": v["mark"],
-                    "detail": v["detail"],
-                    "_effects": eff,
-                }
-            )
-        return pd.DataFrame(rows)
+        return verdict_table(conclusions, effs, marks, self.search)
+
+
+def _n_cell(v: dict, key: str) -> str:
+    """A power-simulated n as the verdicts table shows it: the number, or n/a with its reason."""
+    n = v[f"n_{key}"]
+    return f"{n:,}" if n is not None else f"n/a ({v['power'][key + '_why']})"
+
+
+def verdict_table(
+    conclusions: Iterable[Conclusion],
+    effs: Iterable[Mapping[str, Estimate]],
+    marks: Iterable[dict],
+    search: str = SEARCH_POLICY,
+) -> pd.DataFrame:
+    """The verdicts table (``Pairings.verdicts``): one row per conclusion with its effect under each pairing, the
+    largest interaction, the robust Holm p ("not tested" where it could not be computed), the deals per cell the
+    simulated classifier needs for 80% power to mark it robust and to mark it policy-dependent, and the verdict."""
+    rows = []
+    for c, eff, v in zip(conclusions, effs, marks):
+        tested = {p: t for p, t in v["tests"].items() if math.isfinite(t["d"])}
+        worst = max(tested.items(), key=lambda kv: abs(kv[1]["d"]), default=None)
+        pw = v["power"]
+        rows.append(
+            {
+                "conclusion": c.text,
+                "metric": c.metric,
+                "claimed": "> 0" if c.sign > 0 else "< 0",
+                "margin": f"±{c.margin:g}",
+                "first tested on seed": c.seed,
+                **{pairing_label(p, search): format_effect(eff[p]) for p in PAIRINGS},
+                "largest interaction (SE)": (
+                    f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})" if worst else "n/a"
+                ),
+                "robust: p (Holm)": (
+                    round(v["p_robust_holm"], 4) if math.isfinite(v["p_robust_holm"]) else "not tested"
+                ),
+                f"deals per cell for {pw['power']:.0%} power: robust": _n_cell(v, "robust"),
+                f"deals per cell for {pw['power']:.0%} power: policy-dependent (±margin)": _n_cell(v, "dependent"),
+                "verdict": v["mark"],
+                "detail": v["detail"],
+                "_effects": eff,
+            }
+        )
+    return pd.DataFrame(rows)

@@ -128,6 +128,8 @@ def replication_table(
     def verdict(r):
         if r["_reason"] is not None and not (isinstance(r["_reason"], float) and math.isnan(r["_reason"])):
             return f"{NOT_TESTED} ({r['_reason']})"
+        if not math.isfinite(r["TOST p (Holm)"]):  # a p-value that could not be computed: no verdict either way
+            return f"{NOT_TESTED} (no p-value: the standard error is not finite)"
         if r["TOST p (Holm)"] < alpha:
             return REPLICATES
         if r["_p_diff"] < alpha:
