@@ -95,8 +95,9 @@ def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
     assert v["mark"] == UNDECIDED == "undecided (n too small)" and v["mark"] != DEPENDENT
     assert v["tests"]["search"]["d"] == pytest.approx(0.078 - 0.099, abs=2e-3)
     assert v["tests"]["search"]["se"] == pytest.approx(0.052, abs=1e-3)
-    # the interaction's variance per deal, 24 x 0.0515^2 + 1 / (2 / (1000 x 0.0077^2)), x ((1.96 + 0.84) / 0.05)^2
-    assert 250 < v["n_needed"] < 340 and f"{v['n_needed']:,} under every pairing" in v["text"]
+    # one unadjusted test's n would be about 293 (x ((1.96 + 0.84) / 0.05)^2); the classifier simulated with its
+    # Holm family needs more for either mark (tests/test_power.py checks its power at the printed n)
+    assert v["n_robust"] > 340 and v["n_dependent"] > 340 and f"robust {v['n_robust']:,}" in v["text"]
     assert "search 24" in v["text"]
 
 
