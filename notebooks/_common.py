@@ -85,6 +85,7 @@ from simsuite.analysis.notebooks.summaries import (
     with_cell_keys,
 )
 from simsuite.compete import champions as _champions
+from simsuite.errors import SimsuiteError
 from simsuite.report import findings as _findings
 from simsuite.report.findings import MARKS_HEAD, notebook_marks, write_marks
 from simsuite.report.notebook import claims_banner, conclude, show_claims, show_verdicts
@@ -154,8 +155,16 @@ class ClaimsFile(_claims.ClaimsFile):
 def load_claims(number: str, show: bool = True) -> ClaimsFile:
     """Notebook ``number``'s claims file (``notebooks/claims/<number>.toml``), its hash recorded next to the
     results (``ClaimsFile.record``) and, with ``show``, printed: the file's hash, the root seed and the seed
-    each claim was first tested on."""
+    each claim was first tested on. A file that disagrees with the registry, or that changed since a full run
+    on its root seed (``simsuite.analysis.notebooks.claims.notebook_problems``), is refused with a
+    SimsuiteError, one line naming each claim and what differs (in quick mode, printed instead)."""
     cf = read_claims(CLAIMS_DIR / f"{number}.toml", kind=ClaimsFile)
+    bad = _claims.notebook_problems(cf, read_registry(), RESULTS, ROOT)
+    if bad:  # one line: the claims and what differs (notebooks/claims/README.md)
+        msg = f"notebooks/claims/{number}.toml disagrees with the registry or its last run: " + "; ".join(bad)
+        if not QUICK:
+            raise SimsuiteError(msg)
+        print("quick mode (tiny samples, no claims tested), so not refused; a full run would refuse it: " + msg)
     cf.record(RESULTS, QUICK)
     if show:
         print(claims_banner(cf))
@@ -328,17 +337,26 @@ __all__ = [
 
 
 def main(argv: list[str]) -> int | str:
-    """``check-claims``: every claim registered, none changed on an old seed (before a full run); ``marks``:
+    """``check-claims``: every claim and replication table registered, none changed on an old seed nor added
+    on a seed the notebook ran on, the registry append only against its git history, no claim changed since
+    the last full run recorded in RESULTS (before a full run; ``check_claims``); ``marks``:
     the marks the executed notebooks printed, into docs/findings.md."""
     if argv[:1] == ["check-claims"]:
-        bad = registry_problems(claims_files(), read_registry())
+        try:
+            bad, notes = _claims.check_claims(CLAIMS_DIR, ROOT, RESULTS)
+        except SimsuiteError as e:
+            return f"check-claims: {e}"
+        for n in notes:
+            print(f"note: {n}")
         if bad:
             return (
-                "the claims files and notebooks/claims/registry.toml disagree (notebooks/claims/README.md):\n"
-                + "\n".join(f"  {b}" for b in bad)
+                "the claims files, notebooks/claims/registry.toml, its git history and the last full runs "
+                "disagree (notebooks/claims/README.md):\n" + "\n".join(f"  {b}" for b in bad)
             )
+        files = claims_files()
         print(
-            f"claims: {sum(len(f.claims) for f in claims_files())} claims in {len(claims_files())} files, all registered; "
+            f"claims: {sum(len(f.claims) for f in files)} claims and {sum(bool(f.replication) for f in files)} "
+            f"replication tables in {len(files)} files, all registered, none changed since a run; "
             "root seeds " + ", ".join(f"{n} {s}" for n, s in SEEDS.items())
         )
         return 0

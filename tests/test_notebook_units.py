@@ -13,10 +13,7 @@ from simsuite.analysis.notebooks.claims import (
     Claims,
     Conclusion,
     claim_hash,
-    claims_files,
     read_claims,
-    read_registry,
-    registry_problems,
 )
 from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
 from simsuite.analysis.notebooks.replication import (
@@ -218,35 +215,7 @@ def test_replication_within_the_margin_replicates_and_a_small_sample_is_not_show
             replication_test(1, 0, 2, 1, 0, 2, bad)
 
 
-# --- claims written before the run, and the registry of their seeds -----------------------------------------
-
-
-def test_the_claims_files_and_the_registry_agree():
-    files = claims_files(CLAIMS_DIR)
-    assert [f.number for f in files] == ["01", "02", "03", "04", "05", "06"]
-    assert registry_problems(files, read_registry(CLAIMS_DIR / "registry.toml")) == []
-    assert len({f.root_seed for f in files}) == 6  # and notebooks/_common.py's SEEDS: tests/test_notebooks.py
-
-
-def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
-    """Notebooks 01, 02 and 05 replaced failed claims by others after their runs and tested them again on the same
-    seed: those claims now carry the notebooks' new root seeds, and the registry keeps the void tests."""
-    files = {f.number: f for f in claims_files(CLAIMS_DIR)}
-    reg = read_registry(CLAIMS_DIR / "registry.toml")
-    for nb, old, new in (("01", 101, 20101), ("02", 202, 20202), ("05", 505, 20505)):
-        f = files[nb]
-        assert f.root_seed == new and f.past_root_seeds == (old,)
-        voids = {e["id"] for e in reg if e["notebook"] == nb and e.get("void")}
-        assert voids and all(c["seed"] == new for c in f.claims if c["id"] in voids)
-        revised = {
-            e["id"]
-            for e in reg
-            if e["notebook"] == nb
-            and e["seed"] == old
-            and not e.get("void")
-            and any(e["hash"] != claim_hash(c) for c in f.claims if c["id"] == e["id"])
-        }
-        assert revised == voids
+# --- claims written before the run (the registry of their seeds: tests/test_registry.py) ----------------------
 
 
 def _file(tmp_path, claims, root=7, past=()):
@@ -261,39 +230,6 @@ def _file(tmp_path, claims, root=7, past=()):
     p.write_text("\n".join(lines) + "\n")
     tomllib.loads(p.read_text())
     return read_claims(p)
-
-
-def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_registry(tmp_path):
-    old = {
-        "id": "x",
-        "family": "conclusion",
-        "test": "near",
-        "text": "no edge",
-        "a": "c",
-        "metric": "first_win",
-        "ref": 0.5,
-        "margin": 0.05,
-        "seed": 7,
-    }
-    new = {**old, "test": "beyond", "text": "an edge", "sign": -1}
-    new.pop("margin")
-    reg = [{"notebook": "99", "id": "x", "hash": claim_hash(old), "seed": 7}]
-    assert registry_problems([_file(tmp_path, [old])], reg) == []
-    # what notebooks 01, 02 and 05 did: the text changed, the seed stayed, the registry got the new pair on it
-    reg_same = reg + [{"notebook": "99", "id": "x", "hash": claim_hash(new), "seed": 7}]
-    problems = registry_problems([_file(tmp_path, [new])], reg_same)
-    assert any("different texts tested on the same root seed 7" in p for p in problems)
-    assert any("its text changed but its seed 7" in p for p in problems)
-    # ... or the new text, unregistered
-    assert any("not in the registry" in p for p in registry_problems([_file(tmp_path, [new])], reg))
-    # the remedy: a new root seed for the notebook and the claim, registered
-    moved = {**new, "seed": 8}
-    reg_ok = reg + [{"notebook": "99", "id": "x", "hash": claim_hash(moved), "seed": 8}]
-    assert registry_problems([_file(tmp_path, [moved], root=8, past=[7])], reg_ok) == []
-    # a claim left on a seed the notebook no longer runs on, and not tested there, fails too
-    assert any(
-        "neither the root seed" in p for p in registry_problems([_file(tmp_path, [moved], root=9, past=[7])], reg_ok)
-    )
 
 
 def test_a_claims_file_names_every_problem(tmp_path):
@@ -321,24 +257,6 @@ def test_a_claims_file_names_every_problem(tmp_path):
         "'robustness' and the test 'conclusion' go together",
     ):
         assert part in msg, part
-
-
-def test_the_hash_covers_what_is_claimed_not_when():
-    c = {
-        "id": "x",
-        "family": "conclusion",
-        "test": "differ",
-        "text": "t",
-        "a": "c",
-        "b": "d",
-        "metric": "m",
-        "sign": 1,
-        "seed": 1,
-    }
-    assert claim_hash(c) == claim_hash({**c, "seed": 2}) == claim_hash({**c, "id": "y"})
-    for k, v in (("sign", -1), ("text", "u"), ("metric", "n"), ("b", "e")):
-        assert claim_hash({**c, k: v}) != claim_hash(c)
-    assert claim_hash({**c, "margin": 0.05}) != claim_hash(c)
 
 
 def test_the_claims_become_tests_with_their_first_seed(tmp_path):
