@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -72,6 +73,12 @@ def test_mixed_duplicate_claims_and_shares_are_per_deal():
     T.same("a cell equals itself", "c", "c", "hands", 0.1)
     t = T.table()
     assert list(t.survives) == [True, True] and "n=10" in t.estimate.iloc[1]
+    # a claim on a cell with no deals was not tested: its p is NaN, outside the Holm family, and the others'
+    # adjusted p-values count only the tests made (before, it entered as p = 1 and enlarged the family)
+    T.near("a cell that was never played", "no such cell", "first_win", 0.5, 0.5)
+    u = T.table()
+    assert np.isnan(u.p.iloc[2]) and np.isnan(u["p (Holm)"].iloc[2]) and not u.survives.iloc[2]
+    assert list(u["p (Holm)"].iloc[:2]) == list(t["p (Holm)"])
 
 
 # --- robust, policy-dependent or undecided: the rule x policy interaction ------------------------------

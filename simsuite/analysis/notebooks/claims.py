@@ -105,7 +105,7 @@ class Claims:
             text,
             f"TOST {metric}: |[{a}] - [{b}]| < {margin:g}",
             self._fmt(r["estimate"]),
-            r["p_equivalent"] if r["estimate"].n else 1.0,
+            r["p_equivalent"] if r["estimate"].n else float("nan"),  # no data: not tested
             "equivalence",
         )
 
@@ -139,7 +139,7 @@ class Claims:
     def near(self, text: str, cell: str, metric: str, ref: float, margin: float):
         """Claim: metric(cell) is within ``margin`` of ``ref`` (TOST)."""
         e, se = self._one(cell, metric)
-        p = tost_p(e.value - ref, se, margin) if e is not None and e.n > 1 else 1.0
+        p = tost_p(e.value - ref, se, margin) if e is not None and e.n > 1 else float("nan")
         self._add(
             text,
             f"TOST {metric} [{cell}]: |x - {ref:g}| < {margin:g}",
@@ -152,7 +152,7 @@ class Claims:
         df = pd.DataFrame(self.rows)
         if df.empty:
             return df
-        df["p (Holm)"] = holm(df["p"].fillna(1.0).to_numpy())
+        df["p (Holm)"] = holm(df["p"].to_numpy())  # a NaN (not tested) is left out of the family
         df["survives"] = df["p (Holm)"] < self.alpha
         return df
 
