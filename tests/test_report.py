@@ -418,6 +418,28 @@ def test_design_page_numbers_every_point_and_lists_it_under_the_plot(design_page
         assert sum("(recommended)" in i for i in items) == 1
 
 
+def test_design_page_states_the_confirmation_its_level_the_check_and_the_cost(design_page):
+    """The page says which goals were confirmed, by which one-sided bounds at what level, the seed of
+    an independent check with its commands, and the cost against the analyst's baseline."""
+    from simsuite.report.design_text import cost_words, level_words
+
+    _, text, res = design_page
+    assert "Candidates for confirmation, ranked" in text
+    for t in res["confirmation"]["tried"]:
+        section = text[text.index(f"<h2>Confirmation of <code>{html.escape(t['set'])}</code>") :]
+        section = section[: section.index("</table>")]
+        assert html.escape(level_words(t)) in section and "<th>one-sided bound</th>" in section
+        assert section.count("<tr>") == len(t["goals"]) + 1
+        assert ("confirmed</h2>" if t["confirmed"] else "not confirmed</h2>") in section
+    assert html.escape(cost_words(res["cost"], len(res["rounds"]))) in text and "brute" not in text
+    if res["recommended"]:
+        assert f"Seed {res['check']['seed']}" in text
+        for cmd in res["check"]["commands"].values():
+            assert html.escape(cmd) in text
+    else:
+        assert "An independent check" not in text
+
+
 # --- words, colours, the grid, the comparison hook -------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..analysis.design.spec import METRIC_BY_KEY
 from ..analysis.design.store import VARIANT_FILE, load_design
-from .design_text import confirm_sizes
+from .design_text import confirm_sizes, cost_words, level_words, status_words
 from .page import (
     CSS,
     SCRIPT,
@@ -45,12 +45,20 @@ def _value(f: dict | None, metric: str) -> str:
     return f'{num(f["value"] * k)}{u} {ci} <span class="n">n = {f["n"]:,}</span>'
 
 
+def _bound_value(g: dict) -> str:
+    """A confirmation goal's one-sided bound (a share in %)."""
+    if g.get("bound") is None:
+        return "n/a"
+    k = 100.0 if METRIC_BY_KEY[g["goal"].split()[0]].share else 1.0
+    return f"{num(g['bound'] * k)}{'%' if k == 100.0 else ''}"
+
+
 def _margin(j: dict, metric: str) -> str:
     if j.get("margin") is None:
         return ""
     m = j["margin"] * (100 if METRIC_BY_KEY[metric].share else 1)
     unit = " pts" if METRIC_BY_KEY[metric].share else ""
-    return f"<br><small>{esc(j['status'])}; interval {m:+.1f}{unit} from the bound</small>"
+    return f"<br><small>{esc(status_words(j))}; interval {m:+.1f}{unit} from the bound</small>"
 
 
 def set_words(res: dict, set_id: str) -> str:
@@ -84,7 +92,7 @@ def pareto_png(res: dict) -> str:
         fx, fy = s["figures"][px][x], s["figures"][py][y]
         on = s["id"] in front
         is_rec = s["id"] == rec
-        colour = "#d62728" if is_rec else "#1f77b4" if s["meets_all"] else "#b0b7bf"
+        colour = "#d62728" if is_rec else "#1f77b4" if s["estimates_meet_all"] else "#b0b7bf"
         xerr = None if fx.get("low") is None else [[(fx["value"] - fx["low"]) * kx], [(fx["high"] - fx["value"]) * kx]]
         yerr = None if fy.get("low") is None else [[(fy["value"] - fy["low"]) * ky], [(fy["high"] - fy["value"]) * ky]]
         ax.errorbar(
@@ -96,7 +104,7 @@ def pareto_png(res: dict) -> str:
             color=colour,
             ms=10 if is_rec else 8 if on else 5,
             elinewidth=1.2 if is_rec else 0.8,
-            alpha=1.0 if on or is_rec or s["meets_all"] else 0.6,
+            alpha=1.0 if on or is_rec or s["estimates_meet_all"] else 0.6,
             zorder=5 if is_rec else 3,
         )
         ax.annotate(
@@ -171,9 +179,10 @@ def design_html(res: dict, where: Path) -> str:
         )
         flag = "" if s["robust"] else " <strong>flag: not under every pairing</strong>"
         conf = (
-            "every interval inside its bound"
+            "every goal met for sure"
             if s["sure"]
             else (f"smallest z {s['min_z']:.2f}" if s["min_z"] is not None and math.isfinite(s["min_z"]) else "")
+            + (f"; {len(s['not_decided'])} goal(s) not decided" if s.get("not_decided") else "")
         )
         rows.append(
             f"<tr><td>{i}</td><td>{esc(set_words(res, cid))}<br><small><code>{esc(cid)}</code></small></td>{cells}"
@@ -190,7 +199,7 @@ def design_html(res: dict, where: Path) -> str:
         )
         if rows
         else (
-            f"<p><strong>No parameter set meets every goal.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
+            f"<p><strong>No parameter set meets every goal on its estimates.</strong> Sets failing each goal (of {res['binding']['n_sets']}): "
             + ", ".join(f"<code>{esc(g)}</code> {n}" for g, n in res["binding"]["failing"].items())
             + f". The nearest set: <code>{esc(res['binding']['nearest'])}</code>.</p>"
         )
@@ -209,7 +218,7 @@ def design_html(res: dict, where: Path) -> str:
             f"<h2>{'The recommended' if res.get('recommended') else 'The nearest'} set under each pairing</h2>"
             f'<p>{esc(set_words(res, focus))} (<code>{esc(focus)}</code>)</p><div class="scroll"><table><tr><th>pairing</th>'
             + "".join(f"<th>{esc(m)}</th>" for m in metrics)
-            + "<th>meets its goals</th></tr>"
+            + "<th>estimates meet its goals</th></tr>"
             + body
             + "</table></div>"
             + (f"<p><strong>Flag:</strong> the recommendation {esc(res['flag'])}.</p>" if res.get("flag") else "")
@@ -236,7 +245,7 @@ def design_html(res: dict, where: Path) -> str:
         f"Pareto front: {x} against {y}",
         pareto_png(res),
         f"Every parameter set's estimate with its 95% interval (n = deals, at least "
-        f"{res['search']['matches']:,} per cell and pairing); blue: meets every goal, grey: does not, red: "
+        f"{res['search']['matches']:,} per cell and pairing); blue: estimates meet every goal, grey: not, red: "
         f"recommended, drawn on top; large points and the line: the Pareto front; dashed lines: the goals' bounds; "
         "the numbers name the sets listed under the plot.",
     ) + _points_list(res)
@@ -244,19 +253,32 @@ def design_html(res: dict, where: Path) -> str:
     for t in (res.get("confirmation") or {}).get("tried", []):
         body = "".join(
             f"<tr><td>{esc(g['pairing'])}</td><td><code>{esc(g['goal'])}</code></td>"
-            f'<td class="v">{_value(g["figure"], g["goal"].split()[0])}</td><td>{esc(g["status"])}</td>'
-            f"<td>{'yes' if g['holds'] else '<strong>no</strong>'}{'' if g['primary'] else ' (not primary)'}</td>"
+            f'<td class="v">{_value(g["figure"], g["goal"].split()[0])}</td>'
+            f'<td class="v">{_bound_value(g)}</td>'
+            f"<td>{'yes' if g['confirmed'] else '<strong>no</strong>'}"
+            f"{'' if g['primary'] else ' (not primary: decides nothing)'}</td>"
             "</tr>"
             for g in t["goals"]
         )
         confirm += (
             f"<h2>Confirmation of <code>{esc(t['set'])}</code> on fresh deals: "
             f'{"confirmed" if t["confirmed"] else "not confirmed"}</h2><p class="notes">Played again on '
-            f"deals no round had seen (seed {t['seed']}; {esc(confirm_sizes(t))}); each goal judged "
-            'on those deals alone (95% intervals).</p><div class="scroll"><table><tr><th>pairing</th>'
-            "<th>goal</th><th>figure on fresh deals</th><th>status</th><th>still holds</th></tr>"
+            f"deals no round had seen (seed {t['seed']}; {esc(confirm_sizes(t))}); each goal tested on those "
+            f"deals alone ({esc(level_words(t))}): confirmed when every goal's bound under its primary pairing "
+            'meets the goal.</p><div class="scroll"><table><tr><th>pairing</th>'
+            "<th>goal</th><th>figure on fresh deals</th><th>one-sided bound</th><th>bound meets the goal</th></tr>"
             + body
             + "</table></div>"
+        )
+    chk = res.get("check") or {}
+    check = ""
+    if chk.get("commands"):
+        check = (
+            f"<h2>An independent check</h2><p>Seed {chk['seed']} (<code>{esc(chk['seed_rule'])}</code>) shares no "
+            "deal with the design's rounds or its confirmation; <code>simsuite simulate</code>'s default seed 1 "
+            "replays round 0 when the spec's seed is 1. To check the recommendation on new deals:</p><pre>"
+            + esc("\n".join(chk["commands"].values()))
+            + "</pre>"
         )
     ec = res.get("error_control") or {}
     c = res["cost"]
@@ -284,25 +306,26 @@ on.</p>
 </section>
 <h2>The goals</h2>
 <ul>{goals}</ul>
-<h2>Parameter sets that meet every goal, ranked</h2>
-<p class="notes">Ranked by how surely they meet the goals: first the sets whose every goal is met for sure (its
+<h2>Candidates for confirmation, ranked</h2>
+<p class="notes">The parameter sets whose estimates meet every goal; only the confirmation on fresh deals (below)
+recommends one. Ranked by how surely they meet the goals: first the sets whose every goal is met for sure (its
 screening interval, wider than the 95% one shown, inside the bound),
 then those that hold under every pairing, then by the smallest distance of an estimate from its bound in standard
-errors. Under each figure: its status (meets: the whole interval meets the goal; likely: the estimate does, the
-interval straddles the bound) and the distance from the bound to the interval's far end.</p>
+errors. Under each figure: its screening status (met for sure: the whole screening interval meets the goal; not
+decided: the interval still straddles the bound after the last round, with the deals that would decide it) and the
+distance from the bound to the 95% interval's far end.</p>
 {cand}
 <h2>The trade-off</h2>
 {fig}
 {per_pair}
 {confirm}
+{check}
 {variant}
 <h2>How it was found</h2>
 <p class="notes">{len(res["rounds"])} round(s) of successive sampling: every played cell first, then more hands, under
 every pairing, only for the cells of the sets with a goal still undecided. Error control: {esc(ec.get("text", ""))}.
-Clock settings were re-scored by the exact match model on the played hands, without new play. {c["design_hands"]:,}
-hands played (with the confirmation); a brute-force sweep simulating every set under every pairing at the boundary's
-{c["brute_force_matches_per_cell"]:,} matches would play about {c["brute_force_hands"]:,} ({c["ratio"]}x). Method:
-docs/design.md in the simsuite repository.</p>
+Clock settings were re-scored by the exact match model on the played hands, without new play.
+{esc(cost_words(c, len(res["rounds"])))} Method: docs/design.md in the simsuite repository.</p>
 <footer>Written by <code>simsuite report</code> from <code>{esc(where)}</code> (spec <code>{esc(res["spec"])}</code>,
 seed {res["seed"]}). Self-contained: no network access is needed to view this file.</footer>
 </main>

@@ -11,11 +11,15 @@ result from ``store``; the wording is ``simsuite.report.design_text``'s.
 Sampling is successive, with error control: round 0 plays ``matches`` of every played cell under
 every pairing; each set is judged on every goal under every pairing where it is defined, and a
 judgement is decided (met or failed for sure) only by a screening interval at the Bonferroni level
-of its round (``ALPHA`` spent equally over the rounds, split over the round's open judgements), so
-the family-wise error rate of all decisions is at most ``ALPHA``. A set with a judgement still open
-and no primary goal failed has its played cell played again, under every pairing it is judged
-under, ``growth`` times more in all, on new deals, until none is open or ``rounds``. The best
-candidate is then confirmed on fresh deals (``confirm_seed``) before it is recommended.
+of its round (``ALPHA_SCREEN`` spent equally over the rounds, split over the round's open
+judgements). A set with a judgement still open and no primary goal failed has its played cell
+played again, under every pairing it is judged under, ``growth`` times more in all, on new deals,
+until none is open or ``rounds``; a judgement still open then is "not decided", with the deals that
+would decide it. The best candidate is then confirmed on fresh deals (``confirm_seed``): a one-sided
+test of every goal at ``ALPHA_CONFIRM / CONFIRM_TRIES`` per candidate tried. The family-wise error
+rate of every decision, the screening's and the confirmation's, is at most
+``ALPHA = ALPHA_SCREEN + ALPHA_CONFIRM``. The design names a seed for an independent check
+(``check_seed``), disjoint from every round's and confirmation's.
 
 Everything is written under the output folder: ``runs/`` (one results folder per round or
 confirmation and pairing), ``design.json`` (every figure with its n, interval and SE, the
@@ -25,6 +29,8 @@ judgements, the ranking, the front, the confirmation, the error control, the cos
 
 from __future__ import annotations
 
+import math
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -39,19 +45,61 @@ from ...sim.executor import check_models
 from ...sim.limits import MAX_SEED
 from ...sim.spec import Cell, ExecOptions, Plan, check_exec
 from .figures import BOOT_REPS, evaluate
-from .judge import binding, judge, judge_sets, judgements, pareto_front, ranked, replay, undecided_sets
-from .spec import MAX_PLAYED_CELLS, DesignSpec, read_design
-from .store import confirm_dir, finished, load_played, prepare_out, run_dir, variant_toml, write_result
+from .judge import (
+    binding,
+    confirm_set,
+    judge,
+    judge_sets,
+    judgements,
+    pareto_front,
+    ranked,
+    replay,
+    undecided_sets,
+)
+from .spec import MAX_PLAYED_CELLS, SEARCH_MAXIMA, DesignSpec, read_design
+from .store import (
+    RESULT_FORMAT,
+    VARIANT_FILE,
+    confirm_dir,
+    finished,
+    load_played,
+    prepare_out,
+    run_dir,
+    variant_toml,
+    write_result,
+)
 
-# Error control (docs/design.md, "Error control"): the family-wise error rate of every screening
-# decision (a goal met or failed for sure, in any round, by any set, under any pairing) is at most
-# ALPHA: round r spends ALPHA / rounds, split equally (Bonferroni) over the judgements it makes.
+# Error control (docs/design.md, "Error control"): the family-wise error rate of every decision is at
+# most ALPHA, split in two budgets. The screening's (a goal met or failed for sure, in any round, by
+# any set, under any pairing): ALPHA_SCREEN, round r spending ALPHA_SCREEN / rounds, split equally
+# (Bonferroni) over the judgements it makes. The confirmation's (a candidate confirmed):
+# ALPHA_CONFIRM, each of the at most CONFIRM_TRIES candidates tried spending ALPHA_CONFIRM /
+# CONFIRM_TRIES on one-sided bounds of every goal (an intersection-union test, so the goals need no
+# split). By the union bound the two together err with probability at most ALPHA.
 ALPHA = 0.05
-ERROR_CONTROL = "bonferroni-alpha-spending"
-# The confirmation plays fresh deals: seed SeedSequence([seed, CONFIRM_KEY + i]) for the i-th set tried
-# (the rounds use [seed, r] with r <= 10, so the two never meet); at most CONFIRM_TRIES sets are tried.
-CONFIRM_KEY = 1_000
+ALPHA_SCREEN = 0.025
+ALPHA_CONFIRM = ALPHA - ALPHA_SCREEN
 CONFIRM_TRIES = 3
+ALPHA_PER_TRY = ALPHA_CONFIRM / CONFIRM_TRIES
+ERROR_CONTROL = "bonferroni-alpha-spending"
+# The seeds: round 0 plays the spec's seed, round r > 0 SeedSequence([seed, r]) (r < 10), the i-th
+# confirmation SeedSequence([seed, CONFIRM_KEY + i]) and an independent check SeedSequence([seed,
+# CHECK_KEY]); a derived seed that meets one already taken (odds about 1e-17) moves to the next key.
+CONFIRM_KEY = 1_000
+CHECK_KEY = 2_000
+
+
+def _derived(seed: int, key: int) -> int:
+    return int(np.random.SeedSequence([seed, key]).generate_state(2, dtype=np.uint64)[0] % MAX_SEED)
+
+
+def _fresh(seed: int, key: int, taken: set[int]) -> int:
+    """``SeedSequence([seed, key])``'s seed, or the next key's while it is one of ``taken``."""
+    s = _derived(seed, key)
+    while s in taken:
+        key += 1
+        s = _derived(seed, key)
+    return s
 
 
 def round_seed(seed: int, r: int) -> int:
@@ -59,12 +107,27 @@ def round_seed(seed: int, r: int) -> int:
     seed from ``SeedSequence([seed, r])``, so later rounds add new deals."""
     if r == 0:
         return seed
-    return int(np.random.SeedSequence([seed, r]).generate_state(2, dtype=np.uint64)[0] % MAX_SEED)
+    return _fresh(seed, r, {seed} | {round_seed(seed, q) for q in range(1, r)})
+
+
+def screening_seeds(seed: int) -> set[int]:
+    """Every seed a round of a design of root ``seed`` can play (as many rounds as a spec may ask)."""
+    return {round_seed(seed, r) for r in range(SEARCH_MAXIMA["rounds"])}
 
 
 def confirm_seed(seed: int, i: int = 0) -> int:
-    """The fresh deals of the i-th confirmation: ``SeedSequence([seed, CONFIRM_KEY + i])``."""
-    return int(np.random.SeedSequence([seed, CONFIRM_KEY + i]).generate_state(2, dtype=np.uint64)[0] % MAX_SEED)
+    """The fresh deals of the i-th confirmation: ``SeedSequence([seed, CONFIRM_KEY + i])``, never
+    a round's seed nor an earlier confirmation's."""
+    taken = screening_seeds(seed) | {confirm_seed(seed, j) for j in range(i)}
+    return _fresh(seed, CONFIRM_KEY + i, taken)
+
+
+def check_seed(seed: int) -> int:
+    """The seed the design names for an independent check of its recommendation (``simsuite
+    simulate --seed``): ``SeedSequence([seed, CHECK_KEY])``, never a round's, a confirmation's, nor
+    simulate's default 1 (whose deals are round 0's when the spec's seed is 1)."""
+    taken = screening_seeds(seed) | {confirm_seed(seed, i) for i in range(CONFIRM_TRIES)} | {1}
+    return _fresh(seed, CHECK_KEY, taken)
 
 
 def round_matches(spec: DesignSpec, r: int) -> int:
@@ -168,15 +231,15 @@ def design(
     t0 = time.perf_counter()
     ev_jobs = jobs if backend == "loky" else 1
     todo = {pair: sorted(spec.played) for pair in spec.pairings}
-    rounds_log, decided, z_last, figs, loaded = [], {}, {}, {}, {}
+    rounds_log, decided, z_last, figs, loaded, z_at = [], {}, {}, {}, {}, {}
     open_sets = list(spec.sets)
     r = 0
     while True:
         _play_round(spec, out, r, todo, opts, command)
         played = load_played(out, spec, r + 1, cache=loaded)
-        # the screening level of this round: ALPHA / rounds, split over the judgements still open
+        # the screening level of this round: ALPHA_SCREEN / rounds, split over the judgements still open
         k_r = sum(1 for s in open_sets for gi, p in judgements(spec, s) if (s.id, gi, p) not in decided)
-        alpha_r = ALPHA / spec.search["rounds"]
+        alpha_r = ALPHA_SCREEN / spec.search["rounds"]
         z_r = NormalDist().inv_cdf(1 - alpha_r / (2 * max(k_r, 1)))
         if not quiet:
             print(
@@ -211,6 +274,7 @@ def design(
                 if st in ("meets", "fails"):
                     decided[(s.id, gi, pair)] = (st, r)
                     n_decided += 1
+                    z_at[(s.id, gi, pair)] = z_r
         rounds_log.append(
             {
                 "round": r,
@@ -233,8 +297,24 @@ def design(
     front = pareto_front(spec, figs)
     cands = ranked(spec, judged)
     confirmation = _confirm(spec, out, played, cands, ev_jobs, opts, command)
+    for s in spec.sets:  # the level of each judgement's last interval: its deciding round's, else its last round's
+        for gi, pair in judgements(spec, s):
+            if s.id in z_last:
+                z_at.setdefault((s.id, gi, pair), z_last[s.id])
     result = _result(
-        spec, out, played, figs, judged, front, cands, confirmation, rounds_log, r, time.perf_counter() - t0, wording
+        spec,
+        out,
+        played,
+        figs,
+        judged,
+        front,
+        cands,
+        confirmation,
+        rounds_log,
+        r,
+        time.perf_counter() - t0,
+        wording,
+        z_at,
     )
     write_result(out, result, None if wording is None else wording.format_design(result))
     return result
@@ -243,12 +323,13 @@ def design(
 def _confirm(
     spec: DesignSpec, out: Path, played: dict, cands: list[str], jobs: int, opts: ExecOptions, command: Sequence[str]
 ) -> dict:
-    """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, and judge
-    its goals on those deals alone (95% intervals): under its primary pairings at the most matches
-    the design gave any cell (the boundary's n), under the others at the matches their judgements
-    of its cell got in the rounds. It is confirmed when every estimate under its primary pairings
-    still meets its goal. A candidate that is not confirmed gives way to the next, up to
-    ``CONFIRM_TRIES``."""
+    """Play the best candidate again on fresh deals (``confirm_seed``), under every pairing, and test
+    its goals on those deals alone (``judge.confirm_set``): under its primary pairings at the most
+    matches the design gave any cell (the boundary's n), under the others at the matches their
+    judgements of its cell got in the rounds. It is confirmed when every goal's one-sided bound at
+    level ``ALPHA_PER_TRY`` under its primary pairing meets the goal. A candidate that is not
+    confirmed gives way to the next, up to ``CONFIRM_TRIES``, each try spending ``ALPHA_PER_TRY``
+    of the confirmation's ``ALPHA_CONFIRM``."""
 
     def matches(m):
         return m.select(pl.struct("seed", "match").n_unique()).item()
@@ -277,26 +358,15 @@ def _confirm(
             )
         fresh = load_played(out, spec, 1, lambda _r, p, i=i: confirm_dir(out, i, p))
         f = evaluate(spec, fresh, jobs, {(cid, p) for p in spec.pairings})[cid]
-        goals = []
-        for gi, pair in judgements(spec, s):
-            g = spec.goals[gi]
-            j = judge(g, f[pair_text(pair)].get(g.metric))
-            goals.append(
-                {
-                    **j,
-                    "pairing": pair_text(pair),
-                    "primary": pair == spec.primary(g.metric),
-                    "figure": f[pair_text(pair)].get(g.metric),
-                    "holds": j["meets"],
-                }
-            )
-        ok = all(g["holds"] for g in goals if g["primary"])
+        ok, goals = confirm_set(spec, s, f, ALPHA_PER_TRY)
         tried.append(
             {
                 "set": cid,
                 "seed": confirm_seed(spec.seed, i),
                 "matches": n,
                 "matches_by_pairing": {pair_text(p): k for p, k in sizes.items()},
+                "alpha": ALPHA_PER_TRY,
+                "z": NormalDist().inv_cdf(1 - ALPHA_PER_TRY),
                 "confirmed": ok,
                 "goals": goals,
                 "hands": sum(int(h.height) for h, _ in fresh.values()),
@@ -307,8 +377,18 @@ def _confirm(
             break
     return {
         "seed_rule": f"SeedSequence([seed, {CONFIRM_KEY} + i]) for the i-th set tried",
+        "alpha": ALPHA_CONFIRM,
+        "alpha_per_try": ALPHA_PER_TRY,
+        "max_tries": CONFIRM_TRIES,
+        "test": (
+            f"one-sided {100 * (1 - ALPHA_PER_TRY):.2f}% bound of every goal under its primary pairing on the "
+            f"fresh deals alone (z {NormalDist().inv_cdf(1 - ALPHA_PER_TRY):.2f}); confirmed when every bound "
+            f"meets its goal; each candidate tried spends {ALPHA_PER_TRY:.4g} of the confirmation's "
+            f"{ALPHA_CONFIRM:g} (at most {CONFIRM_TRIES} tried)"
+        ),
         "tried": tried,
         "confirmed": next((t["set"] for t in tried if t["confirmed"]), None),
+        "confirmed_goals": next(([g["goal"] for g in t["goals"] if g["primary"]] for t in tried if t["confirmed"]), []),
     }
 
 
@@ -316,32 +396,58 @@ def _hands_played(played: dict) -> dict:
     return {f"{cid} | {pair_text(p)}": int(h.height) for (cid, p), (h, _) in played.items()}
 
 
-def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int, confirm_hands: int = 0) -> dict:
-    """Hands the design played (its rounds and its confirmation) beside a brute-force sweep of the same grid that simulates every
-    parameter set under every pairing at the most matches the design gave any cell (the n at the
-    boundary): its hands estimated from each set's hands per match (exact model) x tables."""
-    design_hands = sum(int(h.height) for h, _ in played.values()) + confirm_hands
-    n_max = max((m.select(pl.struct("seed", "match").n_unique()).item() for _, m in played.values()), default=0)
-    brute = 0.0
+def _matches(m: pl.DataFrame) -> int:
+    return m.select(pl.struct("seed", "match").n_unique()).item()
+
+
+def baseline_n(spec: DesignSpec, figs: dict, z_at: dict) -> tuple[int, float]:
+    """The matches per played cell and pairing of the analyst's fixed-n sweep whose screening
+    intervals are as narrow as the design's were where it decided (or last judged) each judgement,
+    and that sweep's screening z. The sweep judges all K judgements at once at ``ALPHA_SCREEN``
+    (z_s = the normal's 1 - ALPHA_SCREEN / 2K quantile); the design judged judgement j at n_j deals
+    and level z_j, so the sweep matches its width at n_j (z_s / z_j)^2 deals, and one n must do for
+    all: the largest (SE ~ 1 / sqrt(n), the same estimator on the same played cells)."""
+    k = sum(len(judgements(spec, s)) for s in spec.sets)
+    z_s = NormalDist().inv_cdf(1 - ALPHA_SCREEN / (2 * max(k, 1)))
+    n = 0.0
     for s in spec.sets:
-        for pair in spec.pairings:
-            h, m = played.get((s.played, pair), (None, None))
-            if m is None:
-                continue
-            ex = None
-            per_match = float(m["hands"].mean())
-            if s.rescore:
-                hp = figs[s.id][pair_text(pair)].get("hands_per_match")
-                if hp:
-                    ex = hp["value"]
-            brute += n_max * (2 if pair[0] != pair[1] else 1) * (ex or per_match)
+        for gi, pair in judgements(spec, s):
+            f = figs.get(s.id, {}).get(pair_text(pair), {}).get(spec.goals[gi].metric)
+            z = z_at.get((s.id, gi, pair))
+            if f and f.get("n") and z:
+                n = max(n, f["n"] * (z_s / z) ** 2)
+    return math.ceil(n - 1e-9), z_s
+
+
+def _cost(spec: DesignSpec, played: dict, figs: dict, rounds: int, confirm_hands: int = 0, z_at=None) -> dict:
+    """Hands the design played (its rounds and its confirmation) beside the analyst's baseline: a
+    fixed-n sweep of the played cells alone under every pairing (the clock re-scored by the exact
+    model, as the design does, so no set that differs only in the clock is played), at the n whose
+    screening intervals are as narrow as the design's decisions (``baseline_n``), its hands from
+    each played cell's hands per table in the design x the matches x the tables."""
+    rounds_hands = sum(int(h.height) for h, _ in played.values())
+    design_hands = rounds_hands + confirm_hands
+    n_max = max((_matches(m) for _, m in played.values()), default=0)
+    n_base, z_s = baseline_n(spec, figs, z_at or {})
+    base = 0.0
+    for (_cid, pair), (_h, m) in played.items():
+        base += n_base * (2 if pair[0] != pair[1] else 1) * float(m["hands"].mean())
     return {
         "design_hands": design_hands,
-        "brute_force_hands": round(brute),
-        "brute_force_matches_per_cell": n_max,
-        "ratio": round(brute / design_hands, 2) if design_hands else None,
-        "rounds": rounds,
+        "rounds_hands": rounds_hands,
         "confirmation_hands": confirm_hands,
+        "boundary_matches_per_cell": n_max,
+        "baseline": (
+            "a fixed-n sweep of every played cell under every pairing, the clock re-scored by the exact model, "
+            "at the n whose screening intervals (all judgements at once, Bonferroni at the screening's alpha) "
+            "are as narrow as the design's where it decided each judgement; no confirmation"
+        ),
+        "baseline_matches_per_cell": n_base,
+        "baseline_z": z_s,
+        "baseline_hands": round(base),
+        "ratio": round(base / design_hands, 2) if design_hands else None,
+        "ratio_screening": round(base / rounds_hands, 2) if rounds_hands else None,
+        "rounds": rounds,
         "parameter_sets": len(spec.sets),
         "played_cells": len(spec.played),
         "pairings": len(spec.pairings),
@@ -361,10 +467,12 @@ def _result(
     rounds: int,
     seconds: float,
     wording=None,
+    z_at: dict | None = None,
 ) -> dict:
     by_id = {s.id: s for s in spec.sets}
     rec = confirmation["confirmed"]
     res = {
+        "format": RESULT_FORMAT,
         "spec": spec.path,
         "spec_hash": spec.hash,
         "base": spec.base,
@@ -380,12 +488,20 @@ def _result(
         "error_control": {
             "method": ERROR_CONTROL,
             "alpha": ALPHA,
+            "alpha_screen": ALPHA_SCREEN,
+            "alpha_confirm": ALPHA_CONFIRM,
+            "alpha_per_try": ALPHA_PER_TRY,
+            "confirm_tries": CONFIRM_TRIES,
             "text": (
-                f"Bonferroni with alpha spending: family-wise error rate <= {ALPHA:g} over every screening "
-                f"decision (a goal met or failed for sure, any set, any pairing, any round): round r spends "
-                f"{ALPHA:g} / {spec.search['rounds']} rounds, split over its open judgements; screening "
-                "intervals estimate +- z SE (delta-method SE for the exact model, bootstrap for simulated "
-                "figures); decisions are final"
+                f"family-wise error rate <= {ALPHA:g} over every decision, screening and confirmation: "
+                f"the screening's {ALPHA_SCREEN:g} by Bonferroni with alpha spending (a goal met or failed "
+                f"for sure, any set, any pairing, any round: round r spends {ALPHA_SCREEN:g} / "
+                f"{spec.search['rounds']} rounds, split over its open judgements; screening intervals "
+                "estimate +- z SE, delta-method SE for the exact model, bootstrap for simulated figures; "
+                "decisions are final; a judgement still open after the last round is not decided); the "
+                f"confirmation's {ALPHA_CONFIRM:g} split over the at most {CONFIRM_TRIES} candidates tried, "
+                f"{ALPHA_PER_TRY:.4g} each (one-sided bounds, z {NormalDist().inv_cdf(1 - ALPHA_PER_TRY):.2f}, "
+                "every goal's bound meeting its goal on fresh deals)"
             ),
             "rounds": [{k: rd[k] for k in ("round", "judgements", "alpha", "z")} for rd in rounds_log],
         },
@@ -404,8 +520,9 @@ def _result(
         "front": front,
         "recommended": rec,
         "confirmation": confirmation,
-        "cost": _cost(spec, played, figs, rounds, sum(t["hands"] for t in confirmation["tried"])),
+        "cost": _cost(spec, played, figs, rounds, sum(t["hands"] for t in confirmation["tried"]), z_at),
         "hands_by_cell": _hands_played(played),
+        "check": _check(spec, out, rec, confirmation),
     }
     if rec is None:  # with no candidate, or none confirmed: what binds, and the nearest set
         res["binding"] = binding(res["goals"], judged)
@@ -415,14 +532,52 @@ def _result(
             None
             if j["robust"]
             else (
-                f"holds under {', '.join(j['holds_under']) or 'no pairing'} only; fails under "
-                + ", ".join(p for p in res["pairings"] if p not in j["holds_under"])
+                f"meets its goals on the search's estimates under {', '.join(j['holds_under']) or 'no pairing'} "
+                "only, not under " + ", ".join(p for p in res["pairings"] if p not in j["holds_under"])
             )
         )
-        res["recommended_variant"] = variant_toml(by_id[rec], spec)
+        res["recommended_variant"] = variant_toml(by_id[rec], spec, confirmation, res["check"])
     if wording is not None:
         res["sentence"] = wording.sentence(res)
     return res
 
 
-__all__ = ["design", "round_seed", "confirm_seed", "round_matches", "ALPHA", "ERROR_CONTROL", "BOOT_REPS"]
+def _check(spec: DesignSpec, out: Path, rec: str | None, confirmation: dict) -> dict:
+    """The independent check the design names: the seed (``check_seed``, disjoint from every round
+    and confirmation) and, with a recommendation, one ``simsuite simulate`` command per pairing
+    that plays the recommended rules on that seed, as many matches as its confirmation did."""
+    seed = check_seed(spec.seed)
+    out_check = {
+        "seed": seed,
+        "seed_rule": f"SeedSequence([seed, {CHECK_KEY}])",
+        "disjoint_from": "every round's seed (the spec's seed for round 0) and every confirmation's",
+        "commands": {},
+    }
+    if rec is None:
+        return out_check
+    t = next(t for t in confirmation["tried"] if t["set"] == rec)
+    for pair in spec.pairings:
+        n = t["matches_by_pairing"][pair_text(pair)]
+        out_check["commands"][pair_text(pair)] = " ".join(
+            ["simsuite", "simulate", "--variant", shlex.quote(str(out / VARIANT_FILE))]
+            + ["--policies", shlex.quote(",".join(pair))]
+            + (["--duplicate"] if pair[0] != pair[1] else [])
+            + ["--matches", str(n), "--seed", str(seed)]
+        )
+    return out_check
+
+
+__all__ = [
+    "design",
+    "round_seed",
+    "confirm_seed",
+    "check_seed",
+    "round_matches",
+    "ALPHA",
+    "ALPHA_SCREEN",
+    "ALPHA_CONFIRM",
+    "ALPHA_PER_TRY",
+    "CONFIRM_TRIES",
+    "ERROR_CONTROL",
+    "BOOT_REPS",
+]

@@ -21,6 +21,8 @@ RESULT = "design.json"
 TEXT = "design.txt"
 VARIANT_FILE = "recommended.toml"
 RUNS = "runs"
+# design.json's layout: a stored result of another layout is computed again from its runs (kept)
+RESULT_FORMAT = 2
 
 
 def pairing_slug(pair: tuple[str, str]) -> str:
@@ -103,7 +105,7 @@ def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
         return None
     try:
         res = load_design(out)
-        if res.get("spec_hash") != spec.hash:
+        if res.get("spec_hash") != spec.hash or res.get("format") != RESULT_FORMAT:
             return None
         for rd in res["rounds"]:
             for pair in spec.pairings:
@@ -127,24 +129,61 @@ def finished(out: Path, spec: DesignSpec, wording=None) -> dict | None:
     return res
 
 
-def variant_toml(s: ParamSet, spec: DesignSpec) -> str:
+def confirmation_lines(confirmation: dict | None, check: dict | None) -> list[str]:
+    """The comment lines of ``recommended.toml`` that say what was confirmed: each goal confirmed,
+    its one-sided bound on the fresh deals and the level; and the independent check's seed and
+    commands."""
+    t = next((t for t in (confirmation or {}).get("tried", []) if t["confirmed"]), None)
+    lines = []
+    if t is not None:
+        lines.append(
+            f"# Confirmed on fresh deals (seed {t['seed']}; {t['matches']:,} matches under each goal's primary "
+            f"pairing) at one-sided level {t['alpha']:.4g} (confidence {100 * (1 - t['alpha']):.2f}%; the "
+            f"confirmation's alpha {confirmation['alpha']:g} split over at most {confirmation['max_tries']} "
+            "candidates):"
+        )
+        for g in t["goals"]:
+            if g["primary"]:
+                f = g["figure"] or {}
+                lines.append(
+                    f"#   {g['goal']} under {g['pairing']}: {g['status']} (estimate {f.get('value', float('nan')):.4g}, "
+                    f"one-sided bound {g['bound']:.4g}, n = {f.get('n', 0):,} deals)"
+                )
+    if check and check.get("commands"):
+        lines.append(
+            f"# An independent check: seed {check['seed']} ({check['seed_rule']}) shares no deal with the design's "
+            "rounds or confirmation, e.g."
+        )
+        lines += [f"#   {c}" for c in check["commands"].values()]
+    return ["".join(c if c.isprintable() else " " for c in line) for line in lines]
+
+
+def variant_toml(s: ParamSet, spec: DesignSpec, confirmation: dict | None = None, check: dict | None = None) -> str:
     """The recommended rules as a variant file: the whole variant, every field, loadable by every
     command (``--variant recommended.toml``). Each section's ``[cite.<section>]`` keeps the base
     variant's citations, and marks each field the design chose with ``default = "chosen by simsuite
-    design: <goals>"`` (docs/variants.md)."""
+    design: <goals>"`` (docs/variants.md). With the design's ``confirmation`` and ``check``, comment
+    lines say which goals were confirmed, at what level, and how to check it independently."""
     v = s.variant
     about = (
         f"The rules simsuite design recommends for {spec.path}: {spec.base} with "
         + ", ".join(f"{k}={val}" for k, val in s.params.items())
         + "."
     )
+    t = next((t for t in (confirmation or {}).get("tried", []) if t["confirmed"]), None)
     chosen = {
         "default": f"chosen by simsuite design from {spec.base}, for the goals "
         + "; ".join(g.text() for g in spec.goals)
+        + (
+            f" (confirmed on fresh deals, seed {t['seed']}, at one-sided level {t['alpha']:.4g})"
+            if t is not None
+            else ""
+        )
     }
     lines = [
         "# " + "".join(c if c.isprintable() else " " for c in about),  # one comment line, whatever a path holds
         f"# Written by simsuite design; use it with --variant {VARIANT_FILE}.",
+        *confirmation_lines(confirmation, check),
         "",
         f"id = {toml_value(as_id('design-' + Path(spec.path).stem))}",
     ]  # an id every command loads
