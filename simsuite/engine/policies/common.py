@@ -48,11 +48,7 @@ from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
 from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
-
-RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
-# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert before its rebuild,
-# a named reference for duels; "learned" (5), engine.learned, scores the search's candidates with a trained model
-POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
+from .codes import BASIC, EXPERT, LEARNED, RANDOM
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
 # the three heuristics only (random, basic, expert: ``search``, ``expert-v1`` and ``learned`` are never

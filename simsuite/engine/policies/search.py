@@ -17,7 +17,7 @@ At each decision (bury, lead, follow) the seat to move
 
 Bidding is left to the heuristic. A decision with one candidate costs no roll-out.
 
-Policy codes: ``search`` is ``SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
+Policy codes: ``search`` is ``codes.SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
 (``search_code``), so that a seat's code in ``pols`` carries everything the engine needs.
 """
 
@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from . import phases as ph
-from .core import (
+from .. import core
+from .. import phases as ph
+from ..core import (
     CLAIM_KIND,
     CLAIM_TOP,
     CLAIM_TRUMP,
@@ -64,10 +64,10 @@ from .core import (
     w_u_top,
     w_u_w,
 )
-from .follow import best_sets
-from .order import class_span
-from .params import BOTTOM
-from .phases import (
+from ..follow import best_sets
+from ..order import class_span
+from ..params import BOTTOM
+from ..phases import (
     S_DEALER,
     S_DECLARERS,
     S_K,
@@ -75,23 +75,13 @@ from .phases import (
     S_TURN,
     S_WINNER,
 )
-from .policies import (
-    EXPERT,
-    bury_by_key,
-    bury_three,
-    fill,
-    follow_once,
-    lead_once,
-    put_unit,
-    split_by_class,
-    strength,
-    try_trump,
-)
-from .rng import randint
-from .trick import beats
-from .units import build_units
+from ..rng import randint
+from ..trick import beats
+from ..units import build_units
+from . import bury_three, follow_once, lead_once
+from .codes import D_BURY, D_FOLLOW, D_LEAD, EXPERT, SEARCH
+from .common import bury_by_key, fill, put_unit, split_by_class, strength, try_trump
 
-SEARCH = 3
 DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
 DEFAULT_CANDIDATES = 6  # C: candidates weighed per decision (the heuristic's choice always among them)
 MAX_SAMPLES = 255
@@ -531,10 +521,7 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     return n
 
 
-# --- the decisions --------------------------------------------------------------------------------
-
-# what a decision is: a lead, a follow, a bury
-D_LEAD, D_FOLLOW, D_BURY = 0, 1, 2
+# --- the decisions (``codes``: D_LEAD, D_FOLLOW, D_BURY) ----------------------------------------------
 
 
 @njit(cache=True, inline="always")  # one caller (decide): a separate copy would only add compile time
