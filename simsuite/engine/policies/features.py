@@ -72,7 +72,7 @@ from ..phases import (
 )
 from ..trick import beats, contender
 from .codes import D_BURY, D_FOLLOW, D_LEAD
-from .common import next_can_beat, next_can_beat_single
+from .common import ABOVE_POSITION, TRUMP_STRENGTH, next_can_beat, next_can_beat_single
 from .expert import capture_multiplier
 
 Feature = namedtuple("Feature", ["name", "group", "doc"])
@@ -80,7 +80,7 @@ Feature = namedtuple("Feature", ["name", "group", "doc"])
 # The features, in column order. ``group``: "rule" (the variant's parameters, the same in every row
 # of a hand), "position" (the decision, the same for every candidate of one decision) or
 # "candidate" (the candidate's own). Counts are cards (a pair counts 2); strengths are
-# ``100 x trump + position`` (``policies.strength``), so that any trump is above any side card.
+# ``TRUMP_STRENGTH (100) x trump + position`` (``common.strength``), so that any trump is above any side card.
 FEATURES: tuple[Feature, ...] = (
     Feature("decks", "rule", "decks in play (2, 3 or 4)"),
     Feature("bottom_size", "rule", "cards in the bottom"),
@@ -409,7 +409,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_POINTS_HELD] = points_held
     row[X_POINTS_UNSEEN] = points_unseen
     row[X_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS] if knows_bottom else -1
-    row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * 100 + st.win_c[CLAIM_TOP] if follow else -1
+    row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * TRUMP_STRENGTH + st.win_c[CLAIM_TOP] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
     after = 0 if bury else 3 - turn
     win_c = st.win_c
@@ -448,7 +448,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         high = 0
         top = -1
         top_c = -1
-        low = 1 << 30
+        low = ABOVE_POSITION
         breaks = 0
         multi = 0
         aces = 0
@@ -471,7 +471,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
             cards += m
             points += core.POINTS[c] * m
             k = cls[c]
-            s_c = (100 if k == TRUMP else 0) + pos[c]
+            s_c = (TRUMP_STRENGTH if k == TRUMP else 0) + pos[c]
             if k == TRUMP:
                 trumps += m
                 m4 += m
