@@ -27,16 +27,17 @@ import numpy as np
 from simsuite.analysis.stats import mean_ci, wilson
 from simsuite.engine import hand as H
 from simsuite.engine import phases as ph
-from simsuite.engine import search
 from simsuite.engine.api import hand_states
 from simsuite.engine.core import NC, POINTS, Work
 from simsuite.engine.names import policy_codes
 from simsuite.engine.params import compile_variant
+from simsuite.engine.policies import search
+from simsuite.engine.policies.codes import D_BURY, D_FOLLOW, D_LEAD, DECISION_NAMES
 from simsuite.rules.cards import format_cards
 from simsuite.rules.variant import load_variant
 from simsuite.sim.hands import play_hands
 
-KINDS = {search.D_BURY: "bury", search.D_LEAD: "lead", search.D_FOLLOW: "follow"}
+KINDS = DECISION_NAMES
 END_CARDS = 8  # the last 8 cards of a hand: the stage where the last trick's capture is planned
 
 
@@ -99,7 +100,7 @@ def which_decision(v, hands: int, seed: int, samples: int, show: int) -> None:
             n = search.decide(P, st, code, W, s, kind, out, cand, stats)
             mine = cand[0].copy()  # expert's own choice: search's first candidate
             role = "declarers" if seat % 2 == st.sc[ph.S_DECLARERS] else "defenders"
-            key = (role, KINDS[kind], "bury" if kind == search.D_BURY else _stage(st, v.hand_size))
+            key = (role, KINDS[kind], "bury" if kind == D_BURY else _stage(st, v.hand_size))
             loss = 0.0
             if n > 1 and not np.array_equal(out, mine):
                 pair[0], pair[1] = out, mine
@@ -119,16 +120,16 @@ def which_decision(v, hands: int, seed: int, samples: int, show: int) -> None:
             return mine
 
         if v.bottom_size > 0:
-            bury = judge(search.D_BURY, st.sc[ph.S_DEALER])
+            bury = judge(D_BURY, st.sc[ph.S_DEALER])
             ph.apply_bury(st, bury)
         while not ph.hand_over(st.sc):
             seat = ph.to_move(st.sc)
             if st.sc[ph.S_TURN] == 0:
-                lead = judge(search.D_LEAD, seat)
+                lead = judge(D_LEAD, seat)
                 if ph.apply_lead(P, st, W, lead, forced) == ph.LEAD_FORFEIT:
                     break
             else:
-                play = judge(search.D_FOLLOW, seat)
+                play = judge(D_FOLLOW, seat)
                 ph.apply_follow(P, st, W, play)
                 if st.sc[ph.S_TURN] == 4:
                     ph.finish_trick(st)

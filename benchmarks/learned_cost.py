@@ -16,13 +16,14 @@ import time
 import numpy as np
 from numba import njit
 
-from simsuite.engine import core, features, learned
+from simsuite.engine import core
 from simsuite.engine import phases as ph
 from simsuite.engine.core import NC
 from simsuite.engine.hand import deal_and_declare
-from simsuite.engine.model import work_for
 from simsuite.engine.params import BOTTOM, START_LEVEL, compile_variant
-from simsuite.engine.policies import EXPERT, LEARNED, bury_three, follow_once, lead_once
+from simsuite.engine.policies import bury_three, features, follow_once, lead_once, learned
+from simsuite.engine.policies.codes import D_FOLLOW, D_LEAD, EXPERT, LEARNED
+from simsuite.engine.policies.model import work_for
 from simsuite.engine.rng import hand_state, run_key
 from simsuite.rules.variant import load_variant
 
@@ -54,7 +55,7 @@ def play(P, key, hands, W, steps, reps):
         sc = st.sc
         while not ph.hand_over(sc):
             seat = ph.to_move(sc)
-            kind = 0 if sc[ph.S_TURN] == 0 else 1
+            kind = D_LEAD if sc[ph.S_TURN] == 0 else D_FOLLOW
             if steps >= 1:
                 n = learned.candidates(P, st, seat, W, s, kind, learned.LEARNED_CANDIDATES, cand)
                 if steps >= 2 and n > 1:
@@ -63,7 +64,7 @@ def play(P, key, hands, W, steps, reps):
                         features.decision_features(P, st, W, seat, kind, cand, n, X, False)
                     for _ in range(reps if steps == 3 else 0):
                         learned.score_into(core.w_model(W), X, n, kind, core.w_lw(W), core.w_lk(W), core.w_lv(W))
-            if kind == 0:
+            if kind == D_LEAD:
                 lead_once(EXPERT, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
                 ph.apply_lead(P, st, W, lead, forced)
             else:

@@ -10,7 +10,7 @@ import pytest
 
 from simsuite.analysis import calibrate as C
 from simsuite.cli import main
-from simsuite.engine.policies import POLICY_NAMES
+from simsuite.engine.policies.codes import POLICY_NAMES
 from simsuite.errors import SimsuiteError
 from simsuite.rules.variant import load_variant
 

@@ -802,9 +802,9 @@ def test_lean_and_full_loops_play_the_same_hands(vid):
 def test_learned_and_full_sets_play_the_same_hands(vid):
     # the loops compiled for random/basic/expert/learned (policies.LEARNED_SET, what make demo plays)
     # against those that can play every policy (policies.FULL): the same cards, hand for hand
-    from simsuite.engine.model import work_for
     from simsuite.engine.names import policy_codes
     from simsuite.engine.policies import FULL, LEARNED_SET
+    from simsuite.engine.policies.model import work_for
     from simsuite.engine.rng import run_key
 
     v = variant(vid)

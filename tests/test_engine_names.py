@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from simsuite.engine import core, names, params, phases, search
+from simsuite.engine import core, names, params, phases
+from simsuite.engine.policies import codes, search
+from simsuite.engine.policies.codes import SEARCH
 from simsuite.rules import choices
 from simsuite.rules.choices import CHOICE_ENUMS, CHOICES, code
 from simsuite.rules.variant import load_all
@@ -91,11 +93,11 @@ def test_bid_kinds_and_search_code_fields_are_named_once():
     assert (phases.BID_REJECTED, phases.BID_DECLARE, phases.BID_OVERRIDE, phases.BID_REINFORCE) == (0, 1, 2, 3)
     assert phases.BID_KIND_NAMES == {1: "declare", 2: "override", 3: "reinforce"}
     c = search.search_code(16, 8)
-    assert c == search.SEARCH + (16 << 4) + (8 << 12)  # the packing the results files hold
+    assert c == SEARCH + (16 << 4) + (8 << 12)  # the packing the results files hold
     assert search.is_search(c) and search.code_samples(c) == 16 and search.code_candidates(c) == 8
-    assert names.policy_name(c) == "search-k16-c8" and names.plays_as(c) == (search.SEARCH, 16, 8)
+    assert names.policy_name(c) == "search-k16-c8" and names.plays_as(c) == (SEARCH, 16, 8)
     assert names.plays_as(names.policy_code("search")) == (
-        search.SEARCH,
+        SEARCH,
         search.DEFAULT_SAMPLES,
         search.DEFAULT_CANDIDATES,
     )
@@ -259,3 +261,50 @@ def test_rules_compare_choices_by_enum_not_by_string(path):
             found.append(f"{path.name}:{node.lineno}")
     assert not found, found
     assert choices.ThrowFailure.FORFEIT == "forfeit"
+
+
+# The names ``engine.policies.codes`` defines, each there only: the policy codes and the decision kinds.
+CODE_NAMES = (
+    "RANDOM",
+    "BASIC",
+    "EXPERT",
+    "SEARCH",
+    "EXPERT_V1",
+    "LEARNED",
+    "POLICY_NAMES",
+    "D_LEAD",
+    "D_FOLLOW",
+    "D_BURY",
+    "DECISION_NAMES",
+    "N_DECISION_KINDS",
+)
+
+
+def test_policy_codes_and_decision_kinds_are_defined_once():
+    """Their values are in results files (a seat's code) and in model files (a model's group per decision
+    kind, the ``decision_kind`` feature): they keep the numbers they have always had, and every other
+    module imports them from ``engine.policies.codes``."""
+    assert codes.POLICY_NAMES == ("random", "basic", "expert", "search", "expert-v1", "learned")
+    assert (codes.RANDOM, codes.BASIC, codes.EXPERT, codes.SEARCH, codes.EXPERT_V1, codes.LEARNED) == (0, 1, 2, 3, 4, 5)
+    assert codes.DECISION_NAMES == ("lead", "follow", "bury") and (codes.D_LEAD, codes.D_FOLLOW, codes.D_BURY) == (
+        0,
+        1,
+        2,
+    )
+    home = ENGINE / "policies" / "codes.py"
+    for path in sorted((ROOT / "simsuite").rglob("*.py")):
+        if path == home:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            for t in targets:
+                for name in ast.walk(t):
+                    assert not (isinstance(name, ast.Name) and name.id in CODE_NAMES), (
+                        f"{path.relative_to(ROOT)}:{node.lineno} defines {name.id}; import it from engine.policies.codes"
+                    )

@@ -16,7 +16,7 @@ import pytest
 
 from simsuite.engine.api import play_one
 from simsuite.engine.names import policy_codes
-from simsuite.engine.policies import POLICY_NAMES
+from simsuite.engine.policies.codes import POLICY_NAMES
 from simsuite.report.trace import format_trace
 from simsuite.rules.variant import known_ids, load_variant
 

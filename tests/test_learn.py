@@ -13,11 +13,11 @@ import polars as pl
 import pytest
 
 from simsuite.cli import main
-from simsuite.engine import features as F
-from simsuite.engine import learned
 from simsuite.engine.api import play_batch
-from simsuite.engine.model import ENV, SHIPPED, ModelError, load_model, work_for
 from simsuite.engine.names import policy_code, policy_codes
+from simsuite.engine.policies import features as F
+from simsuite.engine.policies import learned
+from simsuite.engine.policies.model import ENV, SHIPPED, ModelError, load_model, work_for
 from simsuite.errors import SimsuiteError
 from simsuite.learn import collect as C
 from simsuite.learn import rules as LR
@@ -52,8 +52,8 @@ def tiny_model(tiny, tmp_path_factory):
 
 
 def test_feature_constants_follow_the_table():
-    """Each X_ constant names its feature: the table is the one list (engine/features.py)."""
-    src = (ROOT / "simsuite/engine/features.py").read_text()
+    """Each X_ constant names its feature: the table is the one list (engine/policies/features.py)."""
+    src = (ROOT / "simsuite/engine/policies/features.py").read_text()
     block = src[src.index("X_DECKS,") : src.index("= range(len(FEATURES))")]
     names = [n.strip().lower()[2:] for n in re.findall(r"X_[A-Z0-9_]+", block)]
     assert names == list(F.FEATURE_NAMES)
@@ -396,7 +396,7 @@ def test_learned_is_a_name_everywhere(capsys, tmp_path):
 
 
 def learned_code() -> int:
-    from simsuite.engine.policies import LEARNED
+    from simsuite.engine.policies.codes import LEARNED
 
     return LEARNED
 

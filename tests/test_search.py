@@ -17,10 +17,11 @@ from positions import position
 
 from simsuite.cli import main
 from simsuite.engine import phases as ph
-from simsuite.engine import search
 from simsuite.engine.api import play_batch, play_one
 from simsuite.engine.core import NC
 from simsuite.engine.names import policy_code, policy_codes, policy_name
+from simsuite.engine.policies import search
+from simsuite.engine.policies.codes import SEARCH
 from simsuite.errors import SimsuiteError
 from simsuite.play.advise import advise
 from simsuite.play.pyhand import play_hand_py
@@ -39,7 +40,7 @@ FAST = "search-k2-c3"  # small enough for tests
 
 
 def test_search_names_round_trip():
-    assert policy_code("search") == search.SEARCH
+    assert policy_code("search") == SEARCH
     code = policy_code("search-k16-c8")
     assert search.is_search(code) and search.samples_of(code) == 16 and search.candidates_of(code) == 8
     assert policy_name(code) == "search-k16-c8" and policy_name(policy_code("search-c4")) == "search-c4"

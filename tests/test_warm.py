@@ -177,7 +177,8 @@ def test_the_two_sets_compile_their_shared_policies_in_different_orders():
     first; the search asks for follow candidates first, while the lean tricks loop compiles the lead
     policies first (docs/performance.md, "Two workers that compile in different orders"). Measured:
     the workers' waits for each other's locks went from 34 s to 1 s in a cold run."""
-    from simsuite.engine import full, hand, search
+    from simsuite.engine import full, hand
+    from simsuite.engine.policies import search
 
     decide, matches = _order(full.run, "H.decide(", "M.play_matches(")
     assert decide < matches

@@ -210,7 +210,7 @@ def test_wheel_installs_and_runs(installed):
                 "-c",
                 "import simsuite\n"
                 "from simsuite.analysis.calibrate import load_all_references\n"
-                "from simsuite.engine.model import active_model, active_path\n"
+                "from simsuite.engine.policies.model import active_model, active_path\n"
                 "print(simsuite.__file__, simsuite.__version__, len(load_all_references()), active_path())\n"
                 "assert active_model()",
             ],

@@ -14,10 +14,10 @@ import numpy as np
 
 from ..engine.api import bury_many
 from ..engine.hand import BURIED_POINTS, BURIED_TRUMPS, N_BURIED
-from ..engine.model import work_for
 from ..engine.names import policy_codes, policy_name
 from ..engine.params import compile_variant
 from ..engine.policies import full_for
+from ..engine.policies.model import work_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.variant import Variant

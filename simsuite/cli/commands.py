@@ -65,7 +65,7 @@ def cmd_learn_train(args) -> int:
 
 
 def cmd_learn_evaluate(args) -> int:
-    from ..engine.model import load_model
+    from ..engine.policies.model import load_model
     from ..learn.train import coefficients, evaluate, load
     from ..report.learn_text import evaluation_table
 

@@ -12,10 +12,10 @@ from . import full as F
 from . import hand as H
 from . import lean as L
 from . import phases as ph
-from .model import work_for
 from .names import policy_codes
 from .params import compile_variant
 from .policies import LEARNED_SET, full_for
+from .policies.model import work_for
 from .rng import hand_state, run_key
 
 # --- the compiled loops, from Python ----------------------------------------------------------------

@@ -32,11 +32,11 @@ MAXS = 20  # steps in one unit
 MAXD = 40  # units in one selected set
 MAXREC = 128  # optimal sets remembered for the policies
 NF = 7  # profile fields
-MAX_CANDIDATES = 24  # candidates one decision of ``search`` or ``learned`` weighs (``engine.search``)
-XCOLS = 80  # room for the learned policy's features per candidate (``engine.features.N_FEATURES`` of them)
-LOG_META = 10  # a logged candidate's columns before its features (``engine.learned``, "the decision log")
+MAX_CANDIDATES = 24  # candidates one decision of ``search`` or ``learned`` weighs (``engine.policies.search``)
+XCOLS = 80  # room for the learned policy's features per candidate (``engine.policies.features.N_FEATURES`` of them)
+LOG_META = 10  # a logged candidate's columns before its features (``engine.policies.learned``, "the decision log")
 LOG_ROWS = 4096  # candidates the decision log holds (a hand of four decks logs at most about 1,300)
-MODEL_WORDS = 16384  # the learned policy's model, at most (``engine.learned``, "The model in W")
+MODEL_WORDS = 16384  # the learned policy's model, at most (``engine.policies.learned``, "The model in W")
 
 # The analysis of a lead, ``LI`` (int64[64], written by ``lead_info`` and read by the follow and
 # trick rules, the throw test and the policies):
@@ -81,7 +81,7 @@ WORK_LAYOUT = (
     ("fs", (16, 64)),
     ("ls", (8, 64)),
     ("hl", (8, 54 * 4)),
-    # the learned policy (``engine.learned``): its candidates and their features, the decision log
+    # the learned policy (``engine.policies.learned``): its candidates and their features, the decision log
     # that ``simsuite learn collect`` fills with the search's candidates (its count and switch in
     # ``log_n``), and the model, copied in by ``Work(model)``
     ("lc", (MAX_CANDIDATES, NC)),
@@ -224,10 +224,10 @@ N_OUT = 5
 class Work:
     """Preallocated scratch for one thread of play: one buffer (``arrays()``, the ``W`` that
     compiled functions take) and a named view of each region (``WORK_LAYOUT``). ``model``: the
-    learned policy's model words (``engine.model``), copied into the ``model`` region; without it
-    the region is zero, and a ``learned`` seat plays the heuristic's choice (``engine.learned``), so
+    learned policy's model words (``engine.policies.model``), copied into the ``model`` region; without it
+    the region is zero, and a ``learned`` seat plays the heuristic's choice (``engine.policies.learned``), so
     the Python entries always pass the model where a seat plays ``learned``
-    (``engine.model.work_for``)."""
+    (``engine.policies.model.work_for``)."""
 
     def __init__(self, model: np.ndarray | None = None):
         self.buf = np.zeros(WORK_SIZE, np.int64)
@@ -373,7 +373,7 @@ def w_lv(W):
 @njit(cache=True, inline="always")
 def w_lw(W):
     """The learned policy's weights of the candidate features (float64): per group, their part
-    from the rules alone, and in the last row one decision's (``engine.learned.score_into``)."""
+    from the rules alone, and in the last row one decision's (``engine.policies.learned.score_into``)."""
     return view(W, O_LW, (16, XCOLS)).view(np.float64)
 
 

@@ -19,9 +19,9 @@ from numba import njit
 
 from . import hand as H
 from . import match as M
-from . import search
 from .lean import FULL_ARGS, OP_BURY, OP_HANDS, OP_MATCHES, arguments
 from .policies import FULL
+from .policies.codes import D_BURY, D_FOLLOW, D_LEAD
 
 OP_DECIDE = 3
 
@@ -79,14 +79,14 @@ def decide(P, st, pol, W, s, kind, out):
 
 def decide_bury(P, st, pol, W, s, out):
     """The dealer's policy chooses the bury (the bottom is already in its hand): ``decide``."""
-    decide(P, st, pol, W, s, search.D_BURY, out)
+    decide(P, st, pol, W, s, D_BURY, out)
 
 
 def decide_lead(P, st, pol, W, s, out):
     """The leader's policy chooses a lead: ``decide``."""
-    decide(P, st, pol, W, s, search.D_LEAD, out)
+    decide(P, st, pol, W, s, D_LEAD, out)
 
 
 def decide_follow(P, st, pol, W, s, out):
     """The seat to move chooses a follow: ``decide``."""
-    decide(P, st, pol, W, s, search.D_FOLLOW, out)
+    decide(P, st, pol, W, s, D_FOLLOW, out)

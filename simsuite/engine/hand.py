@@ -10,7 +10,6 @@ import numpy as np
 from numba import njit
 
 from ..columns import RECORD_FIELDS
-from . import learned, search
 from . import phases as ph
 from .core import (
     CAP_MULT,
@@ -61,12 +60,8 @@ from .phases import (
     bid_ok,  # noqa: F401  (re-exported: the engine's bid ruling, tested against simsuite.rules.declare)
 )
 from .policies import (
-    BASIC,
-    EXPERT,
     FULL,
-    LEARNED,
     LEARNED_SET,
-    RANDOM,
     bid_wish,
     bury_three,
     choose_bury,
@@ -74,8 +69,11 @@ from .policies import (
     choose_lead,
     follow_three,
     lead_three,
+    learned,
     may_bid,
+    search,
 )
+from .policies.codes import BASIC, D_BURY, D_FOLLOW, D_LEAD, EXPERT, LEARNED, RANDOM
 from .rng import hand_state
 
 # --- the record of one hand: each slot is its field's place in ``columns.RECORD_FIELDS`` (the column table) ---
@@ -168,7 +166,7 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
 
 @njit(cache=True, inline="always")
 def search_step(P, st, pol, W, s, kind, out):
-    """A search's decision (``kind``: ``search.D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``."""
+    """A search's decision (``kind``: ``D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``."""
     cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
     stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
     n = search.decide(P, st, pol, W, s, kind, out, cand, stats)
@@ -178,16 +176,16 @@ def search_step(P, st, pol, W, s, kind, out):
 @njit(cache=True, inline="always")
 def decide(P, st, pol, W, s, kind, out, full):
     """The policy ``pol`` of the seat to move decides on the hand's state ``st``: the bury
-    (``kind`` is ``search.D_BURY``; the bottom is already in the dealer's hand), the lead
+    (``kind`` is ``D_BURY``; the bottom is already in the dealer's hand), the lead
     (``D_LEAD``) or the follow (``D_FOLLOW``), into ``out``. Any built-in policy of the set ``full``,
     a constant: ``FULL`` (every policy) or ``LEARNED_SET`` (the search's branch is pruned, so no
     roll-out compiles). Inlined into its compiled callers: ``play_hand_full`` and
     ``play_hand_learned`` (the bury and each play the lean ``play_tricks`` stops at) and
     ``engine.full.run``, whose ``decide`` is the Python path's entry (``play.builtin``,
     ``play.advise``)."""
-    if full == FULL and search.is_search(pol) and (kind != search.D_BURY or P[BOTTOM] > 0):
+    if full == FULL and search.is_search(pol) and (kind != D_BURY or P[BOTTOM] > 0):
         search_step(P, st, pol, W, s, kind, out)
-    elif pol == LEARNED and (kind != search.D_BURY or P[BOTTOM] > 0):
+    elif pol == LEARNED and (kind != D_BURY or P[BOTTOM] > 0):
         learned.decide(P, st, W, s, kind, out)
     else:
         heuristic_decides(P, st, pol, W, s, kind, out, full)
@@ -200,13 +198,13 @@ def heuristic_decides(P, st, pol, W, s, kind, out, full):
     set, where ``expert-v1`` does not compile."""
     hand = st.hands[st.sc[S_DEALER]]
     seat = ph.to_move(st.sc)
-    if kind == search.D_BURY and full == FULL:
+    if kind == D_BURY and full == FULL:
         choose_bury(pol, hand, st.cls, st.pos, P, s, P[BOTTOM], W, out)
-    elif kind == search.D_BURY:
+    elif kind == D_BURY:
         bury_three(pol, hand, st.cls, st.pos, P, s, P[BOTTOM], W, out)
-    elif kind == search.D_LEAD and full == FULL:
+    elif kind == D_LEAD and full == FULL:
         choose_lead(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
-    elif kind == search.D_LEAD:
+    elif kind == D_LEAD:
         lead_three(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, out)
     elif full == FULL:
         choose_follow(
@@ -270,9 +268,9 @@ def bury_step(P, st, pol, W, s, out, full):
     if full is None:
         bury_three(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
     elif full == FULL and search.is_search(pol) and P[BOTTOM] > 0:
-        search_step(P, st, pol, W, s, as_int(search.D_BURY), out)
+        search_step(P, st, pol, W, s, as_int(D_BURY), out)
     elif pol == LEARNED and P[BOTTOM] > 0:
-        learned.decide(P, st, W, s, as_int(search.D_BURY), out)
+        learned.decide(P, st, W, s, as_int(D_BURY), out)
     elif full == FULL:
         choose_bury(pol, st.hands[st.sc[S_DEALER]], st.cls, st.pos, P, s, P[BOTTOM], W, out)
     else:
@@ -539,20 +537,18 @@ def _play_deciding(
     _deal(P, s, st, level, first_drawer, first_hand, pols, W, rec, keep, h_deal, h_bottom, h_bids, h_n)
     HL = w_hl(W)
     bury = HL[HL_BURY][:NC]
-    kind = as_int(search.D_BURY)
+    kind = as_int(D_BURY)
     seat = st.sc[S_DEALER]
     out = bury
     status, nplays, first_row = as_int(NEED_DECISION), as_int(0), as_int(0)
     while status == NEED_DECISION:
         decide(P, st, pols[seat], W, s, kind, out, full)  # its one call site: ``decide`` is inlined
-        if kind == search.D_BURY and not _buried(st, bury, rec, keep, h_bury):
+        if kind == D_BURY and not _buried(st, bury, rec, keep, h_bury):
             return
-        status, nplays, first_row = play_tricks(
-            P, st, pols, W, s, keep, h_plays, nplays, first_row, kind != search.D_BURY
-        )
+        status, nplays, first_row = play_tricks(P, st, pols, W, s, keep, h_plays, nplays, first_row, kind != D_BURY)
         seat = ph.to_move(st.sc)
-        kind = as_int(search.D_LEAD) if st.sc[S_TURN] == 0 else as_int(search.D_FOLLOW)
-        out = HL[HL_LEAD][:NC] if kind == search.D_LEAD else HL[HL_PLAY][:NC]
+        kind = as_int(D_LEAD) if st.sc[S_TURN] == 0 else as_int(D_FOLLOW)
+        out = HL[HL_LEAD][:NC] if kind == D_LEAD else HL[HL_PLAY][:NC]
     _finish(P, st, W, rec, status, nplays, keep, h_n)
 
 

@@ -1,7 +1,7 @@
 """Built-in policy names, parsed in one place: a name to its engine code and back, and the lists
 of names the commands take (one to four seats, an ``"A,B"`` team pair).
 
-``search`` takes its samples and candidates in the name (``search-k16-c8``, see ``engine.search``).
+``search`` takes its samples and candidates in the name (``search-k16-c8``, see ``engine.policies.search``).
 Python policies (an import path ``file.py:Class`` or ``package.module:Class``) are not names: the
 compiled engine cannot play them, so every parser here refuses them by their shape, without
 importing anything; ``simsuite.play.loader.load_policy`` loads them for the Python hand loop.
@@ -15,13 +15,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import SimsuiteError, did_you_mean
-from .policies import POLICY_NAMES
-from .search import (
+from .policies.codes import POLICY_NAMES, SEARCH
+from .policies.search import (
     DEFAULT_CANDIDATES,
     DEFAULT_SAMPLES,
     MAX_CANDIDATES,
     MAX_SAMPLES,
-    SEARCH,
     code_candidates,
     code_samples,
     is_search,

@@ -6,7 +6,7 @@ the search's roll-outs share it) moved by small phases: the deal and the declara
 (``take_bottom``, ``apply_bury``), one play (``apply_lead``, ``apply_follow``), the end of a trick
 (``finish_trick``) and the score (``score``). Three drivers walk the phases: the compiled hand loop
 (``engine.hand.play_hand``), the Python path with user policies (``simsuite.play.pyhand``) and the
-search policy's roll-outs (``engine.search``). No driver repeats a rule.
+search policy's roll-outs (``engine.policies.search``). No driver repeats a rule.
 
 The position to move is ``sc[S_LEADER]`` and ``sc[S_TURN]`` (plays made in the current trick,
 0..3); a hand is over when ``sc[S_CARDS_LEFT]`` is 0 or ``sc[S_FORFEIT]`` is 1.

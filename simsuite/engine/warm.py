@@ -173,9 +173,9 @@ def compile_tricks(spec: str = "learned") -> None:
     from ..rules.variant import load_variant
     from . import phases as ph
     from .hand import PLAY_COLS, play_tricks
-    from .model import work_for
     from .names import policy_codes
     from .params import compile_variant
+    from .policies.model import work_for
 
     codes = policy_codes(spec)
     args = (
@@ -202,10 +202,10 @@ def _play_match(variant, spec: str) -> None:
     from . import match as M
     from .api import play_matches
     from .hand import N_RECORD
-    from .model import work_for
     from .names import policy_codes
     from .params import compile_variant
     from .policies import full_for
+    from .policies.model import work_for
     from .rng import run_key
 
     codes = policy_codes(spec)
@@ -234,10 +234,10 @@ def _bury(variant, spec: str, hands: int) -> None:
     import numpy as np
 
     from .api import bury_many
-    from .model import work_for
     from .names import policy_codes
     from .params import compile_variant
     from .policies import full_for
+    from .policies.model import work_for
     from .rng import run_key
 
     codes = policy_codes(spec)

@@ -35,15 +35,15 @@ import polars as pl
 
 from ..engine.api import play_many
 from ..engine.core import LOG_META, LOG_ROWS, O_LOG, O_LOG_N, XCOLS
-from ..engine.features import FEATURE_NAMES, N_FEATURES
 from ..engine.hand import N_RECORD, R_ERROR
-from ..engine.learned import LOG_COLUMNS, LOG_DROPPED, LOG_ON, LOG_USED
-from ..engine.model import features_hash, work_for
 from ..engine.names import plays_as, policy_code, policy_name
 from ..engine.params import compile_variant
 from ..engine.policies import FULL
+from ..engine.policies.features import FEATURE_NAMES, N_FEATURES
+from ..engine.policies.learned import LOG_COLUMNS, LOG_DROPPED, LOG_ON, LOG_USED
+from ..engine.policies.model import features_hash, work_for
+from ..engine.policies.search import is_search
 from ..engine.rng import run_key
-from ..engine.search import is_search
 from ..errors import SimsuiteError
 from ..sim import results as R
 from ..sim.cluster import interrupted_note, no_worker_wait, play_on_cluster, stopped_error

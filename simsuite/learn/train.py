@@ -39,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
-from ..engine.learned import (
+from ..engine.policies.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
+from ..engine.policies.learned import (
     DECK_GROUPS,
     HEADER,
     KIND_BILINEAR,
@@ -50,7 +50,7 @@ from ..engine.learned import (
     N_CANDIDATE,
     N_GROUPS,
 )
-from ..engine.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
+from ..engine.policies.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
 from ..errors import SimsuiteError
 from .collect import load_decisions, load_manifest
 

@@ -16,17 +16,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import core, search
+from ..engine import core
 from ..engine import full as F
 from ..engine import phases as ph
 from ..engine.api import hand_states
 from ..engine.core import NC
-from ..engine.learned import LEARNED_CANDIDATES
-from ..engine.model import work_for
 from ..engine.names import policy_code, policy_name
 from ..engine.order import hand_tables
 from ..engine.params import compile_variant
-from ..engine.policies import LEARNED, POLICY_NAMES
+from ..engine.policies import search
+from ..engine.policies.codes import D_FOLLOW, D_LEAD, LEARNED, POLICY_NAMES
+from ..engine.policies.learned import LEARNED_CANDIDATES
+from ..engine.policies.model import work_for
 from ..errors import ScenarioError, did_you_mean
 from ..rules.cards import RANK_NAMES, SEATS, format_card, format_cards
 from ..rules.order import format_trump
@@ -79,7 +80,7 @@ def _cards(counts: np.ndarray) -> list[int]:
 
 def position_state(s: Scenario, v: Variant, seed: int = 1, codes=()):
     """The ``HandState`` of the position ``s`` under ``v`` as its seat to move knows it, with the
-    parameter array, the work buffer for policies ``codes`` (``engine.model.work_for``) and a
+    parameter array, the work buffer for policies ``codes`` (``engine.policies.model.work_for``) and a
     random state. Raises ``ScenarioError`` for an impossible position."""
     if s.to_move is None:
         raise ScenarioError(f"{s.source}: not a position: give to_move (the seat to advise) and its hand")
@@ -267,7 +268,7 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
         )
     P, st, W, rng = position_state(s, v, seed, (code,))
     out = np.zeros(NC, np.int64)
-    kind = search.D_LEAD if st.sc[ph.S_TURN] == 0 else search.D_FOLLOW
+    kind = D_LEAD if st.sc[ph.S_TURN] == 0 else D_FOLLOW
     candidates: list[tuple[list[int], float, float, int]] = []
     if search.is_search(code):
         cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
@@ -280,7 +281,7 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
             half = 1.96 * (var / k) ** 0.5 if k > 1 else float("nan")
             candidates.append((_cards(cand[i]), mean / search.LEVEL_VALUE, half / search.LEVEL_VALUE, k))
         candidates.sort(key=lambda t: -t[1] if t[3] else float("inf"))
-    elif kind == search.D_LEAD:
+    elif kind == D_LEAD:
         F.decide_lead(P, st, code, W, rng, out)
     else:
         F.decide_follow(P, st, code, W, rng, out)
@@ -290,7 +291,7 @@ def advise(s: Scenario, v: Variant, policy: str = "search", seed: int = 1) -> Ad
 
 def _learned_scores(W: np.ndarray) -> list[tuple[list[int], float]]:
     """The learned policy's candidates and their scores, best first, from its rows of the work
-    buffer (``engine.learned.decide`` leaves them there; a fresh buffer's unused rows are empty)."""
+    buffer (``engine.policies.learned.decide`` leaves them there; a fresh buffer's unused rows are empty)."""
     cand = W[core.O_LC : core.O_LC + core.MAX_CANDIDATES * NC].reshape(core.MAX_CANDIDATES, NC)
     n = int((cand[:LEARNED_CANDIDATES].sum(axis=1) > 0).sum())
     if n <= 1:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import phases as ph
-from ..engine.policies import POLICY_NAMES
+from ..engine.policies.codes import POLICY_NAMES
 from ..errors import SimsuiteError
 from ..rules.cards import CARD_POINTS, N_CARDS, SMALL_JOKER
 from ..rules.variant import Variant

@@ -22,8 +22,8 @@ from ..engine import hand as H
 from ..engine import phases as ph
 from ..engine.api import HandHistory, HandResult, hand_states
 from ..engine.core import NC
-from ..engine.model import work_for
 from ..engine.params import BIDDING, BIDDING_CONCEALED, BOTTOM, DECKS, HAND_SIZE, compile_variant
+from ..engine.policies.model import work_for
 from ..errors import IllegalPlayError, SimsuiteError
 from ..rules.cards import N_CARDS, SEATS, format_cards
 from ..rules.declare import read_bid

@@ -161,9 +161,9 @@ def _results(tasks: list[dict], opts: ExecOptions, client=None, wait_s: float = 
 def check_models(pairings) -> None:
     """Load the learned policy's model now where any pairing plays ``learned``: a broken model
     (``SIMSUITE_MODEL``) is one message before any folder is made, not a failed chunk."""
-    from ..engine.model import active_model
     from ..engine.names import policy_code
-    from ..engine.policies import LEARNED
+    from ..engine.policies.codes import LEARNED
+    from ..engine.policies.model import active_model
 
     if any(policy_code(p) == LEARNED for pair in pairings for p in pair):
         active_model()

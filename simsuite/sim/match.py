@@ -19,10 +19,10 @@ import numpy as np
 from ..engine import match as M
 from ..engine.api import play_matches
 from ..engine.hand import N_RECORD, RECORD_FIELDS
-from ..engine.model import work_for
 from ..engine.names import policy_codes
 from ..engine.params import compile_variant
 from ..engine.policies import full_for
+from ..engine.policies.model import work_for
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..rules.cards import RANK_NAMES

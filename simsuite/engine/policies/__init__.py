@@ -1,5 +1,7 @@
-"""The built-in heuristic policies, compiled: ``random`` (0), ``basic`` (1) and ``expert`` (2),
-one module each; ``search`` (3, ``engine.search``) plays through them.
+"""The built-in policies, compiled: the heuristics ``random`` (0), ``basic`` (1) and ``expert`` (2),
+one module each; ``search`` (3, ``search``) plays through them, and ``learned`` (5, ``learned``) scores
+search's candidates with a trained model (``features``, ``model``). The codes and the decision kinds,
+with their names, are defined in ``codes``.
 
 Each policy answers four questions: whether to bid while drawing, what to bury, what to lead
 and what to follow with. They see only what a player sees: their own hand, the cards played so
@@ -22,16 +24,11 @@ from numba import njit
 from ..core import FS_BURY_LEFT, FS_BURY_LENGTH, LI_CARDS, NC, w_fs
 from ..phases import C_DEALER, C_DECL, C_LEFT, C_LEVEL, C_TRUMP
 from .basic import bury_basic, follow_basic, lead_basic
+from .codes import BASIC, EXPERT_V1, RANDOM
 from .common import (
-    BASIC,
-    EXPERT,
-    EXPERT_V1,
     FULL,
-    LEARNED,
     LEARNED_IN_FULL,
     LEARNED_SET,
-    POLICY_NAMES,
-    RANDOM,
     bid_wish,
     bury_by_key,
     fill,
@@ -47,20 +44,14 @@ from .expert_v1 import bury_expert_v1, follow_expert_v1, lead_expert_v1
 from .random_play import bury_random, follow_random, lead_random
 
 __all__ = [
-    "BASIC",
     "C_DEALER",
     "C_DECL",
     "C_LEFT",
     "C_LEVEL",
     "C_TRUMP",
-    "EXPERT",
-    "EXPERT_V1",
     "FULL",
-    "LEARNED",
     "LEARNED_IN_FULL",
     "LEARNED_SET",
-    "POLICY_NAMES",
-    "RANDOM",
     "bid_wish",
     "bury_by_key",
     "bury_three",

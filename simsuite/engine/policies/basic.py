@@ -13,14 +13,28 @@ from numba import njit
 
 from .. import core
 from ..params import DECKS
-from .common import bury_by_key, follow_scored, lead_lowest
+from .common import ABOVE_KEY, POINTS_FIRST, bury_by_key, follow_scored, lead_lowest
+
+# The bury key's weights (``bury_by_key``; the first compiled engine's, 7e793c4): trumps are kept before
+# anything, then pairs, then point cards; within those the shortest side suit goes first (W_LENGTH per card
+# left in its class), the lowest card first. Each weight is above all that the lower ones can add: W_LENGTH
+# above any position (below 64), W_POINT above a class's length times W_LENGTH.
+W_TRUMP, W_PAIR, W_POINT = 1 << 30, 1 << 22, 1 << 20
+W_LENGTH = 64
+# The lead's keys. A sure winner: the most copies first (SURE_COPY per copy, above what its points and position
+# add: SURE_POINT x 10 points x 4 copies plus a position, below 256), then the most points, then the highest. The
+# low lead when there is none: the fewest points first (``POINTS_FIRST`` per point), then the lowest position
+# (LOW_POSITION per step, below POINTS_FIRST for any position).
+SURE_COPY = 1000
+SURE_POINT = 4
+LOW_POSITION = 4
 
 
 @njit(cache=True)
 def bury_basic(left, cls, pos, n, length, out):
     """Shortest side suits first (to make voids), lowest cards, no points, never a pair or better.
     ``left``: a copy of the hand, taken from; ``length``: scratch for 5 counts."""
-    bury_by_key(left, cls, pos, n, 1 << 30, 1 << 22, 1 << 20, 0, 64, 0, length, out)
+    bury_by_key(left, cls, pos, n, W_TRUMP, W_PAIR, W_POINT, 0, W_LENGTH, 0, length, out)
 
 
 @njit(cache=True)
@@ -37,7 +51,7 @@ def lead_basic(hand, played, cls, pos, P, out):
     pick_c = -1
     pick_w = 0
     low_c = -1
-    low_key = 1 << 40
+    low_key = ABOVE_KEY
     for k in range(4):
         above = 0
         is_top = True
@@ -50,13 +64,13 @@ def lead_basic(hand, played, cls, pos, P, out):
                 # a unit of w copies is sure when above < w; its key grows with w, so of this
                 # card's sure units the widest (all h copies) is the one that can win the pick
                 if h > above and h >= (1 if is_top else 2):
-                    key = h * 1000 + core.POINTS[c] * h * 4 + pos[c]
+                    key = h * SURE_COPY + core.POINTS[c] * h * SURE_POINT + pos[c]
                     if key > best_key:
                         best_key = key
                         pick_c = c
                         pick_w = h
                 is_top = False
-                key = core.POINTS[c] * 1000 + pos[c] * 4
+                key = core.POINTS[c] * POINTS_FIRST + pos[c] * LOW_POSITION
                 if key < low_key:
                     low_key = key
                     low_c = c

@@ -48,11 +48,7 @@ from ..phases import C_LEADER, C_LEFT, C_LEVEL, C_TRICK_POINTS
 from ..rng import uniform
 from ..trick import beats, contender, contender_unit_of
 from ..units import build_units, shape_code, unit_uniform
-
-RANDOM, BASIC, EXPERT, EXPERT_V1, LEARNED = 0, 1, 2, 4, 5
-# the engine's policy codes: "search" (3) lives in engine.search; "expert-v1" (4) is the expert before its rebuild,
-# a named reference for duels; "learned" (5), engine.learned, scores the search's candidates with a trained model
-POLICY_NAMES = ("random", "basic", "expert", "search", "expert-v1", "learned")
+from .codes import BASIC, EXPERT, LEARNED, RANDOM
 
 # What a compiled loop can play. The hand and match loops take an argument ``full``: ``None`` compiles
 # the three heuristics only (random, basic, expert: ``search``, ``expert-v1`` and ``learned`` are never
@@ -83,14 +79,44 @@ def full_for(codes) -> int | None:
 # ``tests/test_engine.py`` checks the two sets' play against each other, ``pytest -m slow``).
 LEARNED_IN_FULL = "SIMSUITE_LEARNED_IN_FULL"
 
+# --- the scales of the policies' keys and scores ------------------------------------------------------
+#
+# A card's position in its class is below 64 in every variant (22 at most: ``order.hand_tables``), and a
+# card counts at most 10 points. The policies' keys and scores are built on these scales.
+TRUMP_STRENGTH = 100  # ``strength`` adds this for a trump: above any position, so any trump is above any side card
+POINTS_FIRST = 1000  # per point, in a key that orders by points, then strength: above any strength (below 100 + 64)
+# ``build_units``' room for a unit of any size: more cards than a hand holds with the bottom (54 at most)
+ANY_SIZE = 64
+# Start values of a search for the least (or, negated, the greatest) key or score, which any real one beats.
+# Their values only have to be out of reach; they are kept as they were written, so that nothing can change.
+ABOVE_POSITION = 1 << 30  # above any position or strength
+ABOVE_KEY = 1 << 40  # above any lead key or trump cost and, negated, below any follow score (all below 2**20 in size)
+# above any bury key (weights up to search's 1 << 40 for a trump) and, negated, below any fill key
+ABOVE_BURY_KEY = 1 << 62
+
 
 @njit(cache=True, inline="always")
 def strength(c, cls, pos):
     """One number to order every card: trump above side suits, then position."""
-    return (100 if cls[c] == TRUMP else 0) + pos[c]
+    return (TRUMP_STRENGTH if cls[c] == TRUMP else 0) + pos[c]
 
 
 # --- bidding --------------------------------------------------------------------------------------
+#
+# The bid wish of basic and expert (set by hand with the first compiled engine, 7e793c4, and never tuned by a
+# measurement since): a suit's trump strength is its cards (its level cards among them), BID_LEVEL_CARD more
+# for each level card shown, 1 for each small joker and BID_BIG_JOKER for each big joker. A suit is wished
+# once its strength reaches BID_PER_DRAWN of the cards drawn so far plus BID_FLOOR: about a third of the hand
+# (docs/policies.md), and a level card alone (2.5) only among the first four cards drawn.
+BID_LEVEL_CARD = 1.5
+BID_BIG_JOKER = 2.0
+BID_PER_DRAWN = 0.32
+BID_FLOOR = 1.0
+JOKER_BID_DRAWN = 10  # a pair of jokers bids no-trump, where the variant allows it, once this many cards are drawn
+# random: a joker pair bids no-trump with this chance each time it is asked, and any wish is withheld with
+# RANDOM_HOLD_BACK ("declares ... about half of the times it is asked", docs/policies.md)
+RANDOM_JOKER_BID = 0.2
+RANDOM_HOLD_BACK = 0.5
 
 
 @njit(cache=True, inline="always")
@@ -123,8 +149,8 @@ def bid_wish(pol, hand, level, P, s, drawn):
             score = uniform(s)
         else:
             # trump strength: cards of the suit, the level cards shown, jokers
-            score = length + 1.5 * n + hand[SMALL_JOKER] + 2.0 * hand[BIG_JOKER]
-            if score < 0.32 * drawn + 1.0:
+            score = length + BID_LEVEL_CARD * n + hand[SMALL_JOKER] + BID_BIG_JOKER * hand[BIG_JOKER]
+            if score < BID_PER_DRAWN * drawn + BID_FLOOR:
                 continue
         if score > best_score:
             best_score = score
@@ -134,11 +160,11 @@ def bid_wish(pol, hand, level, P, s, drawn):
         for j in (SMALL_JOKER, BIG_JOKER):
             if hand[j] >= 2:
                 if pol == RANDOM:
-                    if uniform(s) < 0.2:
+                    if uniform(s) < RANDOM_JOKER_BID:
                         return j, hand[j]
-                elif best_card < 0 and drawn >= 10:
+                elif best_card < 0 and drawn >= JOKER_BID_DRAWN:
                     return j, hand[j]
-    if pol == RANDOM and best_card >= 0 and uniform(s) < 0.5:
+    if pol == RANDOM and best_card >= 0 and uniform(s) < RANDOM_HOLD_BACK:
         return -1, 0
     return best_card, best_n
 
@@ -165,12 +191,18 @@ def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length,
     )
 
 
+# ``w_rich`` counts the points a card lacks from this (search's bury habits, since its first version, 333bbb4):
+# at least the most points of a card (10), so that the term is never negative; it adds the same to every card's
+# key, so its value changes no choice
+RICH_FROM = 20
+
+
 @njit(cache=True)
 def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length, w_rich, length, out):
     """Bury ``n`` cards of ``left`` (taken from it) into ``out``, one at a time, each time the card
     of least key: ``w_trump`` if trump, ``w_pair`` if a pair or more of it is left, ``w_point`` if
     it counts points, ``w_points`` per point, ``w_length`` per card left in its class,
-    ``w_rich`` per point short of 20, plus its position. The weights make a habit: void short
+    ``w_rich`` per point short of ``RICH_FROM``, plus its position. The weights make a habit: void short
     suits, keep points, bury points, and so on. ``length``: scratch for the cards per class."""
     for k in range(5):
         length[k] = 0
@@ -178,13 +210,13 @@ def _bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length
         length[cls[c]] += left[c]
     for _ in range(n):
         best = -1
-        best_key = 1 << 62
+        best_key = ABOVE_BURY_KEY
         for c in range(NC):
             if left[c] == 0:
                 continue
             k = cls[c]
             pts = core.POINTS[c]
-            key = pos[c] + w_length * length[k] + w_points * pts + w_rich * (20 - pts)
+            key = pos[c] + w_length * length[k] + w_points * pts + w_rich * (RICH_FROM - pts)
             if k == TRUMP:
                 key += w_trump
             if pts > 0:
@@ -265,16 +297,16 @@ def _fill(play, pool, need, cls, pos, mode, k):
         hi = NC
     else:
         lo, hi = class_span(k)
-    # the mode's key, a * points * 1000 + b * strength, without a branch per card
+    # the mode's key, a * points * POINTS_FIRST + b * strength, without a branch per card
     a = -1 if mode == 0 else (1 if mode == 1 else 0)
     b = 1 if mode == 2 else -1
     while need > 0:
         best = -1
-        best_key = -(1 << 62)
+        best_key = -ABOVE_BURY_KEY
         for c in range(lo, hi):
             if pool[c] - play[c] <= 0:
                 continue
-            key = a * core.POINTS[c] * 1000 + b * strength(c, cls, pos)
+            key = a * core.POINTS[c] * POINTS_FIRST + b * strength(c, cls, pos)
             if key > best_key:
                 best = c
                 best_key = key
@@ -333,13 +365,13 @@ def score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, f
     a trick without points, counts for nothing unless the trick is worth contesting (it holds
     points, or the hand is near its end)."""
     if not judge:
-        if partner_wins:
-            return pts * 100 - cost - (overtake if wins and not last_trick else 0)  # give points, keep strength
+        if partner_wins:  # give points, keep strength
+            return pts * FOLLOW_POINT - cost - (overtake if wins and not last_trick else 0)
         if wins:
-            return 100000 - cost + pts * 50
-        return -pts * 100 - cost
+            return WIN_SCORE - cost + pts * WIN_POINT
+        return -pts * FOLLOW_POINT - cost
     if partner_wins:
-        score = (pts * 100 - cost) if J[J_SURE_PARTNER] == 1 else (-pts * 100 - cost)
+        score = (pts * FOLLOW_POINT - cost) if J[J_SURE_PARTNER] == 1 else (-pts * FOLLOW_POINT - cost)
         if wins and not last_trick:
             score -= overtake
         return score
@@ -347,11 +379,11 @@ def score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, f
         worth = J[J_TRICK_POINTS] + pts
         contest = J[J_CONTEST] == 1
         if contest or (worth > 0 and (not futile or worth >= FUTILE_WORTH)):
-            return (100000 if not futile else 50000) - cost + pts * 50
+            return (WIN_SCORE if not futile else FUTILE_WIN_SCORE) - cost + pts * WIN_POINT
         if not futile and high == 0:
-            return 60000 - cost  # a cheap sure win takes the lead
-        return -pts * 100 - cost - high * HIGH_TRUMP_COST
-    return -pts * 100 - cost
+            return CHEAP_WIN_SCORE - cost  # a cheap sure win takes the lead
+        return -pts * FOLLOW_POINT - cost - high * HIGH_TRUMP_COST
+    return -pts * FOLLOW_POINT - cost
 
 
 # the expert's follow judgement (``J``, int64[8]): the next seat if it is an opponent (else -1),
@@ -359,6 +391,13 @@ def score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, f
 # points so far, and the level (for jokers and level cards)
 J_OPP, J_SURE_PARTNER, J_CONTEST, J_TRICK_POINTS, J_LEVEL = range(5)
 FUTILE_WORTH = 10  # a win the next opponent may still beat is tried for a trick worth this much (a ten or a king)
+# The follow score's weights (set by hand with the first compiled engine, 7e793c4; expert's rebuild, 3231416,
+# added the futile and the cheap sure win). ``cost`` is the play's strength, below 164 a card.
+FOLLOW_POINT = 100  # per point fed to a partner (+) or given away (-): a five (500) outweighs any card's strength
+WIN_SCORE = 100_000  # a win: above any score without one (FOLLOW_POINT per point, 40,000 for four decks' 400 points)
+FUTILE_WIN_SCORE = 50_000  # expert: a win the next opponent may still beat, on a trick worth it: below a sure win
+CHEAP_WIN_SCORE = 60_000  # expert: a sure win spending no joker or level card on a trick without points
+WIN_POINT = 50  # per point a win takes: of two wins of one cost, the richer
 HIGH_TRUMP_COST = 30  # what spending a joker or level card on a trick without points costs in the score
 CONTEST_TRICKS = 2  # the last tricks in which every win is contested (the bottom and the last lead)
 
@@ -429,7 +468,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
             return False
         above = win_c[CLAIM_TOP] if win_c[CLAIM_TRUMP] == 1 else -1
         pick = -1
-        low = 1 << 30
+        low = ABOVE_POSITION
         for c in range(NC):
             p = pos[c]
             better = (hand[c] > 0) & (cls[c] == TRUMP) & (p > above) & (p < low)
@@ -448,7 +487,7 @@ def try_trump(hand, cls, pos, P, LI, W, lead, win_c, cand, cur):
     if class_count(trumps, cls, TRUMP) < n:
         return False
     found = False
-    best_cost = 1 << 40
+    best_cost = ABOVE_KEY
     best_u = -1
     if LI[LI_UNITS] == 1:
         # one unit: a trump unit of the same shape (or of the stronger kind)
@@ -549,7 +588,7 @@ def follow_scored(
     have = 0
     if n == 1:
         # a single lead: any card of the suit is legal; score each while counting them
-        best_score = -(1 << 40)
+        best_score = -ABOVE_KEY
         pick = -1
         hi_k = -1  # the highest unseen card of the suit and of trump (for next_can_beat_single)
         hi_t = -1
@@ -618,7 +657,7 @@ def follow_scored(
     best_sets(inclass, cls, pos, P, LI, W, best)
     nrec = INTS[INT_NREC]
     # candidates = each optimal unit set, filled cheaply, with points, or high
-    best_score = -(1 << 40)
+    best_score = -ABOVE_KEY
     for r in range(nrec):
         for mode in range(3):
             for c in range(NC):

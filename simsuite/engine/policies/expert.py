@@ -49,6 +49,11 @@ from ..phases import C_DECL, C_LEFT
 from ..trick import best_at
 from ..units import build_units
 from .common import (
+    ABOVE_BURY_KEY,
+    ABOVE_KEY,
+    ABOVE_POSITION,
+    ANY_SIZE,
+    POINTS_FIRST,
     follow_scored,
     lead_lowest,
     put_unit,
@@ -155,7 +160,7 @@ def bury_expert(left, cls, pos, P, n, length, out):
     buried = 0
     for _ in range(n):
         best = -1
-        best_key = 1 << 62
+        best_key = ABOVE_BURY_KEY
         for c in range(NC):
             if left[c] == 0:
                 continue
@@ -177,6 +182,32 @@ def bury_expert(left, cls, pos, P, n, length, out):
         out[best] += 1
         length[cls[best]] -= 1
         buried += core.POINTS[best]
+
+
+# --- leading ------------------------------------------------------------------------------------------
+#
+# The lead's keys (the first compiled engine's, 7e793c4, kept by the rebuild). A sure winner: the biggest unit
+# first (SURE_SIZE per card, where its points add SURE_POINT per point, at most 40 a card, and its position less
+# than 64), then the most points, then the highest. The low lead when there is none: the fewest
+# points first (``POINTS_FIRST`` per point), then the lowest card (LOW_POSITION per step) of the longest suit
+# (LOW_LENGTH per card held in it: one more card weighs two steps of position); a pair first among equals
+# (LOW_PAIR, less than one step).
+SURE_SIZE = 1000
+SURE_POINT = 4
+LOW_POSITION = 4
+LOW_LENGTH = 8
+LOW_PAIR = 2
+# declarers draw trumps with sure units while they hold at least 1 / DRAW_SHARE of the trumps they have not
+# seen and more than DRAW_LEFT cards are left in each hand (the first compiled engine's thresholds, 7e793c4)
+DRAW_SHARE = 2
+DRAW_LEFT = 4
+# ``safe_throw``'s order: units by size (THROW_SIZE per card, above any position), then top; up to
+# INSERTION_MAX units sorted in place as ``np.argsort`` would (numba's quicksort is an insertion sort below 16
+# items), each item packing its unit's index in the low bits (the row holds ORDER_SLOTS units)
+THROW_SIZE = 100
+INSERTION_MAX = 15
+ORDER_SLOTS = 64
+ORDER_MASK = ORDER_SLOTS - 1
 
 
 @njit(cache=True)
@@ -224,13 +255,13 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                     top = pos[c]
         if not multi and top < hi:
             continue
-        nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+        nU = build_units(hand, cls, pos, k, P, ANY_SIZE, 1, W)
         built_k = k
         for u in range(nU):
             pts = 0
             for st in range(U_len[u]):
                 pts += core.POINTS[U_card[u, st]] * U_w[u, st]
-            key = U_size[u] * 1000 + pts * 4 + U_top[u]
+            key = U_size[u] * SURE_SIZE + pts * SURE_POINT + U_top[u]
             if key > best_key and unit_is_sure(W, u, ubest, hi):
                 best_key = key
                 best_u = u
@@ -243,7 +274,7 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 return 1
             built_k = best_k  # safe_throw built the same table
         if built_k != best_k:
-            build_units(hand, cls, pos, best_k, P, 64, 1, W)
+            build_units(hand, cls, pos, best_k, P, ANY_SIZE, 1, W)
         put_unit(U_card, U_w, U_len, best_u, out)
         return 0
     n_trump = class_count(hand, cls, TRUMP)
@@ -254,8 +285,8 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         for o in range(4):
             if o % 2 != my_team and voids[o, TRUMP] == 0:
                 opp_void = False
-        if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
-            nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+        if not opp_void and n_trump * DRAW_SHARE >= unseen_trump and left > DRAW_LEFT:
+            nU = build_units(hand, cls, pos, TRUMP, P, ANY_SIZE, 1, W)
             hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
@@ -272,13 +303,13 @@ def lead_expert(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     for c in range(NC):
         length[cls[c]] += hand[c]
     best_c = -1
-    low_key = 1 << 40
+    low_key = ABOVE_KEY
     for c in range(NC):
         if hand[c] == 0 or cls[c] == TRUMP:
             continue
-        key = core.POINTS[c] * 1000 + pos[c] * 4 - length[cls[c]] * 8
+        key = core.POINTS[c] * POINTS_FIRST + pos[c] * LOW_POSITION - length[cls[c]] * LOW_LENGTH
         if hand[c] >= 2:
-            key -= 2
+            key -= LOW_PAIR
         if key < low_key:
             low_key = key
             best_c = c
@@ -343,7 +374,7 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     """Expert: throw all units of suit ``k`` that are sure winners, if there are at least two and
     the variant's throw test passes against every unseen card. Returns True if ``out`` is set."""
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+    nU = build_units(hand, cls, pos, k, P, ANY_SIZE, 1, W)
     FS = w_fs(W)
     ubest = FS[FS_UNSEEN_BEST]
     hi = best_at(unseen, cls, pos, k, ubest)
@@ -352,19 +383,19 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
     left = FS[FS_THROW_LEFT][:NC]
     copy1(left, hand)
     n_units = 0
-    # greedy: biggest sure units first, then the highest; ties in unit order. Up to 15 units
+    # greedy: biggest sure units first, then the highest; ties in unit order. Up to INSERTION_MAX units
     # np.argsort is an insertion sort (numba's quicksort below 16 items), which ``FS_THROW_ORDER`` repeats
-    # without allocating: each item is -(size * 100 + top) * 64 + u, distinct, sorted ascending.
+    # without allocating: each item is -(size * THROW_SIZE + top) * ORDER_SLOTS + u, distinct, sorted ascending.
     # More units (a long suit of three or four decks lists dozens) are sorted by argsort itself,
-    # into an array of their own: the row holds 64
+    # into an array of their own: the row holds ORDER_SLOTS
     order = FS[FS_THROW_ORDER]
-    if nU > 15:
-        order = np.argsort(-U_size[:nU] * 100 - U_top[:nU])
+    if nU > INSERTION_MAX:
+        order = np.argsort(-U_size[:nU] * THROW_SIZE - U_top[:nU])
     else:
         for u in range(nU):
-            insert_sorted(order, 0, u, -(U_size[u] * 100 + U_top[u]) * 64 + u)
+            insert_sorted(order, 0, u, -(U_size[u] * THROW_SIZE + U_top[u]) * ORDER_SLOTS + u)
         for i in range(nU):
-            order[i] &= 63
+            order[i] &= ORDER_MASK
     for i in range(nU):
         u = order[i]
         ok = True
@@ -381,7 +412,7 @@ def safe_throw(hand, unseen, cls, pos, P, k, W, out):
         return False
     if P[THROW_TEST] == THROW_TEST_ABSOLUTE_MAX:
         # absolute max: the smallest card must be at least every unseen card of the suit
-        low = 1 << 30
+        low = ABOVE_POSITION
         for c in range(NC):
             if tmp[c] > 0 and pos[c] < low:
                 low = pos[c]

@@ -32,6 +32,9 @@ from ..phases import C_DECL, C_LEFT
 from ..trick import best_at
 from ..units import build_units
 from .common import (
+    ABOVE_KEY,
+    ANY_SIZE,
+    POINTS_FIRST,
     bury_by_key,
     follow_scored,
     lead_lowest,
@@ -43,13 +46,33 @@ from .common import (
 from .expert import safe_throw
 
 OVERTAKE = 50  # what taking a trick from a winning partner costs in the follow score (not on the last trick)
+# Its weights and thresholds, its own (not shared with ``expert``, so that tuning expert leaves it alone); all from
+# the first compiled engine, 7e793c4. The bury key (``bury_by_key``): trumps kept before anything, then point
+# cards, then pairs (W_POINT above W_PAIR: points weigh more than in ``basic``); the shortest side suit first
+# (W_LENGTH per card, above any position), the lowest card first.
+W_TRUMP, W_PAIR, W_POINT = 1 << 30, 1 << 22, 1 << 24
+W_LENGTH = 64
+# the lead keys, as ``expert``'s: a sure unit by size (SURE_SIZE per card), points (SURE_POINT per point), then
+# top; the low lead by points (``POINTS_FIRST`` per point), position (LOW_POSITION per step), the suit's length
+# (LOW_LENGTH per card) and a pair (LOW_PAIR)
+SURE_SIZE = 1000
+SURE_POINT = 4
+LOW_POSITION = 4
+LOW_LENGTH = 8
+LOW_PAIR = 2
+KEEP_FOR_LAST = 4  # from this many cards left, keep a sure trump pair for the last trick (when its side can capture)
+LAST_POINT = 10  # the lead beside the kept pair: strength plus this per point (a five weighs 50 positions)
+# declarers draw trumps while they hold at least 1 / DRAW_SHARE of the unseen trumps and more than DRAW_LEFT
+# cards are left in each hand
+DRAW_SHARE = 2
+DRAW_LEFT = 4
 
 
 @njit(cache=True)
 def bury_expert_v1(left, cls, pos, n, length, out):
     """Shortest side suits first, lowest cards, never a pair; points weigh more than in ``basic``,
     so a short suit's high card is buried before a point card only if it is not an ace."""
-    bury_by_key(left, cls, pos, n, 1 << 30, 1 << 22, 1 << 24, 0, 64, 0, length, out)
+    bury_by_key(left, cls, pos, n, W_TRUMP, W_PAIR, W_POINT, 0, W_LENGTH, 0, length, out)
 
 
 @njit(cache=True)  # not inlined: a reference, compiled once outside the hand loops
@@ -58,7 +81,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
     declarers = ctx[C_DECL]
     my_team = seat % 2
     left = ctx[C_LEFT]
-    if left <= 4 and _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
+    if left <= KEEP_FOR_LAST and _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
         return 0
     # 1. sure winners in side suits: the biggest unit, then the most points
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
@@ -78,14 +101,14 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 risky = True
         if risky:
             continue
-        nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+        nU = build_units(hand, cls, pos, k, P, ANY_SIZE, 1, W)
         hi = best_at(unseen, cls, pos, as_int(k), ubest)
         for u in range(nU):
             if unit_is_sure(W, u, ubest, hi):
                 pts = 0
                 for st in range(U_len[u]):
                     pts += core.POINTS[U_card[u, st]] * U_w[u, st]
-                key = U_size[u] * 1000 + pts * 4 + U_top[u]
+                key = U_size[u] * SURE_SIZE + pts * SURE_POINT + U_top[u]
                 if key > best_key:
                     best_key = key
                     best_u = u
@@ -96,7 +119,7 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
             thrown = safe_throw(hand, unseen, cls, pos, P, as_int(best_k), W, out)
             if thrown:
                 return 1
-        build_units(hand, cls, pos, best_k, P, 64, 1, W)
+        build_units(hand, cls, pos, best_k, P, ANY_SIZE, 1, W)
         put_unit(U_card, U_w, U_len, best_u, out)
         return 0
     n_trump = class_count(hand, cls, TRUMP)
@@ -107,8 +130,8 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
         for o in range(4):
             if o % 2 != my_team and voids[o, TRUMP] == 0:
                 opp_void = False
-        if not opp_void and n_trump * 2 >= unseen_trump and left > 4:
-            nU = build_units(hand, cls, pos, TRUMP, P, 64, 1, W)
+        if not opp_void and n_trump * DRAW_SHARE >= unseen_trump and left > DRAW_LEFT:
+            nU = build_units(hand, cls, pos, TRUMP, P, ANY_SIZE, 1, W)
             hi = best_at(unseen, cls, pos, as_int(TRUMP), ubest)
             # the strongest unit that is sure to win, else the lowest single
             pick = -1
@@ -121,13 +144,13 @@ def lead_expert_v1(seat, hand, played, voids, cls, pos, P, ctx, W, out):
                 return 0
     # 3. a low card of a side suit: the longest suit, lowest non-point; pairs first (they draw pairs)
     best_c = -1
-    low_key = 1 << 40
+    low_key = ABOVE_KEY
     for c in range(NC):
         if hand[c] == 0 or cls[c] == TRUMP:
             continue
-        key = core.POINTS[c] * 1000 + pos[c] * 4 - class_count(hand, cls, cls[c]) * 8
+        key = core.POINTS[c] * POINTS_FIRST + pos[c] * LOW_POSITION - class_count(hand, cls, cls[c]) * LOW_LENGTH
         if hand[c] >= 2:
-            key -= 2
+            key -= LOW_PAIR
         if key < low_key:
             low_key = key
             best_c = c
@@ -195,8 +218,8 @@ def _keep_for_last_trick(hand, played, cls, pos, P, my_team, declarers, W, out):
     low = -1
     for c in range(NC):
         if rest[c] > 0:
-            key = strength(c, cls, pos) + core.POINTS[c] * 10
-            if low < 0 or key < strength(low, cls, pos) + core.POINTS[low] * 10:
+            key = strength(c, cls, pos) + core.POINTS[c] * LAST_POINT
+            if low < 0 or key < strength(low, cls, pos) + core.POINTS[low] * LAST_POINT:
                 low = c
     if low < 0:
         return False

@@ -13,7 +13,7 @@ from ..follow import best_sets
 from ..order import class_count
 from ..rng import randint
 from ..units import build_units
-from .common import put_unit, split_by_class
+from .common import ANY_SIZE, put_unit, split_by_class
 
 
 @njit(cache=True)
@@ -43,7 +43,7 @@ def lead_random(hand, cls, pos, P, W, s, out):
             nk += 1
     k = classes[randint(s, nk)]
     U_card, U_w, U_len, U_top, U_size, REC, REC_N, INTS = w_units(W)
-    nU = build_units(hand, cls, pos, k, P, 64, 1, W)
+    nU = build_units(hand, cls, pos, k, P, ANY_SIZE, 1, W)
     put_unit(U_card, U_w, U_len, randint(s, nU), out)
     return 0
 

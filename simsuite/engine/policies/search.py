@@ -17,7 +17,7 @@ At each decision (bury, lead, follow) the seat to move
 
 Bidding is left to the heuristic. A decision with one candidate costs no roll-out.
 
-Policy codes: ``search`` is ``SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
+Policy codes: ``search`` is ``codes.SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
 (``search_code``), so that a seat's code in ``pols`` carries everything the engine needs.
 """
 
@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from . import phases as ph
-from .core import (
+from .. import core
+from .. import phases as ph
+from ..core import (
     CLAIM_KIND,
     CLAIM_TOP,
     CLAIM_TRUMP,
@@ -64,10 +64,10 @@ from .core import (
     w_u_top,
     w_u_w,
 )
-from .follow import best_sets
-from .order import class_span
-from .params import BOTTOM
-from .phases import (
+from ..follow import best_sets
+from ..order import class_span
+from ..params import BOTTOM
+from ..phases import (
     S_DEALER,
     S_DECLARERS,
     S_K,
@@ -75,23 +75,13 @@ from .phases import (
     S_TURN,
     S_WINNER,
 )
-from .policies import (
-    EXPERT,
-    bury_by_key,
-    bury_three,
-    fill,
-    follow_once,
-    lead_once,
-    put_unit,
-    split_by_class,
-    strength,
-    try_trump,
-)
-from .rng import randint
-from .trick import beats
-from .units import build_units
+from ..rng import randint
+from ..trick import beats
+from ..units import build_units
+from . import bury_three, follow_once, lead_once
+from .codes import D_BURY, D_FOLLOW, D_LEAD, EXPERT, SEARCH
+from .common import ANY_SIZE, POINTS_FIRST, bury_by_key, fill, put_unit, split_by_class, strength, try_trump
 
-SEARCH = 3
 DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
 DEFAULT_CANDIDATES = 6  # C: candidates weighed per decision (the heuristic's choice always among them)
 MAX_SAMPLES = 255
@@ -103,6 +93,7 @@ ROLLOUT_POLICY = EXPERT
 LEVEL_VALUE = 1000.0
 STAGE_VALUE = 500.0
 POINT_VALUE = 1.0
+BELOW_VALUE = -1e300  # the best mean's start: below any value (a hand's is thousands at most)
 
 
 # A search policy code's bits: the policy in the low ``CODE_POLICY_BITS`` (``SEARCH``), then K from bit
@@ -175,6 +166,10 @@ def value(P, st, team):
 
 HOLDER_BOTTOM = 4  # ``sample_world`` deals to the holders 0..3 (the seats) and this one, the bottom
 N_HOLDERS = 5
+# ``sample_world`` deals up to SAMPLE_TRIES times: the first STRICT_TRIES keep every void seen, the others ignore
+# them, so that a deal is always found (set with the first search, 333bbb4)
+SAMPLE_TRIES = 12
+STRICT_TRIES = 10
 
 
 @njit(cache=True)
@@ -220,8 +215,8 @@ def sample_world(P, st, seat, s, ws):
                 order[j] = t
     cards = np.zeros(4 * NC * 8, np.int64)
     left = np.zeros(N_HOLDERS, np.int64)
-    for attempt in range(12):
-        strict = attempt < 10
+    for attempt in range(SAMPLE_TRIES):
+        strict = attempt < STRICT_TRIES
         for o in range(4):
             if o == seat:
                 continue
@@ -341,6 +336,11 @@ def _add(cand, n, play, cap, sig):
     return n + 1
 
 
+# the lead candidates' lowest single: the fewest points first (LOW_POINT per point, above any position), then
+# the lowest position (set with the first search, 333bbb4)
+LOW_POINT = 100
+
+
 @njit(cache=True)
 def lead_candidates(P, st, seat, W, s, cap, cand):
     """The heuristic's lead, then for each suit-class the biggest unit (highest of that size), the
@@ -369,11 +369,11 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
             if hand[c] == 0 or cls[c] != k:
                 continue
             multi |= hand[c] >= 2
-            key = core.POINTS[c] * 100 + pos[c]
+            key = core.POINTS[c] * LOW_POINT + pos[c]
             if (
                 low < 0
-                or key < core.POINTS[low] * 100 + pos[low]
-                or (key == core.POINTS[low] * 100 + pos[low] and c < low)
+                or key < core.POINTS[low] * LOW_POINT + pos[low]
+                or (key == core.POINTS[low] * LOW_POINT + pos[low] and c < low)
             ):
                 low = c
             if highs[k] < 0 or pos[c] > pos[highs[k]] or (pos[c] == pos[highs[k]] and c < highs[k]):
@@ -381,7 +381,7 @@ def lead_candidates(P, st, seat, W, s, cap, cand):
         if low < 0:
             continue
         if multi:
-            nU = build_units(hand, cls, pos, k, P, 64, 2, W)
+            nU = build_units(hand, cls, pos, k, P, ANY_SIZE, 2, W)
             big = -1
             for u in range(nU):
                 if big < 0 or U_size[u] > U_size[big] or (U_size[u] == U_size[big] and U_top[u] > U_top[big]):
@@ -449,11 +449,13 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
             if hand[c] == 0 or (have > 0 and cls[c] != k):
                 continue
             st_c = strength(c, cls, pos)
-            if lo < 0 or core.POINTS[c] * 1000 + st_c < core.POINTS[lo] * 1000 + strength(lo, cls, pos):
+            if lo < 0 or core.POINTS[c] * POINTS_FIRST + st_c < core.POINTS[lo] * POINTS_FIRST + strength(lo, cls, pos):
                 lo = c
             if hi < 0 or st_c > strength(hi, cls, pos):
                 hi = c
-            if rich < 0 or core.POINTS[c] * 1000 - st_c > core.POINTS[rich] * 1000 - strength(rich, cls, pos):
+            if rich < 0 or core.POINTS[c] * POINTS_FIRST - st_c > core.POINTS[rich] * POINTS_FIRST - strength(
+                rich, cls, pos
+            ):
                 rich = c
             cur[CLAIM_KIND] = 0
             cur[CLAIM_TRUMP] = 1 if cls[c] == TRUMP else 0
@@ -501,6 +503,18 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     return n
 
 
+# The bury habits' weights (``bury_by_key``; search's own since e1eb2db, the values of its first bury
+# candidates, 333bbb4): trumps kept before anything (HABIT_TRUMP), then pairs (HABIT_PAIR); below those each habit
+# orders by its own criterion, HABIT_BY per point (the lowest cards) or per card left in the class (the
+# shortest suits), above any position; points first weighs HABIT_RICH per point short of ``common.RICH_FROM``
+# and then HABIT_SHORT per card of the class. Each weight is above all that the lower ones can add.
+HABIT_TRUMP = 1 << 40
+HABIT_PAIR = 1 << 30
+HABIT_BY = 1 << 20
+HABIT_RICH = 1 << 24
+HABIT_SHORT = 1 << 16
+
+
 @njit(cache=True)
 def bury_candidates(P, st, seat, W, s, cap, cand):
     """Bury sets from different habits: the heuristic's (void short suits, no points, no pairs),
@@ -522,19 +536,16 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
         tmp[:] = 0
         copy1(left, hand)
         if style == 0:  # the lowest cards, fewest points, any suit
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 1 << 20, 0, 0, length, tmp)
+            bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, HABIT_BY, 0, 0, length, tmp)
         elif style == 1:  # the shortest suits, points and all
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 20, 0, length, tmp)
+            bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, 0, HABIT_BY, 0, length, tmp)
         else:  # points first, from the shortest suits
-            bury_by_key(left, cls, pos, nb, 1 << 40, 1 << 30, 0, 0, 1 << 16, 1 << 24, length, tmp)
+            bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, 0, HABIT_SHORT, HABIT_RICH, length, tmp)
         n = _add(cand, n, tmp, cap, sig)
     return n
 
 
-# --- the decisions --------------------------------------------------------------------------------
-
-# what a decision is: a lead, a follow, a bury
-D_LEAD, D_FOLLOW, D_BURY = 0, 1, 2
+# --- the decisions (``codes``: D_LEAD, D_FOLLOW, D_BURY) ----------------------------------------------
 
 
 @njit(cache=True, inline="always")  # one caller (decide): a separate copy would only add compile time
@@ -575,7 +586,7 @@ def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
                 stats[i, 1] += 1.0
                 stats[i, 2] += x * x
     best = 0
-    best_v = -1e300
+    best_v = BELOW_VALUE
     for i in range(n):
         if stats[i, 1] > 0:
             m = stats[i, 0] / stats[i, 1]

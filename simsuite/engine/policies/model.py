@@ -1,7 +1,7 @@
 """The learned policy's model files: read, checked and handed to the work buffer.
 
 A model is two files side by side: ``NAME.npz`` holds two arrays, ``header`` (int64) and ``coef``
-(float64; the layout of ``engine.learned``, "The model in W"), and ``NAME.json`` is its card: the format, the feature list
+(float64; the layout of ``engine.policies.learned``, "The model in W"), and ``NAME.json`` is its card: the format, the feature list
 it was trained on, a hash of the words, and how it was trained (data, seed, command; docs/learned.md).
 Loading reads data only: ``numpy.load`` without pickles and ``json``; nothing in a model file is
 ever run. Every check that fails names the file and what is wrong, and nothing falls back to
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import SimsuiteError
-from .core import Work
+from ...errors import SimsuiteError
+from ..core import Work
+from .codes import LEARNED
 from .features import FEATURE_NAMES, N_CONTEXT, N_FEATURES
 from .learned import HEADER, KIND_BILINEAR, MODEL_KIND, MODEL_NCTX, MODEL_NF, MODEL_SIZE
-from .policies import LEARNED
 
 MODELS_DIR = Path(str(resources.files("simsuite") / "models"))  # package data
 SHIPPED = MODELS_DIR / "learned.npz"
@@ -54,7 +54,7 @@ def words_hash(words: np.ndarray) -> str:
 @dataclass(frozen=True)
 class Model:
     path: Path
-    words: np.ndarray  # int64, the layout of engine.learned
+    words: np.ndarray  # int64, the layout of engine.policies.learned
     card: dict
 
     @property
@@ -77,7 +77,7 @@ def _regular(path: Path, what: str) -> None:
 
 
 def model_words(header: np.ndarray, coef: np.ndarray) -> np.ndarray:
-    """The words of the work buffer's model region (``engine.learned``): the header, then the
+    """The words of the work buffer's model region (``engine.policies.learned``): the header, then the
     coefficients' float64 bits."""
     return np.concatenate([header.astype(np.int64), np.ascontiguousarray(coef, dtype=np.float64).view(np.int64)])
 

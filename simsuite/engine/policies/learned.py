@@ -9,7 +9,7 @@ model evaluation instead of the search's ``K x C`` roll-outs. Bidding is the heu
 ``search``.
 
 The model in ``W``. The model lives in the ``model`` region of the work buffer (``core.MODEL_WORDS``
-words at most), copied there by ``core.Work(model)`` from a model file (``engine.model``): a header
+words at most), copied there by ``core.Work(model)`` from a model file (``engine.policies.model``): a header
 of integers, then float64 coefficients stored bit for bit in the int64 words:
 
     M[0]  MODEL_KIND   0 none (the heuristic's choice is played), 1 bilinear
@@ -40,9 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import phases as ph
-from . import search
-from .core import (
+from .. import phases as ph
+from ..core import (
     LOG_META,
     LOG_ROWS,
     MODEL_WORDS,
@@ -59,9 +58,11 @@ from .core import (
     w_lx,
     w_model,
 )
+from ..params import BOTTOM
+from ..phases import S_DEALER, S_TRICKS
+from . import search
+from .codes import D_BURY, D_FOLLOW, D_LEAD, N_DECISION_KINDS
 from .features import N_CONTEXT, N_FEATURES, N_RULES, X_DECKS, decision_features
-from .params import BOTTOM
-from .phases import S_DEALER, S_TRICKS
 
 LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
 
@@ -69,7 +70,7 @@ LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: thos
 MODEL_KIND, MODEL_NF, MODEL_NCTX = range(3)
 HEADER = 16
 KIND_NONE, KIND_BILINEAR = 0, 1
-N_KINDS = 3  # lead, follow, bury (search.D_LEAD, D_FOLLOW, D_BURY)
+N_KINDS = N_DECISION_KINDS  # lead, follow, bury (``codes``: D_LEAD, D_FOLLOW, D_BURY)
 DECK_GROUPS = (2, 3, 4)  # a model's deck counts: fewer decks read as 2, more as 4
 N_GROUPS = N_KINDS * len(DECK_GROUPS)
 N_CANDIDATE = N_FEATURES - N_CONTEXT
@@ -157,9 +158,9 @@ def _add_row(A, at, p, w):
 @njit(cache=True, inline="always")  # one caller, ``decide``: a call would cost another LLVM pass over the lists
 def candidates(P, st, seat, W, s, kind, cap, cand):
     """The search's candidates for the decision ``kind`` of ``seat`` into ``cand``; returns how many."""
-    if kind == search.D_FOLLOW:
+    if kind == D_FOLLOW:
         return search.follow_candidates(P, st, seat, W, s, cap, cand)
-    if kind == search.D_LEAD:
+    if kind == D_LEAD:
         return search.lead_candidates(P, st, seat, W, s, cap, cand)
     return search.bury_candidates(P, st, seat, W, s, cap, cand)
 
@@ -168,7 +169,7 @@ def candidates(P, st, seat, W, s, kind, cap, cand):
 def decide(P, st, W, s, kind, out):
     """The learned policy's choice for the seat to move (the dealer for a bury) into ``out``.
     Returns the number of candidates it weighed."""
-    seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
+    seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
     cand = w_lc(W)
     n = candidates(P, st, seat, W, s, kind, as_int(LEARNED_CANDIDATES), cand)  # as_int: the search's compiled lists
     best = 0
@@ -189,7 +190,7 @@ def log_decision(P, st, W, kind, cand, n, stats, out):
     counts = w_log_n(W)
     if counts[LOG_ON] == 0 or n <= 1:
         return
-    seat = st.sc[S_DEALER] if kind == search.D_BURY else ph.to_move(st.sc)
+    seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
     chosen = -1
     for i in range(n):
         if search.same_play(cand, i, out):

@@ -1,7 +1,7 @@
 """What the ``learned`` policy sees of a decision: one row of named integer features per candidate.
 
 A decision (a bury, a lead or a follow) has a few candidates, listed by the search's candidate
-generators (``engine.search``: ``bury_candidates``, ``lead_candidates``, ``follow_candidates``).
+generators (``engine.policies.search``: ``bury_candidates``, ``lead_candidates``, ``follow_candidates``).
 ``decision_features`` writes one row per candidate: the variant's rule parameters, what the seat to
 move knows of the position (its hand, the cards played, the trick so far, the voids revealed, the
 score), and what the candidate spends and keeps. The same function fills the rows that
@@ -19,9 +19,9 @@ from collections import namedtuple
 
 from numba import njit
 
-from ..rules.cards import SMALL_JOKER
-from . import core
-from .core import (
+from ...rules.cards import SMALL_JOKER
+from .. import core
+from ..core import (
     CLAIM_KIND,
     CLAIM_TOP,
     CLAIM_TRUMP,
@@ -38,8 +38,8 @@ from .core import (
     as_int,
     w_cs,
 )
-from .order import class_span
-from .params import (
+from ..order import class_span
+from ..params import (
     BOTTOM,
     CAPTURE_BY,
     CAPTURE_SCHEME,
@@ -57,7 +57,7 @@ from .params import (
     THROW_TEST,
     THROWS,
 )
-from .phases import (
+from ..phases import (
     C_LEVEL,
     S_BOTTOM_POINTS,
     S_DEALER,
@@ -70,16 +70,17 @@ from .phases import (
     S_TURN,
     S_WINNER,
 )
-from .policies.common import next_can_beat, next_can_beat_single
-from .policies.expert import capture_multiplier
-from .trick import beats, contender
+from ..trick import beats, contender
+from .codes import D_BURY, D_FOLLOW, D_LEAD
+from .common import ABOVE_POSITION, TRUMP_STRENGTH, next_can_beat, next_can_beat_single
+from .expert import capture_multiplier
 
 Feature = namedtuple("Feature", ["name", "group", "doc"])
 
 # The features, in column order. ``group``: "rule" (the variant's parameters, the same in every row
 # of a hand), "position" (the decision, the same for every candidate of one decision) or
 # "candidate" (the candidate's own). Counts are cards (a pair counts 2); strengths are
-# ``100 x trump + position`` (``policies.strength``), so that any trump is above any side card.
+# ``TRUMP_STRENGTH (100) x trump + position`` (``common.strength``), so that any trump is above any side card.
 FEATURES: tuple[Feature, ...] = (
     Feature("decks", "rule", "decks in play (2, 3 or 4)"),
     Feature("bottom_size", "rule", "cards in the bottom"),
@@ -245,15 +246,12 @@ FEATURES: tuple[Feature, ...] = (
 N_FEATURES = len(FEATURES)
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
 # the rule and position features come first, then the candidate's: a model may read the first
-# ``N_CONTEXT`` once per decision (``engine.learned``)
+# ``N_CONTEXT`` once per decision (``engine.policies.learned``)
 N_CONTEXT = X_HEURISTIC
 N_RULES = X_DECISION_KIND  # the rule features come first: the same for every decision of a variant
 assert all(f.group == "rule" for f in FEATURES[:N_RULES])
 assert all(f.group == "position" for f in FEATURES[N_RULES:N_CONTEXT])
 assert all(f.group == "candidate" for f in FEATURES[N_CONTEXT:])
-
-# what a decision is (``engine.search``'s D_LEAD, D_FOLLOW, D_BURY)
-KIND_LEAD, KIND_FOLLOW, KIND_BURY = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
@@ -309,8 +307,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     voids = st.voids
     level = st.ctx[C_LEVEL]
     dealer = sc[S_DEALER]
-    bury = kind == KIND_BURY
-    follow = kind == KIND_FOLLOW
+    bury = kind == D_BURY
+    follow = kind == D_FOLLOW
     decks = P[DECKS]
     knows_bottom = seat == dealer and not bury  # the dealer buried it; before the bury it is in the hand
     # the position: what the mover holds and has not seen (unseen: in other hands or the hidden bottom)
@@ -411,7 +409,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_POINTS_HELD] = points_held
     row[X_POINTS_UNSEEN] = points_unseen
     row[X_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS] if knows_bottom else -1
-    row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * 100 + st.win_c[CLAIM_TOP] if follow else -1
+    row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * TRUMP_STRENGTH + st.win_c[CLAIM_TOP] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
     after = 0 if bury else 3 - turn
     win_c = st.win_c
@@ -450,7 +448,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         high = 0
         top = -1
         top_c = -1
-        low = 1 << 30
+        low = ABOVE_POSITION
         breaks = 0
         multi = 0
         aces = 0
@@ -473,7 +471,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
             cards += m
             points += core.POINTS[c] * m
             k = cls[c]
-            s_c = (100 if k == TRUMP else 0) + pos[c]
+            s_c = (TRUMP_STRENGTH if k == TRUMP else 0) + pos[c]
             if k == TRUMP:
                 trumps += m
                 m4 += m
@@ -566,7 +564,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
                 )
                 else 1
             )
-        elif kind == KIND_LEAD and top_c >= 0:
+        elif kind == D_LEAD and top_c >= 0:
             # a lead of one card or one group of identical cards: its top against both opponents
             if cards == multi:
                 sure = (
