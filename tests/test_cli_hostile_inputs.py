@@ -24,6 +24,7 @@ JOBS_COMMANDS = {
     "calibrate": ["calibrate", "--hands", "10"],
     "compare-policies": ["compare-policies", "--variant", "school-2016", "--hands", "2"],
     "learn collect": ["learn", "collect", "--out", "{tmp}", "--hands", "2", "--quiet"],
+    "learn responses": ["learn", "responses", "--policy", "expert", "--reference", "basic", "--deals", "2"],
 }
 
 

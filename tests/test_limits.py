@@ -45,10 +45,12 @@ def _argv(command: str, tmp_path, jobs: str) -> list[str]:
         "calibrate": ["calibrate", "--hands", "40", "--jobs", jobs],
         "compare-policies": ["compare-policies", "--policies", "expert,basic", "--hands", "4", "--jobs", jobs],
         "learn collect": ["learn", "collect", "--out", str(tmp_path / "c"), "--hands", "2", "--jobs", jobs],
+        "learn responses": ["learn", "responses", "--policy", "expert", "--reference", "basic", "--deals", "2"]
+        + ["--jobs", jobs],
     }[command]
 
 
-COMMANDS = ["simulate", "sweep", "design", "duel", "calibrate", "compare-policies", "learn collect"]
+COMMANDS = ["simulate", "sweep", "design", "duel", "calibrate", "compare-policies", "learn collect", "learn responses"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -25,6 +25,7 @@ from .commands import (
     cmd_judge,
     cmd_learn_collect,
     cmd_learn_evaluate,
+    cmd_learn_responses,
     cmd_learn_train,
     cmd_play,
     cmd_report,
@@ -519,8 +520,12 @@ def _once(parser: argparse.ArgumentParser) -> None:
 
 
 def _learn_parser(sub) -> None:
-    """``simsuite learn collect | train | evaluate``: the learned policy's data and model (docs/learned.md)."""
-    s = sub.add_parser("learn", help="the learned policy: collect the search's decisions, train a model, evaluate it")
+    """``simsuite learn collect | train | evaluate | responses``: the learned policy's data, model and rule
+    responses (docs/learned.md)."""
+    s = sub.add_parser(
+        "learn",
+        help="the learned policy: collect the search's decisions, train a model, evaluate it, measure its rule responses",
+    )
     learn = s.add_subparsers(dest="learn_command", metavar="STEP")
     s.set_defaults(func=lambda args: s.print_help() or 2)
     c = learn.add_parser("collect", help="play search self-play hands and store its decisions (resumable)")
@@ -550,6 +555,33 @@ def _learn_parser(sub) -> None:
         help="agreement and value lost, overall and per decision kind, for the model and the heuristic",
     )
     e.set_defaults(func=cmd_learn_evaluate)
+    r = learn.add_parser(
+        "responses",
+        help="how learned's play answers each rule field the notebooks vary, beside a reference's, on the same deals",
+    )
+    r.add_argument("--policy", default="learned", help="the policy studied (default learned)")
+    r.add_argument(
+        "--reference",
+        default="search",
+        help="the reference policy (default search; search-k32-c6 is stronger and about four times slower)",
+    )
+    r.add_argument(
+        "--deals",
+        type=int,
+        default=50,
+        help="played deals per rule setting (default 50); the bury-only settings deal eight times as many",
+    )
+    r.add_argument("--seed", type=int, default=1, help="root seed (default 1); the figures do not depend on --jobs")
+    r.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; -1: one per core)")
+    r.add_argument(
+        "--variant",
+        help="study every field that applies on this variant's rules (default: school-2016, and guangxi-2012 "
+        "for the capture by lead size)",
+    )
+    r.add_argument(
+        "--json", action="store_true", help="every figure, n, interval and paired difference, and the departures"
+    )
+    r.set_defaults(func=cmd_learn_responses)
 
 
 DEFAULT_MATCHES_HELP = "1000"

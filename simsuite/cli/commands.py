@@ -79,6 +79,22 @@ def cmd_learn_evaluate(args) -> int:
     return 0
 
 
+def cmd_learn_responses(args) -> int:
+    from ..analysis.responses import run
+    from ..report.responses_text import format_responses
+
+    r = run(
+        policy=args.policy,
+        reference=args.reference,
+        deals=args.deals,
+        seed=args.seed,
+        jobs=args.jobs,
+        variant=args.variant,
+    )
+    print(json.dumps(r, indent=1, ensure_ascii=False) if args.json else format_responses(r))
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from ..sim.run import simulate
     from ..sim.spec import DEFAULT_CHUNK, RunSpec
