@@ -3,9 +3,9 @@
 Hands are played with ``search`` at all four seats, under the rules ``learn.rules.hand_rules``
 gives each hand (a tournament as written, or its parameters drawn across their ranges). Every
 decision of a search seat that weighs more than one candidate (the bury, every lead and follow)
-is logged by the engine (``engine.learned``, "The decision log"): per candidate, the search's value
+is logged by the engine (``engine.policies.learned``, "The decision log"): per candidate, the search's value
 sum, sampled deals and sum of squares, whether the search chose it, and its features
-(``engine.features.FEATURES``).
+(``engine.policies.features.FEATURES``).
 
 A collection is a folder like a run of ``simulate``: ``manifest.json`` (what was collected: seed,
 hands, chunk size, the search's name and parameters, the rule-draw scheme, the feature list, the

@@ -1,8 +1,8 @@
 """``simsuite learn train``: a bilinear scorer fitted to the search's values, and its evaluation.
 
 The data are a collection's decisions (``learn.collect``): per candidate, the search's mean value
-(levels first, then the stage and the points; ``engine.search.value``, divided here by a level's
-1000 so that one level is 1.0) and its features. The model is the one ``engine.learned`` plays:
+(levels first, then the stage and the points; ``engine.policies.search.value``, divided here by a level's
+1000 so that one level is 1.0) and its features. The model is the one ``engine.policies.learned`` plays:
 for a decision of group ``g`` (its kind, lead, follow or bury, and its deck count) with decision
 features ``p`` and candidate features ``c``, the score is ``c . (A[g] [p, 1])``. It is fitted by ridge regression of each
 candidate's value minus its decision's mean value on the candidate features minus their decision
@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.policies.codes import DECISION_NAMES
 from ..engine.policies.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
 from ..engine.policies.learned import (
     DECK_GROUPS,
@@ -54,7 +55,7 @@ from ..engine.policies.model import FORMAT, FORMAT_VERSION, features_hash, model
 from ..errors import SimsuiteError
 from .collect import load_decisions, load_manifest
 
-LEVEL = 1000.0  # engine.search.LEVEL_VALUE: the value of a level, so that values read in levels
+LEVEL = 1000.0  # engine.policies.search.LEVEL_VALUE: the value of a level, so that values read in levels
 SPLIT_MOD = 10
 TEST_DEALS = 0
 VALID_DEALS = 1
@@ -62,7 +63,6 @@ HELD_CAPTURE = 5  # a single-card capture multiplier of x5 (per card 5, or base 
 HELD_TAKEOVER = (9, 20)  # take-over at 9/20 = 45% of the decks' points (90 at two decks, 135 at three, 180 at four)
 RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0)
 BATCH = 100_000
-KIND_NAMES = ("lead", "follow", "bury")
 
 
 @dataclass
@@ -84,7 +84,7 @@ class Decisions:
         return self.kind.shape[0]
 
     def group(self) -> np.ndarray:
-        """Each decision's model group (``engine.learned.group``): its kind and deck count."""
+        """Each decision's model group (``engine.policies.learned.group``): its kind and deck count."""
         decks = np.clip(self.X[self.start[:-1], X_DECKS], DECK_GROUPS[0], DECK_GROUPS[-1])
         return self.kind.astype(np.int64) * len(DECK_GROUPS) + decks - DECK_GROUPS[0]
 
@@ -239,7 +239,7 @@ def raw_coefficients(B: np.ndarray, sc: Scaling) -> np.ndarray:
 
 
 def scores(A: np.ndarray, d: Decisions) -> np.ndarray:
-    """Every candidate's score (``engine.learned.score_into``, in numpy)."""
+    """Every candidate's score (``engine.policies.learned.score_into``, in numpy)."""
     P = np.concatenate([d.X[:, :N_CONTEXT].astype(np.float64), np.ones((d.X.shape[0], 1))], axis=1)
     row_group = np.repeat(d.group(), d.counts())
     out = np.empty(d.X.shape[0])
@@ -292,7 +292,7 @@ def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
     out = {
         "all": {"agreement": _hand_interval(agree, d.hand, 0.0, 1.0), "value_lost": _hand_interval(lost, d.hand, 0.0)}
     }
-    for k, name in enumerate(KIND_NAMES):
+    for k, name in enumerate(DECISION_NAMES):
         m = d.kind == k
         out[name] = {
             "agreement": _hand_interval(agree[m], d.hand[m], 0.0, 1.0),
@@ -358,7 +358,7 @@ def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_G
         "train_rows": int(tr.X.shape[0]),
         "train_decisions": int(tr.n),
         "rows_by_group": {
-            f"{KIND_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
+            f"{DECISION_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
             for g in range(N_GROUPS)
         },
         **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()},
@@ -407,7 +407,7 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
         "features_hash": features_hash(),
         "model": {
             "kind": "bilinear",
-            "kinds": list(KIND_NAMES),
+            "kinds": list(DECISION_NAMES),
             "decks": list(DECK_GROUPS),
             "candidate_features": N_CANDIDATE,
             "decision_features": N_CONTEXT,
@@ -430,7 +430,7 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
 
 
 def coefficients(model) -> np.ndarray:
-    """A loaded model's ``A[kind, j, k]`` (``engine.model.Model``; the file holds ``A[kind, k, j]``)."""
+    """A loaded model's ``A[kind, j, k]`` (``engine.policies.model.Model``; the file holds ``A[kind, k, j]``)."""
     return model.words[HEADER:].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
 
 
