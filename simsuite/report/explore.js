@@ -216,7 +216,6 @@
       return t;
     }
 
-    var SS = 1 << 13;
     var layer = { n: 1, la: new Int32Array([start]), lb: new Int32Array([start]), d: new Int32Array([0]), ld: new Int32Array([-1]),
       w: new Int32Array([-1]), tlo: new Int32Array([0]), len: new Int32Array([1]), off: new Int32Array([0]), m: new Float64Array([1]) };
     var layers = [];
@@ -331,15 +330,15 @@
         if (A < 0 && B < 0) continue; // ends on levels
         i = eS[e]; l = eL[e];
         var tlo0 = layer.tlo[i], last = layer.hi[i], src = layer.off[i] - tlo0;
+        if (B < 0) {
+          convEdge(NM, M, src, N.off[A] - N.tlo[A], T.dur, T.prob, T.o0[l], T.o1[l], timed, tlo0, last + 1);
+          continue;
+        }
         for (o = T.o0[l]; o < T.o1[l]; o++) {
           var dl = timed ? T.dur[o] : 0, q = T.prob[o];
-          var split = B >= 0 ? Math.max(tlo0, Math.min(last + 1, tw - dl)) : last + 1; // t < split: into A, else B
-          if (A >= 0) {
-            conv(NM, M, N.off[A] + dl - N.tlo[A], src, q, tlo0, split);
-          }
-          if (B >= 0) {
-            conv(NM, M, N.off[B] + dl - N.tlo[B], src, q, split, last + 1);
-          }
+          var split = Math.max(tlo0, Math.min(last + 1, tw - dl)); // t < split: into A (not yet warned), else B
+          if (A >= 0) conv(NM, M, N.off[A] + dl - N.tlo[A], src, q, tlo0, split);
+          conv(NM, M, N.off[B] + dl - N.tlo[B], src, q, split, last + 1);
         }
       }
       layers.push(layer);
@@ -353,18 +352,45 @@
       timed: timed, onStage: onStage, strongerIs: strongerIs };
   }
 
-  function back8(V, Vn, M, G, g, q, row, nrow, mrow, t0, t1) {
-    // one outcome's share of the backward pass over a run of tricks: V(t) += q V'(t + d) and
-    // G += sum_t m(t) V'(t + d), for the NC = 8 columns (a small function V8 compiles on its own)
-    var g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0;
-    for (var t = t0; t < t1; t++) {
-      var vv = nrow + t * 8, vs = row + t * 8, m = M[mrow + t];
-      var x0 = Vn[vv], x1 = Vn[vv + 1], x2 = Vn[vv + 2], x3 = Vn[vv + 3], x4 = Vn[vv + 4], x5 = Vn[vv + 5], x6 = Vn[vv + 6], x7 = Vn[vv + 7];
-      V[vs] += q * x0; V[vs + 1] += q * x1; V[vs + 2] += q * x2; V[vs + 3] += q * x3;
-      V[vs + 4] += q * x4; V[vs + 5] += q * x5; V[vs + 6] += q * x6; V[vs + 7] += q * x7;
-      g0 += m * x0; g1 += m * x1; g2 += m * x2; g3 += m * x3; g4 += m * x4; g5 += m * x5; g6 += m * x6; g7 += m * x7;
+  var KERNELS = {};
+
+  function kernels(nc) {
+    // the backward pass's inner loop over a run of tricks for one outcome (one) or two outcomes into
+    // the same level state (two), nc value columns unrolled: V(t) += q V'(t + d) and
+    // G += sum_t m(t) V'(t + d). Written once per column count (new Function), so that V8 compiles a
+    // small loop of plain arithmetic.
+    if (KERNELS[nc]) return KERNELS[nc];
+    var c, init = [], loadX = [], loadY = [], v1 = [], v2 = [], g1 = [], g2 = [], st1 = [], st2 = [];
+    for (c = 0; c < nc; c++) {
+      init.push("a" + c + " = 0", "b" + c + " = 0");
+      loadX.push("x" + c + " = Vn[vv + " + c + "]");
+      loadY.push("y" + c + " = Vn[ww + " + c + "]");
+      v1.push("V[vs + " + c + "] += q * x" + c + ";");
+      v2.push("V[vs + " + c + "] += q * x" + c + " + q2 * y" + c + ";");
+      g1.push("a" + c + " += m * x" + c + ";");
+      g2.push("b" + c + " += m * y" + c + ";");
+      st1.push("G[g + " + c + "] += a" + c + ";");
+      st2.push("G[g + " + (nc + c) + "] += b" + c + ";");
     }
-    G[g] += g0; G[g + 1] += g1; G[g + 2] += g2; G[g + 3] += g3; G[g + 4] += g4; G[g + 5] += g5; G[g + 6] += g6; G[g + 7] += g7;
+    var head = "var " + init.join(", ") + ";\n";
+    var one = head + "for (var t = t0; t < t1; t++) { var vv = nrow + t * " + nc + ", vs = row + t * " + nc + ", m = M[mrow + t];\n" +
+      "var " + loadX.join(", ") + ";\n" + v1.join(" ") + "\n" + g1.join(" ") + "\n}\n" + st1.join(" ");
+    var two = head + "for (var t = t0; t < t1; t++) { var vv = nrow + t * " + nc + ", ww = nrow2 + t * " + nc + ", vs = row + t * " + nc +
+      ", m = M[mrow + t];\nvar " + loadX.join(", ") + ", " + loadY.join(", ") + ";\n" + v2.join(" ") + "\n" + g1.join(" ") + " " +
+      g2.join(" ") + "\n}\n" + st1.join(" ") + " " + st2.join(" ");
+    KERNELS[nc] = {
+      one: new Function("V", "Vn", "M", "G", "g", "q", "row", "nrow", "mrow", "t0", "t1", one),
+      two: new Function("V", "Vn", "M", "G", "g", "q", "nrow", "q2", "nrow2", "row", "mrow", "t0", "t1", two),
+    };
+    return KERNELS[nc];
+  }
+
+  function convEdge(NM, M, src, base, dur, prob, o0, o1, timed, t0, t1) {
+    // every outcome of one lambda into one next level state: m'(t + d) += q m(t)
+    for (var o = o0; o < o1; o++) {
+      var q = prob[o], to = base + (timed ? dur[o] : 0);
+      for (var t = t0; t < t1; t++) NM[to + t] += M[src + t] * q;
+    }
   }
 
   function conv(NM, M, to, src, q, t0, t1) {
@@ -373,77 +399,118 @@
   }
 
   function influence(cell, sol) {
-    // the adjoint: per layer, each state's value per column (V), and per outcome G = d figure / d its
-    // probability; then each deal's influence (d figure / d its weight) through the outcome
-    // probabilities and the per-hand shares of its hands' conditions
-    var T = sol.T, layers = sol.layers, G = new Float64Array(T.nOut * NC), Vn = null, durMin = sol.durMin;
-    var SI = sol.strongerIs, onStage = sol.onStage, timed = sol.timed;
+    // The adjoint. Value columns: the stronger pair wins (0), lead changes (1), ended by the clock
+    // (timed), draws (where a tie can be drawn), and per outcome table in use after the first hand
+    // the expected hands played under it (the hands per match, the minutes, the take-overs and the
+    // two-level swings are sums of those, weighted). Backwards over the layers: each state's value
+    // per column (V), and per outcome G = d column / d its probability. Then each figure's G, and
+    // each deal's influence (d figure / d its weight) through the outcome probabilities and the
+    // per-hand shares of its hands' conditions.
+    var T = sol.T, layers = sol.layers, durMin = sol.durMin, SI = sol.strongerIs, timed = sol.timed;
+    var WS = 0, WL = 1, nc = 2, WC = -1, WD = -1, occCol = [-1, -1, -1, -1, -1, -1, -1], srcs = [];
+    if (timed) WC = nc++;
+    if (!sol.onStage) WD = nc++;
+    for (var k = 1; k < 7; k++) {
+      var sk = T.src[k];
+      if (occCol[sk] < 0) { occCol[sk] = nc++; srcs.push(sk); }
+      occCol[k] = occCol[sk];
+    }
+    var K = kernels(nc), G = new Float64Array(T.nOut * nc), Vn = null;
     for (var h = layers.length - 1; h >= 0; h--) {
-      var ly = layers[h], S = ly.n, M = ly.m, V = new Float64Array(M.length * NC);
+      var ly = layers[h], S = ly.n, M = ly.m, V = new Float64Array(M.length * nc);
       var nxt = h + 1 < layers.length ? layers[h + 1] : null;
       for (var i = 0; i < S; i++) {
-        var tlo = ly.tlo[i], n = ly.len[i], off = ly.off[i], hi = ly.hi[i], t, c;
+        var tlo = ly.tlo[i], n = ly.len[i], off = ly.off[i], hi = ly.hi[i], t, v;
         if (hi + 1 < tlo + n) {
-          var wz = winners(ly.la[i], ly.lb[i], ly.d[i], onStage), clk = ly.cutAll ? 0 : 1;
+          var wz = winners(ly.la[i], ly.lb[i], ly.d[i], sol.onStage), clk = ly.cutAll ? 0 : 1;
           for (t = Math.max(hi + 1, tlo); t < tlo + n; t++) {
-            var v = (off + t - tlo) * NC;
-            V[v + CS] = wz === SI ? 1 : 0; V[v + CD] = wz === 1 ? 1 : 0; V[v + CH] = h; V[v + CCLK] = clk;
+            v = (off + t - tlo) * nc;
+            V[v + WS] = wz === SI ? 1 : 0;
+            if (WC >= 0) V[v + WC] = clk;
+            if (WD >= 0) V[v + WD] = wz === 1 ? 1 : 0;
           }
         }
-        if (hi >= tlo) {
-          var bk = T.src[ly.key[i]];
-          for (t = tlo; t <= hi; t++) { v = (off + t - tlo) * NC; V[v + CTO] = T.qTook[bk]; V[v + CBIG] = T.qBig[bk]; }
+        if (hi >= tlo && h > 0) {
+          var oc = occCol[ly.key[i]];
+          for (t = tlo; t <= hi; t++) V[(off + t - tlo) * nc + oc] = 1;
         }
       }
       var E = ly.e;
       for (var e = 0; e < E.n; e++) {
         i = E.s[e];
-        var l = E.l[e], chg = E.c[e], ml = ly.mlive[i], P = sol.lamP[l];
+        var l = E.l[e], chg = E.c[e], ml = ly.mlive[i], P = sol.lamP[l], o, g;
         tlo = ly.tlo[i]; off = ly.off[i]; hi = ly.hi[i];
-        var row = (off - tlo) * NC, o;
+        var row = (off - tlo) * nc;
+        if (chg) {
+          for (o = T.o0[l]; o < T.o1[l]; o++) G[o * nc + WL] += ml;
+          for (t = tlo; t <= hi; t++) V[row + t * nc + WL] += P;
+        }
         if (E.end[e] >= 0) {
           var we = E.end[e], cs = we === SI ? 1 : 0, cd = we === 1 ? 1 : 0;
           for (o = T.o0[l]; o < T.o1[l]; o++) {
-            var g = o * NC;
-            G[g + CS] += ml * cs; G[g + CD] += ml * cd; G[g + CH] += ml * (h + 1); G[g + CMN] += ml * durMin[o]; G[g + CLEAD] += ml * chg;
+            g = o * nc;
+            G[g + WS] += ml * cs;
+            if (WD >= 0) G[g + WD] += ml * cd;
           }
           for (t = tlo; t <= hi; t++) {
-            v = row + t * NC;
-            V[v + CS] += P * cs; V[v + CD] += P * cd; V[v + CH] += P * (h + 1); V[v + CMN] += sol.lamE[l]; V[v + CLEAD] += P * chg;
+            v = row + t * nc;
+            V[v + WS] += P * cs;
+            if (WD >= 0) V[v + WD] += P * cd;
           }
           continue;
         }
-        var A = E.a[e], B = E.b[e];
-        for (o = T.o0[l]; o < T.o1[l]; o++) {
-          g = o * NC;
-          G[g + CMN] += ml * durMin[o]; G[g + CLEAD] += ml * chg;
-          if (!nxt) continue;
-          var dl = timed ? T.dur[o] : 0, q = T.prob[o];
-          var split = B >= 0 ? Math.max(tlo, Math.min(hi + 1, E.tw - dl)) : hi + 1;
-          for (var part = 0; part < 2; part++) {
-            var X = part ? B : A, t0 = part ? split : tlo, t1 = part ? hi + 1 : split;
-            if (X < 0 || t1 <= t0) continue;
-            back8(V, Vn, M, G, g, q, row, (nxt.off[X] + dl - nxt.tlo[X]) * NC, off - tlo, t0, t1);
+        if (!nxt) continue;
+        var A = E.a[e], B = E.b[e], mrow = off - tlo;
+        if (B < 0) {
+          // one next level state: two outcomes at a time (the states' values read and written once for both)
+          var base = nxt.off[A] - nxt.tlo[A];
+          for (o = T.o0[l]; o + 1 < T.o1[l]; o += 2) {
+            K.two(V, Vn, M, G, o * nc, T.prob[o], (base + (timed ? T.dur[o] : 0)) * nc, T.prob[o + 1],
+              (base + (timed ? T.dur[o + 1] : 0)) * nc, row, mrow, tlo, hi + 1);
+          }
+          if (o < T.o1[l]) K.one(V, Vn, M, G, o * nc, T.prob[o], row, (base + (timed ? T.dur[o] : 0)) * nc, mrow, tlo, hi + 1);
+        } else {
+          for (o = T.o0[l]; o < T.o1[l]; o++) {
+            var dl = timed ? T.dur[o] : 0, q = T.prob[o];
+            var split = Math.max(tlo, Math.min(hi + 1, E.tw - dl)); // below: into A (not yet warned), from it on: B
+            if (A >= 0 && split > tlo) K.one(V, Vn, M, G, o * nc, q, row, (nxt.off[A] + dl - nxt.tlo[A]) * nc, mrow, tlo, split);
+            if (split <= hi) K.one(V, Vn, M, G, o * nc, q, row, (nxt.off[B] + dl - nxt.tlo[B]) * nc, mrow, split, hi + 1);
           }
         }
-        for (t = tlo; t <= hi; t++) { v = row + t * NC; V[v + CMN] += sol.lamE[l]; V[v + CLEAD] += P * chg; }
       }
       Vn = V;
     }
+    // each figure's G per outcome (NC columns: CS ... CBIG), from the value columns
+    var occSrc = new Float64Array(7), e7 = new Float64Array(7);
+    for (k = 0; k < 7; k++) occSrc[T.src[k]] += sol.occ[k];
+    for (k = 0; k < 7; k++) for (l = T.lam0[k]; l < T.lam1[k]; l++) e7[k] += sol.lamE[l];
+    var F = new Float64Array(T.nOut * NC);
+    for (k = 0; k < 7; k++) {
+      for (l = T.lam0[k]; l < T.lam1[k]; l++) {
+        for (o = T.o0[l]; o < T.o1[l]; o++) {
+          g = o * nc;
+          var f = o * NC, hands = 0, mn = occSrc[k] * durMin[o], to = 0, bg = 0;
+          for (var j = 0; j < srcs.length; j++) {
+            var x = G[g + occCol[srcs[j]]];
+            hands += x; mn += e7[srcs[j]] * x; to += T.qTook[srcs[j]] * x; bg += T.qBig[srcs[j]] * x;
+          }
+          F[f + CS] = G[g + WS]; F[f + CD] = WD >= 0 ? G[g + WD] : 0; F[f + CH] = hands; F[f + CMN] = mn;
+          F[f + CCLK] = WC >= 0 ? G[g + WC] : 0; F[f + CLEAD] = G[g + WL]; F[f + CTO] = to; F[f + CBIG] = bg;
+        }
+      }
+    }
     // per hand: its deal's influence through its condition's outcome probabilities and shares
     var nd = cell.n_deals, IF = new Float64Array(nd * NC), Gbar = new Float64Array(7 * NC), q2;
-    for (var k = 0; k < 7; k++) {
-      for (l = T.lam0[k]; l < T.lam1[k]; l++) for (o = T.o0[l]; o < T.o1[l]; o++) for (q2 = 0; q2 < NC; q2++) Gbar[k * NC + q2] += T.prob[o] * G[o * NC + q2];
+    for (k = 0; k < 7; k++) {
+      for (l = T.lam0[k]; l < T.lam1[k]; l++) for (o = T.o0[l]; o < T.o1[l]; o++) for (q2 = 0; q2 < NC; q2++) Gbar[k * NC + q2] += T.prob[o] * F[o * NC + q2];
     }
-    var occSrc = new Float64Array(7);
-    for (k = 0; k < 7; k++) occSrc[T.src[k]] += sol.occ[k];
     var hh = cell.h;
     for (i = 0; i < hh.n; i++) {
       k = T.key[i]; o = T.out[i];
-      var base = hh.deal[i] * NC, Nk = T.N[k];
-      for (q2 = 0; q2 < NC; q2++) IF[base + q2] += (G[o * NC + q2] - Gbar[k * NC + q2]) / Nk;
-      IF[base + CTO] += (occSrc[k] * (T.took[i] - T.qTook[k])) / Nk;
-      IF[base + CBIG] += (occSrc[k] * (T.big[i] - T.qBig[k])) / Nk;
+      var b0 = hh.deal[i] * NC, Nk = T.N[k];
+      for (q2 = 0; q2 < NC; q2++) IF[b0 + q2] += (F[o * NC + q2] - Gbar[k * NC + q2]) / Nk;
+      IF[b0 + CTO] += (occSrc[k] * (T.took[i] - T.qTook[k])) / Nk;
+      IF[b0 + CBIG] += (occSrc[k] * (T.big[i] - T.qBig[k])) / Nk;
     }
     return IF;
   }
@@ -497,10 +564,11 @@
   var cells = {};
   DATA.cells.forEach(function (c) { cells[c.id] = c; });
   var state = { cell: DATA.cells[0].id, s: Object.assign({}, DATA.cells[0].played), pin: null, pinResult: null, result: null };
-  var timings = [];
+  var timings = [], frames = []; // per update: ms to the figures written, and to the next animation frame
   window.explorer = {
-    model: function (id, s) { return model(cells[id], s); }, state: state, timings: timings, data: DATA,
-    parts: function (id, s) {
+    model: function (id, s) { return model(cells[id], s); }, state: state, timings: timings, frames: frames, data: DATA,
+    profile: function (id, s) {
+      // milliseconds in the tables, the forward pass and the backward pass (benchmarks/explore_latency.py)
       var c = prepare(cells[id]), t0 = performance.now(), T = tables(c, s), t1 = performance.now(), sol = solve(c, s), t2 = performance.now();
       influence(c, sol);
       return [t1 - t0, t2 - t1, performance.now() - t2];
@@ -705,7 +773,7 @@
     writeFragment();
     var t1 = performance.now();
     timings.push(t1 - t0);
-    requestAnimationFrame(function () { window.explorer.lastFrame = performance.now() - t0; });
+    requestAnimationFrame(function () { frames.push(performance.now() - t0); });
   }
 
   function pinNow() {
