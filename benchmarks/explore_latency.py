@@ -10,8 +10,12 @@ page times each change itself: from its input event to the figures, intervals, p
 written (``performance.now()`` in explore.js's ``update``, the list ``window.explorer.timings``), and
 to the next animation frame after it (``window.explorer.frames``). Printed per cell: the chain's
 transitions at the played rules, the first update after the page loaded (V8 not yet warm), then
-over the changes the median, 90th percentile and largest, and the median split of a solve
-(``window.explorer.profile``: tables, forward pass, backward pass). Nothing is asserted.
+over the changes the median, 90th percentile and largest, to the next frame, the median split of
+an update between the model and the page's writing (``window.explorer.phases``), and of a solve
+run alone, nine times over (``window.explorer.profile``: tables, forward pass, backward pass). Last,
+the machine's pace at the time: a plain multiply-add loop over typed arrays in the same page, in
+ns a step (the forward pass's inner loop; the backward pass does about ten such per step). Nothing
+is asserted.
 """
 
 from __future__ import annotations
@@ -25,6 +29,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+
+
+# the machine's pace at the time, in the same page: ns per step of the forward pass's own inner loop
+CALIBRATE = """(function () {
+  var n = 4096, a = new Float64Array(n + 64), m = new Float64Array(n), best = Infinity;
+  for (var i = 0; i < n; i++) m[i] = Math.random();
+  function conv(a, m, q, t0, t1, to) { for (var t = t0; t < t1; t++) a[to + t] += m[t] * q; }
+  for (var r = 0; r < 7; r++) {
+    var t0 = performance.now();
+    for (var k = 0; k < 2000; k++) conv(a, m, 0.5, 0, n, k % 64);
+    best = Math.min(best, (performance.now() - t0) * 1e6 / (2000 * n));
+  }
+  return best;
+})()"""
 
 
 def main() -> None:
@@ -51,9 +69,10 @@ def main() -> None:
         data_cells = b.eval("window.explorer.data.cells.map(function (c) { return c.id; })")
         print(f"page {page} ({page.stat().st_size / 1024:.0f} KiB), first update after loading: {first:.1f} ms")
         print(
-            "| cell | transitions | median ms | p90 ms | max ms | to next frame, median ms | tables / forward / backward, ms |"
+            "| cell | transitions | median ms | p90 ms | max ms | to next frame, median ms "
+            "| of which the model / the page, median ms | a solve alone: tables / forward / backward, ms |"
         )
-        print("|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|")
         for cid in data_cells:
             b.eval(f"(function(){{location.hash = 'cell=' + encodeURIComponent({json.dumps(cid)});}})()")
             b.eval("new Promise(function (r) { setTimeout(r, 50); })")
@@ -64,6 +83,7 @@ def main() -> None:
             b.eval("new Promise(function (r) { requestAnimationFrame(function () { setTimeout(r, 20); }); })")
             times = b.eval(f"window.explorer.timings.slice({start})")
             frames = b.eval(f"window.explorer.frames.slice({start})")
+            phases = b.eval(f"window.explorer.phases.slice({start})")
             prof = b.eval(
                 "(function(){var o=[];for(var i=0;i<9;i++)o.push(window.explorer.profile("
                 f"{json.dumps(cid)}, window.explorer.state.s));return o;}})()"
@@ -71,11 +91,17 @@ def main() -> None:
             tr = b.eval(f"window.explorer.model({json.dumps(cid)}, window.explorer.state.s).transitions")
             times.sort()
             split = " / ".join(f"{statistics.median(p[i] for p in prof):.1f}" for i in range(3))
+            inside = (
+                f"{statistics.median(p[1] for p in phases):.1f} / "
+                f"{statistics.median(p[0] + p[2] + p[3] for p in phases):.1f}"
+            )
             print(
                 f"| {cid} | {tr:,} | {statistics.median(times):.1f} | {times[int(0.9 * (len(times) - 1))]:.1f} | "
-                f"{times[-1]:.1f} | {statistics.median(frames):.1f} | {split} |"
+                f"{times[-1]:.1f} | {statistics.median(frames):.1f} | {inside} | {split} |"
             )
+        loop = b.eval(CALIBRATE)
         print(f"{args.changes} changes per cell; console: {b.errors() or 'nothing logged'}")
+        print(f"this machine now: a plain multiply-add loop over typed arrays in the page, {loop:.2f} ns a step")
 
 
 if __name__ == "__main__":

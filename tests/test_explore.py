@@ -1,7 +1,9 @@
 """`simsuite explore`: the rules explorer page (docs/explore.md).
 
 One small sweep is played once for the module (two-deck-2011, expert against basic, capture x2 and x3,
-12 matches a cell) and its page written once. The checks:
+12 matches a cell) and its page written once by the command; a second small run (guangxi-2012 and
+school-2016, one policy on both sides, 10 deals at two tables) covers the rest of the rules the page
+re-scores with. The checks:
 
 - the page is one self-contained file that opens with the answer, and the command prints its path;
   bad input (a folder that is not a run, -o onto the run's own files, a bad --seed) is one line;
@@ -52,6 +54,30 @@ def grid_run(tmp_path_factory) -> Path:
         'base = "two-deck-2011"\nmatches = 12\nseed = 1\npolicies = "expert,basic"\n\n[grid]\ncapture_per_card = [2, 3]\n'
     )
     return sweep(spec, where / "run", quiet=True)
+
+
+@pytest.fixture(scope="module")
+def variants_page(tmp_path_factory) -> tuple[Path, Path]:
+    """A run of two variants under one policy on both sides (guangxi-2012: the deal rotates, 2s are
+    always trump, draws; school-2016: a warning, draws), with a team at the end level having to defend
+    it, at two tables a deal: 10 deals each; and its page."""
+    from simsuite.report.explore import build_explorer
+    from simsuite.sim.run import simulate
+
+    where = tmp_path_factory.mktemp("variants")
+    run = simulate(
+        {
+            "variants": ["guangxi-2012", "school-2016"],
+            "policies": "basic",
+            "overrides": {"must_defend_end_level": True},
+            "duplicate": True,
+            "matches": 10,
+            "seed": 3,
+            "quiet": True,
+            "out": where / "run",
+        }
+    )
+    return run, build_explorer(run, where / "explorer.html")
 
 
 @pytest.fixture(scope="module")
@@ -314,6 +340,37 @@ def test_the_page_refuses_the_settings_the_rules_refuse(page, models, chromium):
             target_variant(model.variant, s)
         js = chromium.eval(f"window.explorer.model({json.dumps(data['cells'][0]['id'])}, {json.dumps(js_setting(s))})")
         assert js.get("problem"), change
+
+
+def test_several_variants_one_policy_on_both_sides_agree_too(variants_page, tmp_path):
+    """The other rules the page re-scores with: a rotating deal, a permanent trump rank, the zero band
+    below zero, draws, a warning, defending the end level; the stronger pair is NS in self-play."""
+    binary = needs_browser()
+    from devtools import Chromium
+
+    run, out = variants_page
+    data = embedded(out.read_text(encoding="utf-8"))
+    assert [c["field"] for c in data["choices"]] == ["variant"]
+    assert all(c["stronger"] is None and c["stronger_name"].startswith("NS") for c in data["cells"])
+    r = load(run)
+    h, m = r.hands.collect(), r.matches.collect()
+    with Chromium(binary, tmp_path / "profile") as b:
+        b.open(out.resolve().as_uri())
+        for cid, v in r.variants().items():
+            model = cell_model(h.filter(pl.col("cell") == cid), m.filter(pl.col("cell") == cid), v)
+            base = Setting.played(v)
+            assert v.must_defend_end_level and model.data.n_deals == 10
+            for change in (
+                {},
+                {"step": base.step // 10 * 5},
+                {"match_minutes": 0},
+                {"pace": 60, "warning_minute": base.match_minutes - 10, "hands_after_warning": 1},
+            ):
+                s = dataclasses.replace(base, **change)
+                py = explore_figures(model, s)
+                js = b.eval(f"window.explorer.model({json.dumps(cid)}, {json.dumps(js_setting(s))})")
+                assert not close(py, js), (cid, change, close(py, js))
+        assert not b.errors()
 
 
 def figures_shown(b) -> dict:

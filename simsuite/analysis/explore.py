@@ -248,6 +248,9 @@ def _shares(x: np.ndarray, keys: np.ndarray, deal: np.ndarray, w: np.ndarray, so
     return share[sources]
 
 
+BLOCK = 64  # rows of deal weights solved at once (live_hands_by_key holds every transition's flow per row)
+
+
 def _columns(model: CellModel, target: Variant, w: np.ndarray) -> tuple[dict[str, np.ndarray], object]:
     """Every figure of ``FIGURES`` (and p_a, p_b) under each row of deal weights ``w`` (rows x
     deals): the exact model's chain of the re-scored hands, solved for all rows at once
@@ -258,9 +261,12 @@ def _columns(model: CellModel, target: Variant, w: np.ndarray) -> tuple[dict[str
     design = outcome_design(data, rules)
     chain = Chain(design.tables, rules)
     sol = solve(design.tables, rules, values=False, chain=chain)
-    prob = design.probabilities(w)
-    res = solve_batch(chain, prob, values=False)
-    occ = live_hands_by_key(chain, prob)
+    parts = []
+    for lo in range(0, w.shape[0], BLOCK):  # a block of rows at a time: every transition's flow per row is held
+        prob = design.probabilities(w[lo : lo + BLOCK])
+        parts.append((solve_batch(chain, prob, values=False), live_hands_by_key(chain, prob)))
+    res = {k: None if parts[0][0][k] is None else np.concatenate([p[0][k] for p in parts]) for k in parts[0][0]}
+    occ = np.hstack([p[1] for p in parts])
     keys = hand_keys(data, rules)
     have = np.bincount(keys, minlength=len(KEYS)) > 0
     sources = _key_sources(design, have)

@@ -60,7 +60,7 @@
     if (s.end < s.start) return "the end level " + RANKS[s.end] + " is below the start level " + RANKS[s.start];
     if (r.special.indexOf(s.start) >= 0) return "a permanent trump rank (" + RANKS[s.start] + ") cannot be the start level";
     if (s.minutes > 1440 || s.nonew > 1440 || s.warn > 1440) return "a match, a warning or a cut-off lasts at most a day (1,440 minutes)";
-    if (s.after > 100) return "at most 100 hands after the warning";
+    if (s.after > DATA.max_after) return "the model counts at most " + DATA.max_after + " hands after the warning";
     if (s.warn && s.minutes && s.warn > s.minutes) return "the warning (minute " + s.warn + ") is after the end of a " + s.minutes + "-minute match";
     if (r.knockout && s.tie === "draw" && s.minutes) return "a knock-out needs ties decided on stage in a timed match";
     if (s.minutes > 0) {
@@ -68,7 +68,6 @@
       if (over <= 0) return "a timed match needs hands that take time";
       if (Math.ceil(s.minutes / over) + s.after + 2 > DATA.max_hands) return "the clock allows more hands than a match is sized for";
     }
-    if (s.warn > 0 && s.after + 2 > 127) return "too many hands after the warning";
     return null;
   }
 
@@ -564,9 +563,9 @@
   var cells = {};
   DATA.cells.forEach(function (c) { cells[c.id] = c; });
   var state = { cell: DATA.cells[0].id, s: Object.assign({}, DATA.cells[0].played), pin: null, pinResult: null, result: null };
-  var timings = [], frames = []; // per update: ms to the figures written, and to the next animation frame
+  var timings = [], frames = [], phases = []; // per update: ms to the figures written, and to the next animation frame
   window.explorer = {
-    model: function (id, s) { return model(cells[id], s); }, state: state, timings: timings, frames: frames, data: DATA,
+    model: function (id, s) { return model(cells[id], s); }, state: state, timings: timings, frames: frames, phases: phases, data: DATA,
     profile: function (id, s) {
       // milliseconds in the tables, the forward pass and the backward pass (benchmarks/explore_latency.py)
       var c = prepare(cells[id]), t0 = performance.now(), T = tables(c, s), t1 = performance.now(), sol = solve(c, s), t2 = performance.now();
@@ -768,11 +767,15 @@
     var t0 = performance.now();
     if (fromUser) fromControls();
     labels();
+    var ta = performance.now();
     state.result = model(cells[state.cell], state.s);
+    var tb = performance.now();
     render();
+    var tc = performance.now();
     writeFragment();
     var t1 = performance.now();
     timings.push(t1 - t0);
+    phases.push([ta - t0, tb - ta, tc - tb, t1 - tc]);
     requestAnimationFrame(function () { frames.push(performance.now() - t0); });
   }
 

@@ -52,6 +52,9 @@ CHOICE_WORDS = {
     "capture_per_card": "capture multiplier",
 }
 
+# the most hands after the warning the exact model's state codes hold (a 5-bit warning counter, exact.codes)
+MAX_AFTER_WARNING = 30
+
 MODEL_SENTENCE = (
     "The hands are re-scored, not replayed: each keeps the points it fell with under the rules it was "
     "played under, and only how those points become levels, and when the match ends, follow the setting "
@@ -219,6 +222,7 @@ def explorer_data(results: str | Path, seed: int = 0) -> dict:
         "tol": TOL,
         "untimed_cap": UNTIMED_CAP,
         "max_hands": _max_hands(),
+        "max_after": MAX_AFTER_WARNING,
         "runs": runs,
         "path": str(path),
     }
@@ -301,7 +305,7 @@ are played, so only the played cells are offered; any other needs a run, such as
 <label>Match minutes (0: untimed) <input type="number" id="ctl-minutes" min="0" max="1440" step="1"></label>
 <label>No new hand in the last … minutes <input type="number" id="ctl-nonew" min="0" max="1440" step="1"></label>
 <label>Warning at minute (0: none) <input type="number" id="ctl-warn" min="0" max="1440" step="1"></label>
-<label>Hands after the warning <input type="number" id="ctl-after" min="0" max="100" step="1"></label>
+<label>Hands after the warning <input type="number" id="ctl-after" min="0" max="{MAX_AFTER_WARNING}" step="1"></label>
 <label>Equal levels at time <select id="ctl-tie">{tie}</select></label></fieldset>
 <fieldset><legend>Duration model</legend>
 <label for="ctl-pace">A typical action takes <output id="out-pace"></output></label>
