@@ -192,6 +192,25 @@ def test_a_sweeps_played_cells_are_the_choices_of_what_changes_play(page):
     assert "any other needs a run" in text  # the choices are the played cells only
 
 
+def test_a_design_folder_pools_the_rounds_of_each_pairing(tiny_design, tmp_path):
+    """A design folder (tests/designs/tiny.toml): its rounds' and confirmation's hands of one cell under one
+    pairing are one cell (other seeds, other deals), and the pairings are the choices."""
+    from simsuite.report.explore import build_explorer
+
+    _, res = tiny_design
+    runs = sorted(p for p in (Path(res["out"]) / "runs").iterdir() if (p / "manifest.json").is_file())
+    data = embedded(build_explorer(res["out"], tmp_path / "design.html").read_text(encoding="utf-8"))
+    assert [c["field"] for c in data["choices"]] == ["policies"]
+    assert sorted(data["choices"][0]["values"]) == ["basic vs basic", "expert vs basic"]
+    assert len(data["runs"]) == len(runs) and len(data["cells"]) == 2
+    played = {}
+    for run in runs:
+        m = load(run).matches.collect()
+        pair = "basic vs basic" if "basic-basic" in run.name else "expert vs basic"
+        played[pair] = played.get(pair, 0) + m.height
+    assert {c["label"]: c["matches"] for c in data["cells"]} == played
+
+
 def test_a_folder_that_is_not_a_run_is_one_line(tmp_path, capsys):
     code, _, err = run_cli(capsys, "explore", str(tmp_path), "-o", str(tmp_path / "x.html"))
     one_line_error(code, err, str(tmp_path), command="explore")
@@ -351,7 +370,9 @@ def test_several_variants_one_policy_on_both_sides_agree_too(variants_page, tmp_
     run, out = variants_page
     data = embedded(out.read_text(encoding="utf-8"))
     assert [c["field"] for c in data["choices"]] == ["variant"]
-    assert all(c["stronger"] is None and c["stronger_name"].startswith("NS") for c in data["cells"])
+    assert all(
+        c["stronger"] is None and c["stronger_name"] == "one policy, basic, on both sides" for c in data["cells"]
+    )
     r = load(run)
     h, m = r.hands.collect(), r.matches.collect()
     with Chromium(binary, tmp_path / "profile") as b:

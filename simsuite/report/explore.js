@@ -48,11 +48,15 @@
   function problem(cell, s) {
     // the rule checks a --set of these fields meets (rules.variant, sim.match.hand_cap), in one line
     var r = cell.rules, total = 100 * r.decks;
-    var ints = ["step", "takeover", "minutes", "nonew", "warn", "after"];
-    for (var i = 0; i < ints.length; i++) {
-      var v = s[ints[i]];
-      if (!(typeof v === "number" && isFinite(v) && Math.floor(v) === v && v >= 0)) return ints[i] + ": a whole number of 0 or more";
+    var ints = { step: "the step", takeover: "the take-over", minutes: "the match minutes", nonew: "the minutes without a new hand",
+      warn: "the warning's minute", after: "the hands after the warning", start: "the start level", end: "the end level", pace: "the pace" };
+    for (var f in ints) {
+      var v = s[f];
+      if (!(typeof v === "number" && isFinite(v) && Math.floor(v) === v && v >= 0)) return ints[f] + " must be a whole number of 0 or more";
     }
+    if (s.start > 12 || s.end > 12) return "the levels run from 2 to A";
+    if (s.tie !== "draw" && s.tie !== "on_stage") return "equal levels at time are a draw or won by the team on stage";
+    if (s.pace < 25 || s.pace > 60) return "the pace is 0.25 to 0.6 of the time limits (docs/clock.md's band)";
     if (s.step < 5 || s.takeover < 5) return "the step and the take-over are at least 5 points";
     if (s.step % 5 || s.takeover % 5) return "the take-over and the step must be multiples of 5 (points come in fives)";
     if (s.takeover > total) return "a take-over of " + s.takeover + " is more than the " + total + " points in " + r.decks + " deck(s)";
@@ -697,7 +701,7 @@
       var n = res.problem ? "" : res.figures[k].n ? res.figures[k].n.toLocaleString("en-US") : "";
       row.querySelector(".n").textContent = n;
     });
-    $("stronger-name").textContent = c.stronger_name;
+    $("stronger-label").textContent = c.stronger === null ? "NS wins (" + c.stronger_name + ")" : "the stronger pair (" + c.stronger_name + ") wins";
     $("head-now").textContent = words(state.cell, state.s);
     $("head-now-figs").textContent = sentence(res, c);
     $("head-pin").hidden = !state.pin;

@@ -75,7 +75,7 @@ def _cell_payload(cell: dict, v, h: pl.DataFrame, m: pl.DataFrame, seed: int) ->
         raise SimsuiteError(f"cell {cell['id']}: hands too long for the explorer's arrays")
     s = Setting.played(v)
     if d.a_policy == d.b_policy:
-        stronger = f"NS (one policy, {d.a_policy}, on both sides)"
+        stronger = f"one policy, {d.a_policy}, on both sides"
     else:
         win, lose = (d.a_policy, d.b_policy) if model.stronger == 0 else (d.b_policy, d.a_policy)
         stronger = f"{win}, against {lose}"
@@ -321,7 +321,7 @@ def _figure_rows() -> str:
     rows = []
     for key, label in FIGURES:
         if key == "stronger_win":
-            label = 'the stronger pair (<span id="stronger-name"></span>) wins'
+            label = '<span id="stronger-label">the stronger pair wins</span>'
         else:
             label = esc(label)
         rows.append(
@@ -356,6 +356,11 @@ def _provenance(data: dict) -> str:
 </section>"""
 
 
+def _other_step(step: int) -> int:
+    """The step of the page's opening question: 10 points less, where that leaves a step."""
+    return step - 10 if step > 10 else step + 5
+
+
 def explorer_page(data: dict) -> str:
     """The page's HTML: the answer (figures and plot) first, the controls beside it, then the model in
     words and what was run."""
@@ -373,7 +378,7 @@ def explorer_page(data: dict) -> str:
 <span id="head-now-figs"></span>.</p>
 <p id="head-pin" hidden><strong>Pinned</strong> (<span id="head-pin-words"></span>): <span id="head-pin-figs"></span>.</p>
 <p class="n">95% intervals in brackets; n = <span id="head-n"></span> deals.</p></div>
-<p class="sub">What if the step were 30 instead of 40? Move a rule on the right: every figure is recomputed at once
+<p class="sub">What if the step were {_other_step(c0["played"]["step"])} instead of {c0["played"]["step"]}? Move a rule on the right: every figure is recomputed at once
 from the {hands:,} hands already played, each with its 95% interval and n (the deals).</p>
 <div class="scroll"><table class="metrics" id="figures"><thead><tr><th>figure</th>
 <th class="now">this setting <span class="setting" id="cur-words"></span></th>
