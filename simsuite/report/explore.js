@@ -30,7 +30,7 @@
       deal: decode(hd.deal, Int32Array),
       flags: decode(hd.flags, Uint8Array),
       level: decode(hd.level, Uint8Array),
-      points: decode(hd.points, Int16Array),
+      points: decode(hd.points, Int32Array),
       tricks: decode(hd.tricks, Uint8Array),
     };
     cell.h.n = cell.h.deal.length;

@@ -71,7 +71,7 @@ def _cell_payload(cell: dict, v, h: pl.DataFrame, m: pl.DataFrame, seed: int) ->
     is the stronger pair, and its hands (the columns ``HandData`` keeps) as base64 arrays."""
     model = cell_model(h, m, v, seed=seed)
     d = model.data
-    if d.tricks.max(initial=0) > 255 or np.abs(d.final_points).max(initial=0) > 32767:  # pragma: no cover
+    if d.tricks.max(initial=0) > 255:  # pragma: no cover - at most 54 x 4 cards a hand
         raise SimsuiteError(f"cell {cell['id']}: hands too long for the explorer's arrays")
     s = Setting.played(v)
     if d.a_policy == d.b_policy:
@@ -120,7 +120,7 @@ def _cell_payload(cell: dict, v, h: pl.DataFrame, m: pl.DataFrame, seed: int) ->
             "deal": _b64(d.deal.astype("<i4")),
             "flags": _b64((d.first.astype(np.uint8) | (d.a_declares.astype(np.uint8) << 1)).astype(np.uint8)),
             "level": _b64(d.level.astype(np.uint8)),
-            "points": _b64(d.final_points.astype("<i2")),
+            "points": _b64(d.final_points.astype("<i4")),
             "tricks": _b64(d.tricks.astype(np.uint8)),
         },
     }
@@ -131,7 +131,7 @@ def _facts(v, a: str, b: str) -> str:
     capture = (
         "no capture"
         if str(v.capture_by) == "none"
-        else f"last-trick capture by {v.capture_by}, {v.capture_scheme} ×{v.capture_per_card}"
+        else f"last-trick capture by {v.capture_by} ({str(v.capture_scheme).replace('_', ' ')}, ×{v.capture_per_card})"
     )
     pair = f"{a} vs {b}" if a != b else f"{a} on both sides"
     return f"{v.id}: {v.decks} decks, bottom {v.bottom_size}, {capture}; {pair}"
