@@ -58,6 +58,7 @@ demo: $(STAMP)
 		--policies learned --matches $(DEMO_SWEEP) --jobs $(DEMO_JOBS) --seed 1 --out $(DEMO_GRID) --quiet
 	$(BIN)/simsuite compare $(DEMO_GRID)
 	$(BIN)/simsuite report $(DEMO_GRID) -o $(DEMO_GRID)/report.html
+	$(BIN)/simsuite explore $(DEMO_GRID) -o $(DEMO_GRID)/explorer.html
 
 # two pytest-xdist workers; each compiles one of the engine's two loop sets (tests/conftest.py). The suite
 # includes the import contracts (pyproject.toml's [tool.importlinter], run by tests/test_layers.py)

@@ -22,6 +22,7 @@ from .commands import (
     cmd_design,
     cmd_duel,
     cmd_exact,
+    cmd_explore,
     cmd_judge,
     cmd_learn_collect,
     cmd_learn_evaluate,
@@ -136,7 +137,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules and rulings", ("variants", "show", "judge", "advise")),
     ("play", ("play", "duel", "tournament", "bury")),
     ("runs", ("simulate", "sweep", "design")),
-    ("analysis", ("summary", "compare", "report", "exact", "calibrate", "compare-policies")),
+    ("analysis", ("summary", "compare", "report", "explore", "exact", "calibrate", "compare-policies")),
     ("development", ("bench", "learn", "columns")),
 )
 
@@ -488,6 +489,20 @@ def _parser() -> argparse.ArgumentParser:
         help="groups: variants or cells (default: cells when the run has more than one, else variants)",
     )
     s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser(
+        "explore",
+        help="the rules explorer: one self-contained HTML page where a rule is moved and the match figures follow at once",
+    )
+    s.add_argument("results", help="results folder (results/<run>): a run, a sweep or a design folder")
+    s.add_argument(
+        "-o",
+        "--out",
+        default="explorer.html",
+        help="the HTML file to write (default: explorer.html in the current folder)",
+    )
+    s.add_argument("--seed", type=int, default=0, help="seed of the level check's bootstrap (default 0)")
+    s.set_defaults(func=cmd_explore)
 
     _learn_parser(sub)
     _once(p)

@@ -243,6 +243,25 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_explore(args) -> int:
+    from ..report.explore import build_explorer
+    from ..report.summary_text import incomplete_notice
+    from ..sim.limits import check_seed
+    from ..sim.results import read_manifest
+
+    check_seed("--seed", args.seed)
+    _report_not_over_input(args.results, args.out)
+    design = (Path(args.results) / "design.json").is_file()
+    manifest = None if design else read_manifest(args.results)
+    with _reading(args.results):
+        page = build_explorer(args.results, args.out, seed=args.seed)
+    notice = incomplete_notice(manifest, args.results) if manifest is not None else None
+    if notice:
+        print(notice)
+    print(page)
+    return 0
+
+
 def _report_not_over_input(results: str, out: str) -> None:
     """A report written into the folder it reads must be a new page, never one of the run's own files
     (``-o RUN/manifest.json`` replaced the manifest with HTML)."""
