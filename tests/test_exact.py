@@ -678,6 +678,7 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
         {"must_defend": False},
         {"point_levels": X.POINT_LEVELS},
         {"warn_x100": 2000, "after_warn": 2},
+        {"warn_x100": 2000, "after_warn": 2, "no_new_x100": 0, "times": False},  # the bootstrap's chain
         {"step": 50},
         {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": True},
         {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": False},
@@ -686,19 +687,22 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
 def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, change):
     """The chain's transitions from compiled code (``_expand_group``) are the numpy blocks': the same
     states, flags, next states and ends, hand by hand, whatever the rules' branches (the end level
-    defended or not, point levels apart, a warning, a time grid)."""
+    defended or not, point levels apart, a warning, a time grid, the states' times merged)."""
     from simsuite.sim.results import load
 
     r = load(both_cutoffs)
     h, m = r.hands.collect(), r.matches.collect()
     v = next(iter(r.variants().values()))
     data = X.hand_data(h, m, v)
+    change = dict(change)
+    times = change.pop("times", True)
     rules = dataclasses.replace(X.Rules.of(v), **change)
     tables = X.outcome_design(data, rules).tables
     chains = {}
     for compiled in (False, True):
         monkeypatch.setattr(C, "_COMPILED_EXPAND", compiled)
-        ch = X.Chain(tables, rules)
+        ch = X.Chain(tables, rules, times=times)
+        assert ch.times is times
         k = 0
         while ch.codes[k].size and k < 30:
             ch.hand(k)
@@ -835,3 +839,28 @@ def test_exact_says_exact_or_approximate_re_scoring_as_the_docs_do(run, capsys):
     design = " ".join((Path(__file__).parent.parent / "docs" / "design.md").read_text().split())
     assert "exact re-scoring" in design and "approximate re-scoring" in design
     assert "an approximation" not in " ".join(X.__doc__.split())
+
+
+def test_the_bootstraps_chain_merges_times_and_keeps_the_figures(run):
+    """The bootstrap's chain (``Chain(times=False)``) of a real timed cell with a warning merges the
+    states whose times no longer matter, to far fewer states, and ``solve_batch`` on it gives the
+    full chain's figures for the estimate and for resamples."""
+    from simsuite.sim.results import load
+
+    r = load(run)
+    v = r.variants()["school-2016"]
+    h = r.hands.collect().filter(pl.col("cell") == "school-2016")
+    m = r.matches.collect().filter(pl.col("cell") == "school-2016")
+    data = X.hand_data(h, m, v)
+    rules = X.Rules.of(v)
+    assert rules.warn_x100 > 0 and rules.no_new_x100 == 0
+    design = X.outcome_design(data, rules)
+    full, fast = X.Chain(design.tables, rules), X.Chain(design.tables, rules, times=False)
+    w = np.random.default_rng(4).integers(0, 3, size=(5, data.n_deals)).astype(float)
+    prob = np.column_stack([full.probabilities(design.tables), design.probabilities(w)])
+    a, b = X.solve_batch(full, prob), X.solve_batch(fast, prob)
+    for key, x in a.items():
+        if x is not None:
+            assert b[key] == pytest.approx(x, rel=1e-9, abs=1e-12), key
+    assert sum(c.size for c in fast.codes) < 0.5 * sum(c.size for c in full.codes)
+    assert sum(hd.n for hd in fast.hands) < 0.6 * sum(hd.n for hd in full.hands)

@@ -48,16 +48,17 @@ def _offsets(tables) -> dict[tuple, int]:
     return {k: int(o) for k, o in zip(KEYS, sizes)}
 
 
-def _expand(codes, tables, rules, h, drop_warned_time=False):
+def _expand(codes, tables, rules, h, merge_from=-1):
     """For every state entering hand ``h``: the pre-hand end check, then every outcome.
 
     Returns (ended_pre: bool per state), the groups of transitions (``ChainHand.groups``), and for the
     transitions the arrays (ended_level flag, lead change flag) and the codes of their next states
     (arrays laid end to end; -1 for those that end the match on levels), then for the transitions
     that end the match on levels (in their order) the levels and declaring team they end at, and
-    their time coordinates (arrays laid end to end). ``drop_warned_time``: a next state after the
-    warning gets time coordinate 0 in its code (``Chain``'s ``times=False``; the times of the ends
-    are kept)."""
+    their time coordinates (arrays laid end to end). ``merge_from`` >= 0 (``Chain``'s ``times=False``):
+    a next state after the warning gets time coordinate 0 in its code, and one before it whose time
+    is ``merge_from`` or more (sure to be warned in the hand it enters) gets ``merge_from``; the
+    times of the ends are kept."""
     offsets = _offsets(tables)
     la, lb, d, ld, w, t = decode_states(codes)
     ended = _ended(codes, rules, h)
@@ -114,7 +115,7 @@ def _expand(codes, tables, rules, h, drop_warned_time=False):
                 rules.must_defend,
                 rules.timed,
                 warned,
-                drop_warned_time,
+                merge_from,
                 rules.warn_x100,
                 rules.after_warn,
                 rules.step,
@@ -154,9 +155,7 @@ def _expand(codes, tables, rules, h, drop_warned_time=False):
             gend = (ga > rules.end) | (gb > rules.end)
             put(end_lvl, gend)
             put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
-            code = encode_states(
-                ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, np.where(gw >= 0, 0, gt) if drop_warned_time else gt
-            )
+            code = encode_states(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, _merged_time(gw, gt, merge_from))
             code[gend] = -1  # no next state (``distinct``)
             next_codes.append(code.ravel())
             ends.append([np.broadcast_to(x, grid)[gend] for x in (ga, gb, gd, gt)])
@@ -164,6 +163,13 @@ def _expand(codes, tables, rules, h, drop_warned_time=False):
     cat += [np.concatenate([e[i] for e in ends]) if ends else np.zeros(0, np.int64) for i in range(3)]
     cat.append([e[3] for e in ends])
     return ended, cat, (la, lb, d)
+
+
+def _merged_time(gw, gt, merge_from):
+    """The time coordinate of next states' codes (``_expand``'s ``merge_from``), numpy arrays."""
+    if merge_from < 0:
+        return gt
+    return np.where(gw >= 0, 0, np.where(gt >= merge_from, merge_from, gt))
 
 
 _COMPILED_EXPAND = True  # _expand's grids in compiled code (_expand_group); False: numpy blocks (the same arrays)
@@ -194,7 +200,7 @@ def _expand_group(
     must_defend,
     timed,
     warned,
-    drop_warned_time,
+    merge_from,
     warn_x100,
     after_warn,
     step,
@@ -209,8 +215,8 @@ def _expand_group(
     """``_expand``'s grid of one group, state by state and outcome by outcome (the numpy blocks'
     arithmetic, element by element): each transition's end-on-levels and lead-change flags, the code
     of its next state (-1 where it ends the match on levels), and for those that end, their levels,
-    declaring team and time coordinate in ``ends``' rows (returns how many); ``drop_warned_time``:
-    a next state after the warning gets time coordinate 0 in its code."""
+    declaring team and time coordinate in ``ends``' rows (returns how many); ``merge_from``: as
+    ``_expand``'s."""
     k = gain_a.size
     n_end = 0
     for i in range(sel.size):
@@ -248,7 +254,13 @@ def _expand_group(
                 c = (c << D_BITS) | gd[j]
                 c = (c << LD_BITS) | ((ahead if ahead >= 0 else old) + 1)
                 c = (c << W_BITS) | (gw + 1)
-                c = (c << T_BITS) | (0 if drop_warned_time and gw >= 0 else gt)
+                tc = gt
+                if merge_from >= 0:
+                    if gw >= 0:
+                        tc = 0
+                    elif gt >= merge_from:
+                        tc = merge_from
+                c = (c << T_BITS) | tc
                 code[x] = c
     return n_end
 
@@ -318,14 +330,17 @@ class Chain:
     the same states (those it cannot reach keep probability 0). Hands are found as a solve needs them.
     The chain also keeps each outcome's duration and the work arrays its solves reuse (``Work``).
 
-    ``times=False``: a chain for ``solve_batch`` alone, with fewer states and the same figures. After
-    the warning, in a match with no no-new-hand cut-off, the match ends when the countdown of hands
-    does, whatever the time: states that differ only in their time coordinate then have the same
-    future, and are one state (time coordinate 0). No figure ``solve_batch`` gives depends on a
-    state's time (minutes are summed over the transitions' durations), so its figures are the full
-    chain's up to float rounding; ``solve``, which gives the minutes' distribution, refuses it.
-    (The chain of school-2016's 300 deals of expert against basic: 148,350 states and 7.36 million
-    transitions with times, 47,574 and 4.06 million without.)"""
+    ``times=False``: a chain for ``solve_batch`` alone, with fewer states and the same figures. In a
+    match with a warning and no no-new-hand cut-off, the match ends when the countdown of hands after
+    the warning does, whatever the time. So states that differ only in their time coordinate have the
+    same future once warned, and also before it where their time is late enough that the hand they
+    enter is sure to bring the warning (its shortest outcome crosses it): each such set is one state
+    (time coordinate 0, or the least such time). No figure ``solve_batch`` gives depends on a state's
+    time (minutes are summed over the transitions' durations), so its figures are the full chain's up
+    to float rounding; ``solve``, which gives the minutes' distribution, refuses it. (The chain of
+    school-2016's 300 deals of expert against basic: 148,350 states and 7.36 million transitions with
+    times; 47,574 and 4.06 million with the warned states merged; 30,503 and 2.56 million with the
+    sure ones merged too.)"""
 
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules, times: bool = True):
         tables = complete_tables(tables)
@@ -372,6 +387,24 @@ class Chain:
             parts.append(p)
         return np.concatenate(parts)
 
+    def _sure_warned(self, h: int) -> int:
+        """The least time coordinate from which a state entering hand ``h`` before the warning is sure
+        to be warned in it, whatever its outcome (its shortest outcome crosses the warning); the
+        merged states' time (``_expand``'s ``merge_from``)."""
+        rules = self.rules
+        shortest = int(min(self.tables[k].dur.min() for k in KEYS))
+        hi = 1 << T_BITS
+        if rules.x100(hi - 1 + shortest, h + 1) < rules.warn_x100:
+            return hi - 1  # never: no state's time reaches it
+        lo = 0
+        while lo < hi:  # the least t with x100(t + shortest, h + 1) >= the warning (x100 grows with t)
+            mid = (lo + hi) // 2
+            if rules.x100(mid + shortest, h + 1) >= rules.warn_x100:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
     def hand(self, h: int) -> ChainHand:
         if len(self.hands) <= h:
             with self.lock:  # solve_batch's threads share the chain
@@ -381,7 +414,7 @@ class Chain:
 
     def _find(self, h: int) -> None:
         rules, codes = self.rules, self.codes[h]
-        ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h, drop_warned_time=not self.times)
+        ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h, -1 if self.times else self._sure_warned(h + 1))
         groups, end_lvl, change, next_codes, end_a, end_b, end_d, end_t = tr
         nxt_codes, nxt = distinct(next_codes)
         # the next states first: a thread that sees hand h found reads codes[h + 1]
