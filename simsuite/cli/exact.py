@@ -64,13 +64,19 @@ class SolveProgress:
             self.width = max(self.width, len(line))
             self.shown = True
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
+        """The last line: the total time (``failed``: the line drawn so far is ended, and no more)."""
         if self.timer is not None:
             self.timer.cancel()
         with self.lock:
-            if self.shown:
-                line = f"simsuite exact: {self.cells} cell{'s' if self.cells != 1 else ''} solved in {time.perf_counter() - self.t0:.0f} s"
-                self._write("\r" + line.ljust(self.width) + "\n")
+            if not self.shown:
+                return
+            if failed:
+                self._write("\n")
+                return
+            cells = f"{self.cells} cell{'s' if self.cells != 1 else ''}"
+            line = f"simsuite exact: {cells} solved in {time.perf_counter() - self.t0:.0f} s"
+            self._write("\r" + line.ljust(self.width) + "\n")
 
     def _write(self, text: str) -> None:
         try:
@@ -82,8 +88,8 @@ class SolveProgress:
     def __enter__(self) -> SolveProgress:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        self.close(failed=kind is not None)
 
 
 def run(args) -> int:

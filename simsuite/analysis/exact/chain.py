@@ -48,17 +48,16 @@ def _offsets(tables) -> dict[tuple, int]:
     return {k: int(o) for k, o in zip(KEYS, sizes)}
 
 
-def _expand(codes, tables, rules, h, merge_from=-1):
+def _expand(codes, tables, rules, h, merge=(-1, -1)):
     """For every state entering hand ``h``: the pre-hand end check, then every outcome.
 
     Returns (ended_pre: bool per state), the groups of transitions (``ChainHand.groups``), and for the
     transitions the arrays (ended_level flag, lead change flag) and the codes of their next states
     (arrays laid end to end; -1 for those that end the match on levels), then for the transitions
     that end the match on levels (in their order) the levels and declaring team they end at, and
-    their time coordinates (arrays laid end to end). ``merge_from`` >= 0 (``Chain``'s ``times=False``):
-    a next state after the warning gets time coordinate 0 in its code, and one before it whose time
-    is ``merge_from`` or more (sure to be warned in the hand it enters) gets ``merge_from``; the
-    times of the ends are kept."""
+    their time coordinates (arrays laid end to end). ``merge`` (``Chain``'s ``times=False``; (-1, -1):
+    none): the time coordinate of a next state's code is 0 after the warning, else the first of the
+    two times (``Chain._merge``) it reaches, else its own; the times of the ends are kept."""
     offsets = _offsets(tables)
     la, lb, d, ld, w, t = decode_states(codes)
     ended = _ended(codes, rules, h)
@@ -115,7 +114,8 @@ def _expand(codes, tables, rules, h, merge_from=-1):
                 rules.must_defend,
                 rules.timed,
                 warned,
-                merge_from,
+                merge[0],
+                merge[1],
                 rules.warn_x100,
                 rules.after_warn,
                 rules.step,
@@ -155,7 +155,7 @@ def _expand(codes, tables, rules, h, merge_from=-1):
             gend = (ga > rules.end) | (gb > rules.end)
             put(end_lvl, gend)
             put(change, (ahead >= 0) & (old >= 0) & (ahead != old))
-            code = encode_states(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, _merged_time(gw, gt, merge_from))
+            code = encode_states(ga, gb, gd, np.where(ahead >= 0, ahead, old), gw, _merged_time(gw, gt, merge))
             code[gend] = -1  # no next state (``distinct``)
             next_codes.append(code.ravel())
             ends.append([np.broadcast_to(x, grid)[gend] for x in (ga, gb, gd, gt)])
@@ -165,11 +165,12 @@ def _expand(codes, tables, rules, h, merge_from=-1):
     return ended, cat, (la, lb, d)
 
 
-def _merged_time(gw, gt, merge_from):
-    """The time coordinate of next states' codes (``_expand``'s ``merge_from``), numpy arrays."""
-    if merge_from < 0:
+def _merged_time(gw, gt, merge):
+    """The time coordinate of next states' codes (``_expand``'s ``merge``), numpy arrays."""
+    first, second = merge
+    if first < 0:
         return gt
-    return np.where(gw >= 0, 0, np.where(gt >= merge_from, merge_from, gt))
+    return np.where(gw >= 0, 0, np.where(gt >= first, first, np.where(gt >= second, second, gt)))
 
 
 _COMPILED_EXPAND = True  # _expand's grids in compiled code (_expand_group); False: numpy blocks (the same arrays)
@@ -200,7 +201,8 @@ def _expand_group(
     must_defend,
     timed,
     warned,
-    merge_from,
+    merge_first,
+    merge_second,
     warn_x100,
     after_warn,
     step,
@@ -215,8 +217,8 @@ def _expand_group(
     """``_expand``'s grid of one group, state by state and outcome by outcome (the numpy blocks'
     arithmetic, element by element): each transition's end-on-levels and lead-change flags, the code
     of its next state (-1 where it ends the match on levels), and for those that end, their levels,
-    declaring team and time coordinate in ``ends``' rows (returns how many); ``merge_from``: as
-    ``_expand``'s."""
+    declaring team and time coordinate in ``ends``' rows (returns how many); ``merge_first``,
+    ``merge_second``: ``_expand``'s ``merge``."""
     k = gain_a.size
     n_end = 0
     for i in range(sel.size):
@@ -255,11 +257,13 @@ def _expand_group(
                 c = (c << LD_BITS) | ((ahead if ahead >= 0 else old) + 1)
                 c = (c << W_BITS) | (gw + 1)
                 tc = gt
-                if merge_from >= 0:
+                if merge_first >= 0:
                     if gw >= 0:
                         tc = 0
-                    elif gt >= merge_from:
-                        tc = merge_from
+                    elif gt >= merge_first:
+                        tc = merge_first
+                    elif gt >= merge_second:
+                        tc = merge_second
                 c = (c << T_BITS) | tc
                 code[x] = c
     return n_end
@@ -330,23 +334,25 @@ class Chain:
     the same states (those it cannot reach keep probability 0). Hands are found as a solve needs them.
     The chain also keeps each outcome's duration and the work arrays its solves reuse (``Work``).
 
-    ``times=False``: a chain for ``solve_batch`` alone, with fewer states and the same figures. In a
-    match with a warning and no no-new-hand cut-off, the match ends when the countdown of hands after
-    the warning does, whatever the time. So states that differ only in their time coordinate have the
-    same future once warned, and also before it where their time is late enough that the hand they
-    enter is sure to bring the warning (its shortest outcome crosses it): each such set is one state
-    (time coordinate 0, or the least such time). No figure ``solve_batch`` gives depends on a state's
-    time (minutes are summed over the transitions' durations), so its figures are the full chain's up
-    to float rounding; ``solve``, which gives the minutes' distribution, refuses it. (The chain of
-    school-2016's 300 deals of expert against basic: 148,350 states and 7.36 million transitions with
-    times; 47,574 and 4.06 million with the warned states merged; 30,503 and 2.56 million with the
-    sure ones merged too.)"""
+    ``times=False``: a chain for ``solve_batch`` alone, with fewer states and the same figures: states
+    that differ only in their time coordinate, where their futures are the same, are one state (the
+    time coordinate 0, or the least time of the set). With a warning and no no-new-hand cut-off the
+    match ends when the countdown of hands after the warning does, whatever the time: so once warned,
+    and before that where the hand a state enters is sure to bring the warning (its shortest outcome
+    crosses it). Without a warning, where the clock has ended the match, and where the hand a state
+    enters is sure to end it (its shortest outcome crosses the end). No figure ``solve_batch`` gives
+    depends on a state's time (minutes are summed over the transitions' durations), so its figures
+    are the full chain's up to float rounding; ``solve``, which gives the minutes' distribution,
+    refuses it. An untimed match, or a warning with a no-new-hand cut-off, keeps its times. (The
+    chain of school-2016's 300 deals of expert against basic: 148,350 states and 7.36 million
+    transitions with times, 30,503 and 2.56 million without; guangxi-2012's, with no warning: 100,989
+    and 3.37 million, 44,401 and 2.33 million.)"""
 
     def __init__(self, tables: Mapping[tuple, Table], rules: Rules, times: bool = True):
         tables = complete_tables(tables)
         self.tables, self.rules = tables, rules
         # the time coordinate of a warned state can go only where nothing but the countdown ends the match
-        self.times = times or not (rules.timed and rules.warn_x100 > 0 and rules.no_new_x100 == 0)
+        self.times = times or not (rules.timed and (rules.warn_x100 == 0 or rules.no_new_x100 == 0))
         start = encode_states(
             np.array([rules.start]),
             np.array([rules.start]),
@@ -387,19 +393,31 @@ class Chain:
             parts.append(p)
         return np.concatenate(parts)
 
-    def _sure_warned(self, h: int) -> int:
-        """The least time coordinate from which a state entering hand ``h`` before the warning is sure
-        to be warned in it, whatever its outcome (its shortest outcome crosses the warning); the
-        merged states' time (``_expand``'s ``merge_from``)."""
+    def _merge(self, h: int) -> tuple[int, int]:
+        """The times that states entering hand ``h`` are merged to (``_expand``'s ``merge``): with a
+        warning, the least time from which a state before it is sure to be warned in hand ``h`` (its
+        shortest outcome crosses the warning), and never; without one, the least time at which the
+        clock ends the match before hand ``h``, and the least from which it is sure to end it after
+        hand ``h`` (its shortest outcome crosses the end)."""
         rules = self.rules
         shortest = int(min(self.tables[k].dur.min() for k in KEYS))
-        hi = 1 << T_BITS
-        if rules.x100(hi - 1 + shortest, h + 1) < rules.warn_x100:
-            return hi - 1  # never: no state's time reaches it
-        lo = 0
-        while lo < hi:  # the least t with x100(t + shortest, h + 1) >= the warning (x100 grows with t)
+        never = (1 << T_BITS) - 1
+        if rules.warn_x100 > 0:
+            return self._least(lambda t: rules.x100(t + shortest, h + 1) >= rules.warn_x100), never
+        stop = rules.match_x100 - rules.no_new_x100 if rules.no_new_x100 > 0 else rules.match_x100
+        ends = self._least(lambda t: rules.x100(t, h) >= stop)
+        return ends, min(ends, self._least(lambda t: rules.x100(t + shortest, h + 1) >= stop))
+
+    @staticmethod
+    def _least(test) -> int:
+        """The least time coordinate t passing ``test`` (which, once passed, stays passed as t grows:
+        ``Rules.x100`` grows with t); the largest code's time where none does (no state reaches it)."""
+        lo, hi = 0, (1 << T_BITS) - 1
+        if not test(hi):
+            return hi
+        while lo < hi:
             mid = (lo + hi) // 2
-            if rules.x100(mid + shortest, h + 1) >= rules.warn_x100:
+            if test(mid):
                 hi = mid
             else:
                 lo = mid + 1
@@ -414,7 +432,7 @@ class Chain:
 
     def _find(self, h: int) -> None:
         rules, codes = self.rules, self.codes[h]
-        ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h, -1 if self.times else self._sure_warned(h + 1))
+        ended, tr, (la, lb, d) = _expand(codes, self.tables, rules, h, (-1, -1) if self.times else self._merge(h + 1))
         groups, end_lvl, change, next_codes, end_a, end_b, end_d, end_t = tr
         nxt_codes, nxt = distinct(next_codes)
         # the next states first: a thread that sees hand h found reads codes[h + 1]

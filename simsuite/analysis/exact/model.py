@@ -159,46 +159,41 @@ def _bootstrap(
     workers = _threads(reps, cap, states)
     batch = max(1, min(cap, -(-reps // workers)))
 
-    def run(k: int):
-        pick = rng.integers(0, n_deals, size=(k, n_deals))  # drawn in the caller's thread, in order
+    def draw(k: int) -> np.ndarray:
+        """The next ``k`` resamples' outcome probabilities, drawn in this thread, in order."""
+        pick = rng.integers(0, n_deals, size=(k, n_deals))
         w = np.bincount((pick + (np.arange(k) * n_deals)[:, None]).ravel(), minlength=k * n_deals)
-        prob = design.probabilities(w.reshape(k, n_deals).astype(float))
-        return k, (lambda: solve_batch(fast, prob, values))
+        return design.probabilities(w.reshape(k, n_deals).astype(float))
 
     sizes = [min(batch, reps - start) for start in range(0, reps, batch)]
     results: list = [None] * len(sizes)
     done = 0
+
+    def record(j: int, res: dict) -> None:
+        nonlocal done
+        results[j] = res
+        done += sizes[j]
+        if progress:
+            progress(done, reps)
+
     if progress:
         progress(0, reps)  # the resamples start
     if workers == 1:
-        for i, k in enumerate(sizes):
-            _, job = run(k)
-            results[i] = job()
-            done += k
-            if progress:
-                progress(done, reps)
+        for j, k in enumerate(sizes):
+            record(j, solve_batch(fast, draw(k), values))
     else:
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
         with ThreadPoolExecutor(workers) as pool:
-            pending = {}
-            for i, k in enumerate(sizes):
-                while len(pending) >= workers:  # at most one batch a thread in memory at once
+            pending: dict = {}
+            for j, k in enumerate(sizes):
+                if len(pending) >= workers:  # at most one batch a thread in memory at once
                     finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                     for f in finished:
-                        j = pending.pop(f)
-                        results[j] = f.result()
-                        done += sizes[j]
-                        if progress:
-                            progress(done, reps)
-                _, job = run(k)
-                pending[pool.submit(job)] = i
+                        record(pending.pop(f), f.result())
+                pending[pool.submit(solve_batch, fast, draw(k), values)] = j
             for f in list(pending):
-                j = pending.pop(f)
-                results[j] = f.result()
-                done += sizes[j]
-                if progress:
-                    progress(done, reps)
+                record(pending.pop(f), f.result())
     return {
         key: None if any(r[key] is None for r in results) else np.concatenate([r[key] for r in results]) for key in keys
     }
@@ -313,7 +308,7 @@ def exact_results(
     as a cell starts (done 0) and as its bootstrap's batches finish.
 
     ``sample``: each row also gets ``"sample"``, the same figures of the run's matches as played
-    (``validation.simulated_figures``, which are ``simsuite summary``'s), with ``"sample_matches"``;
+    (``sample.simulated_figures``, which are ``simsuite summary``'s), with ``"sample_matches"``;
     the model's figures and the sample's are two estimates of one thing, and a reader needs both.
     Re-scored rows get ``"sample": None`` (no match was played under the re-scored rules)."""
     from ...sim.limits import check_int, check_seed
