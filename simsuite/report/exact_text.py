@@ -110,7 +110,7 @@ def format_exact(rows: list[dict]) -> str:
 
     from .text import LEGEND_WIDTH
 
-    samples = any("sample" in r for r in rows)
+    samples = any(r.get("sample") for r in rows)  # a re-scored run has none: its note says so
     header, cols = ["figure"], []
     for r in rows:
         header.append(f"{r['cell']}: {MODEL}" if samples else r["cell"])
@@ -130,7 +130,7 @@ def format_exact(rows: list[dict]) -> str:
 
     body = [
         ["team A / team B"] + [f"{r['a']} / {r['b']}" for r, _ in cols],
-        ["deals (units), hands or matches"]
+        ["deals (units), hands or matches" if samples else "deals (units), hands"]
         + [
             f"{r['n_deals']:,} deals, {r['n_hands']:,} hands"
             if side == "model"
@@ -146,6 +146,11 @@ def format_exact(rows: list[dict]) -> str:
     notes = [_sentence(MODEL_WORDS.format(reps=reps))]
     if samples:
         notes += [_sentence(SAMPLE_WORDS), GAP_WORDS, MODEL_ONLY]
+    elif rows[0].get("rescored") and "sample" in rows[0]:
+        notes.append(
+            f"Sample: {NO_SAMPLE} (the run's matches were played under its own rules; "
+            "`simsuite exact RUN --validate SIM_RUN --set ...` compares the model with matches simulated under them)."
+        )
     if 0 < reps < MIN_REPS:
         notes.append(
             f"ROUGH INTERVALS: {reps:,} resamples, fewer than {MIN_REPS:,}; their 95% coverage is not assured."
