@@ -226,11 +226,21 @@ def test_batched_solve_equals_one_solve_per_resample():
             cols.append(tb)
         prob = np.column_stack([chain.probabilities(tb) for tb in cols])
         batch = X.solve_batch(chain, prob)
+        # the bootstrap's chain, without the times no figure of solve_batch needs: the same figures
+        fast = X.Chain(t, r, times=False)
+        assert fast.times is (r.warn_x100 == 0)
+        quick = X.solve_batch(fast, prob)
         for i, tb in enumerate(cols):
             one = M._figures(X.solve(tb, r, chain=chain))
             for key, v in one.items():
                 if v is not None:
                     assert batch[key][i] == pytest.approx(v, abs=1e-9), (key, i)
+                    assert quick[key][i] == pytest.approx(v, abs=1e-9), (key, i)
+        if not fast.times:
+            fast.hand(len(chain.hands) - 1)
+            assert sum(c.size for c in fast.codes) < sum(c.size for c in chain.codes)
+            with pytest.raises(ValueError, match="times"):
+                X.solve(t, r, chain=fast)
 
 
 def test_point_levels_get_their_own_table_in_the_chain():
@@ -668,6 +678,8 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
         {"must_defend": False},
         {"point_levels": X.POINT_LEVELS},
         {"warn_x100": 2000, "after_warn": 2},
+        {"warn_x100": 2000, "after_warn": 2, "no_new_x100": 0, "times": False},  # the bootstrap's chain
+        {"warn_x100": 0, "after_warn": 0, "times": False},  # and without a warning
         {"step": 50},
         {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": True},
         {"match_x100": 0, "no_new_x100": 0, "warn_x100": 0, "cap": 80, "must_defend": False},
@@ -676,19 +688,22 @@ def test_distinct_compiled_equals_numpy_and_np_unique():
 def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, change):
     """The chain's transitions from compiled code (``_expand_group``) are the numpy blocks': the same
     states, flags, next states and ends, hand by hand, whatever the rules' branches (the end level
-    defended or not, point levels apart, a warning, a time grid)."""
+    defended or not, point levels apart, a warning, a time grid, the states' times merged)."""
     from simsuite.sim.results import load
 
     r = load(both_cutoffs)
     h, m = r.hands.collect(), r.matches.collect()
     v = next(iter(r.variants().values()))
     data = X.hand_data(h, m, v)
+    change = dict(change)
+    times = change.pop("times", True)
     rules = dataclasses.replace(X.Rules.of(v), **change)
     tables = X.outcome_design(data, rules).tables
     chains = {}
     for compiled in (False, True):
         monkeypatch.setattr(C, "_COMPILED_EXPAND", compiled)
-        ch = X.Chain(tables, rules)
+        ch = X.Chain(tables, rules, times=times)
+        assert ch.times is times
         k = 0
         while ch.codes[k].size and k < 30:
             ch.hand(k)
@@ -703,3 +718,154 @@ def test_compiled_expansion_builds_the_numpy_chain(both_cutoffs, monkeypatch, ch
             assert np.array_equal(getattr(x, f), getattr(y, f)), f
         assert all(np.array_equal(u, w) for u, w in zip(x.end_win, y.end_win))
         assert np.array_equal(x.end_t[0], y.end_t[0]) and np.array_equal(x.end_t[1], y.end_t[1])
+
+
+def test_bootstrap_figures_do_not_depend_on_its_threads_or_batches(run, monkeypatch):
+    """The resamples are drawn in one sequence whatever the batches and threads that solve them: the
+    intervals are the same with one thread and small batches as with three threads and others."""
+    from simsuite.sim.results import load
+
+    r = load(run)
+    v = r.variants()["school-2016"]
+    h = r.hands.collect().filter(pl.col("cell") == "school-2016")
+    m = r.matches.collect().filter(pl.col("cell") == "school-2016")
+    got = []
+    for threads, batch in ((1, 7), (3, 5)):
+        monkeypatch.setattr(M, "_threads", lambda reps, cap, states, n=threads: n)
+        monkeypatch.setattr(M, "_BATCH_MAX", batch)
+        got.append(X.exact_model(h, m, v, reps=40, seed=2)["figures"])
+    for key, f in got[0].items():
+        for part in ("value", "low", "high"):
+            assert got[1][key][part] == pytest.approx(f[part], rel=1e-12, abs=1e-12), (key, part)
+
+
+def test_progress_line_on_a_slow_solve_and_none_with_quiet(run, capsys, monkeypatch):
+    """A solve that lasts past ``PROGRESS_AFTER_S`` (0 here, so that every solve is slow) says on
+    stderr how far it is, and when it ends; not with --quiet, and not where stderr is not a terminal."""
+    import sys
+
+    from simsuite.cli import exact as cli_exact
+
+    monkeypatch.setattr(cli_exact, "PROGRESS_AFTER_S", 0.0)
+    argv = ["exact", str(run), "--reps", "20", "--cell", "huizhou"]
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "simsuite exact: huizhou (cell 1 of 1): 20/20 bootstrap resamples solved" in err, err
+    assert "simsuite exact: 1 cell solved in" in err and err.endswith("\n") and "simsuite exact" not in out
+    assert main([*argv, "--quiet"]) == 0
+    quiet_out, err = capsys.readouterr()
+    assert err == "" and quiet_out == out
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_line_waits_for_a_slow_solve():
+    """``SolveProgress`` draws nothing before ``after_s`` (a quick solve stays silent), and draws its
+    line, in place, after it."""
+    import io
+
+    from simsuite.cli.exact import SolveProgress
+
+    quick = io.StringIO()
+    with SolveProgress(1, enabled=True, stream=quick, after_s=60) as p:
+        p("c", 0, 10)
+        p("c", 10, 10)
+    assert quick.getvalue() == ""
+    slow = io.StringIO()
+    with SolveProgress(2, enabled=True, stream=slow, after_s=0) as p:
+        p("c", 0, 10)
+        p("c", 5, 10)
+        p("d", 0, 10)
+    text = slow.getvalue()
+    assert "\rsimsuite exact: c (cell 1 of 2): 5/10 bootstrap resamples solved" in text and "left" in text
+    assert "d (cell 2 of 2): 0/10" in text and text.endswith("\n")
+    assert text.rstrip().split("\r")[-1] == "simsuite exact: 2 cells solved in 0 s"
+    off = io.StringIO()
+    with SolveProgress(1, enabled=False, stream=off, after_s=0) as p:
+        p("c", 0, 10)
+    assert off.getvalue() == ""
+
+
+def test_exact_puts_the_samples_figure_beside_the_models(run, capsys):
+    """The output opens with the answer in words, the model's and the sample's; the table has a model
+    and a sample column per cell; the sample's figures are ``simsuite summary``'s (``summarise``)."""
+    from simsuite.analysis.metrics import summarise
+    from simsuite.report.exact_text import _fmt
+
+    assert main(["exact", str(run), "--reps", "20", "--cell", "school-2016", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert main(["exact", str(run), "--reps", "20", "--cell", "school-2016"]) == 0
+    text = capsys.readouterr().out
+    from simsuite.sim.results import load
+
+    r = load(run)
+    s = summarise(r.hands.collect(), r.matches.collect(), by="cell", variants=r.variants())
+    summ = next(x for x in s if x["cell"] == "school-2016")
+    for key, metric in (("p_a", "policy_a_win"), ("p_draw", "pair_draw"), ("hands_mean", "hands_per_match")):
+        assert row["sample"][key]["value"] == pytest.approx(summ[metric]["value"])
+        assert row["sample"][key]["n"] == summ[metric]["n"] == 120
+    assert row["sample_matches"] == 240 and row["figures"]["p_a"]["value"] != row["sample"]["p_a"]["value"]
+    first = text.splitlines()[0]
+    assert first.startswith("school-2016, expert (A) against basic (B): model A wins ")
+    assert "sample (240 matches) A wins" in " ".join(text.split("\n\n")[0].split())
+    header = next(line for line in text.splitlines() if line.startswith("figure"))
+    assert "school-2016: model" in header and "school-2016: sample" in header
+    line = next(x for x in text.splitlines() if x.startswith("draw "))
+    assert _fmt(row["figures"]["p_draw"], True) in line and _fmt(row["sample"]["p_draw"], True) in line
+    assert "Model: the match chain solved exactly" in text and "Sample: the run's matches as played" in text
+    assert "model only" in next(x for x in text.splitlines() if x.startswith("drama"))
+
+
+def test_exact_says_exact_or_approximate_re_scoring_as_the_docs_do(run, capsys):
+    """Re-scoring the clock is exact re-scoring (it changes no play), the bands approximate re-scoring:
+    the output says which, with no sample under the new rules, and docs/design.md uses the same words."""
+    from pathlib import Path
+
+    from simsuite.report.exact_text import APPROXIMATE_WHY, EXACT_RESCORING
+
+    base = ["exact", str(run), "--reps", "5", "--cell", "school-2016"]
+    assert main([*base, "--set", "match_minutes=45", "--set", "warning_minute=35"]) == 0
+    text = capsys.readouterr().out
+    assert f"Re-scored with match_minutes=45, warning_minute=35: {EXACT_RESCORING}." in text
+    assert "approximate re-scoring" not in text.lower()
+    assert "sample: none: no match was played under the re-scored rules" in text
+    assert main([*base, "--set", "takeover=100", "--set", "seconds_per_trick=25", "--approximate"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        f"Re-scored with takeover=100, seconds_per_trick=25.0: approximate re-scoring for takeover: "
+        f"{APPROXIMATE_WHY}; exact re-scoring for seconds_per_trick, which change no play." in text
+    )
+    design = " ".join((Path(__file__).parent.parent / "docs" / "design.md").read_text().split())
+    assert "exact re-scoring" in design and "approximate re-scoring" in design
+    assert "an approximation" not in " ".join(X.__doc__.split())
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{}, {"warn_x100": 0, "after_warn": 0}, {"warn_x100": 0, "after_warn": 0, "no_new_x100": 1000}],
+)
+def test_the_bootstraps_chain_merges_times_and_keeps_the_figures(run, change):
+    """The bootstrap's chain (``Chain(times=False)``) of a real timed cell, with its warning, or
+    without one and with or without a no-new-hand cut-off, merges the states whose times no longer
+    matter, to far fewer states, and ``solve_batch`` on it gives the full chain's figures for the
+    estimate and for resamples."""
+    from simsuite.sim.results import load
+
+    r = load(run)
+    v = r.variants()["school-2016"]
+    h = r.hands.collect().filter(pl.col("cell") == "school-2016")
+    m = r.matches.collect().filter(pl.col("cell") == "school-2016")
+    data = X.hand_data(h, m, v)
+    rules = dataclasses.replace(X.Rules.of(v), **change)
+    design = X.outcome_design(data, rules)
+    full, fast = X.Chain(design.tables, rules), X.Chain(design.tables, rules, times=False)
+    w = np.random.default_rng(4).integers(0, 3, size=(5, data.n_deals)).astype(float)
+    prob = np.column_stack([full.probabilities(design.tables), design.probabilities(w)])
+    a, b = X.solve_batch(full, prob), X.solve_batch(fast, prob)
+    for key, x in a.items():
+        if x is not None:
+            assert b[key] == pytest.approx(x, rel=1e-9, abs=1e-12), key
+    assert not fast.times and sum(c.size for c in fast.codes) < 0.6 * sum(c.size for c in full.codes)
+    assert sum(hd.n for hd in fast.hands) < 0.8 * sum(hd.n for hd in full.hands)

@@ -448,7 +448,8 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         dest="overrides",
-        help="re-score the hands under changed rules (bands, clock, duration model); repeat for several",
+        help="re-score the hands under another clock or duration model (exact re-scoring: they change no "
+        "play); repeat for several",
     )
     s.add_argument("--cell", action="append", metavar="ID", help="only this cell (repeat for several)")
     s.add_argument(
@@ -473,8 +474,9 @@ def _parser() -> argparse.ArgumentParser:
         "--approximate",
         action="store_true",
         help="with --set: re-score the bands too, taking the hands as they fell under the old bands "
-        "(an approximation; docs/metrics.md measures its error)",
+        "(approximate re-scoring; docs/metrics.md measures its error)",
     )
+    s.add_argument("--quiet", action="store_true", help="no progress line on stderr during a long solve")
     s.set_defaults(func=cmd_exact)
 
     s = sub.add_parser("report", help="one self-contained HTML report of a results folder (tables and plots)")

@@ -20,24 +20,137 @@ def _fmt(d: dict | None, pct: bool = False) -> str:
 
 _PCT = {"p_a", "p_draw", "p_b", "clock_share", "decisive_share"}
 
+# The words of the exact model's output, here once (docs/design.md and docs/metrics.md use them alike).
+# "exact": solved without sampling matches, every path of the chain weighted by its probability; exact
+# given the per-hand outcome distributions, which are estimated from the run's hands (hence the
+# intervals) and assumed to depend only on the first hand, the declaring team and the level group.
+# "exact re-scoring": the clock and the duration model (``RESCORABLE``), which change no play, so the
+# run's hands are the hands the new rules would have seen: nothing is approximated beyond the model.
+# "approximate re-scoring": the bands (``--approximate``), which change play: the hands and their
+# points are taken as they fell under the run's bands.
+MODEL = "model"
+SAMPLE = "sample"
+MODEL_WORDS = (
+    "model: the match chain solved exactly (every path weighted by its probability, no matches sampled) "
+    "from the per-hand outcome distributions of the run's hands; 95% intervals: percentile bootstrap over "
+    "deals ({reps:,} resamples of the per-hand distributions), n = deals"
+)
+SAMPLE_WORDS = (
+    "sample: the run's matches as played, the figures `simsuite summary` prints (Wilson intervals for "
+    "shares, cluster-robust normal for means), n = deals"
+)
+GAP_WORDS = (
+    "The two estimate the same figures and differ by the sample's luck (each match is one draw; the "
+    "model averages over every path, so its intervals are narrower) and by the model's assumption that a "
+    "hand falls alike whatever came before but the first hand, the declaring team and the level group; "
+    'docs/metrics.md ("Validation on the five tournaments") measures that gap on fresh seeds.'
+)
+EXACT_WHY = (
+    "no policy looks at the clock or the duration model, so the run's hands are the hands these rules "
+    "would have seen; the figures are the model's under the new rules, with nothing approximated beyond "
+    "the model itself"
+)
+APPROXIMATE_WHY = (
+    "the policies play for the bands, so under these the hands would have fallen otherwise; the run's "
+    'hands are kept and their points taken as they fell (docs/metrics.md, "Re-scoring error", measures '
+    "the error against simulation)"
+)
+EXACT_RESCORING = f"exact re-scoring: {EXACT_WHY}"
+APPROXIMATE_RESCORING = f"approximate re-scoring: {APPROXIMATE_WHY}"
+NO_SAMPLE = "none: no match was played under the re-scored rules"
+MODEL_ONLY = "Drama and the decisive share are the model's alone: a match as played does not know P(win | state)."
+
+
+def _sentence(words: str) -> str:
+    return words[0].upper() + words[1:] + "."
+
+
+def rescoring_words(rescored: dict) -> str:
+    """What a re-scoring under ``rescored`` (``--set``) is: exact for the clock and the duration model,
+    approximate where it takes in a band (``--approximate``)."""
+    from ..analysis.exact import RESCORABLE
+
+    keys = ", ".join(f"{k}={v}" for k, v in rescored.items())
+    bands = [k for k in rescored if k not in RESCORABLE]
+    if not bands:
+        return f"Re-scored with {keys}: {EXACT_RESCORING}."
+    clock = [k for k in rescored if k in RESCORABLE]
+    tail = f"; exact re-scoring for {', '.join(clock)}, which change no play" if clock else ""
+    return f"Re-scored with {keys}: approximate re-scoring for {', '.join(bands)}: {APPROXIMATE_WHY}{tail}."
+
+
+def headline(r: dict) -> str:
+    """One cell's answer in words: who wins how often, in the model and in the sample, with intervals and n."""
+    f = r["figures"]
+
+    def three(figs: dict) -> str:
+        return (
+            f"A wins {_fmt(figs.get('p_a'), True)}, draw {_fmt(figs.get('p_draw'), True)}, "
+            f"B wins {_fmt(figs.get('p_b'), True)}"
+        )
+
+    who = f"{r['cell']}, {r['a']} (A) against {r['b']} (B)"
+    if r.get("rescored"):
+        who += ", re-scored with " + ", ".join(f"{k}={v}" for k, v in r["rescored"].items())
+    text = f"{who}: {MODEL} {three(f)}"
+    smp = r.get("sample")
+    if smp:
+        text += f"; {SAMPLE} ({r.get('sample_matches', 0):,} matches) {three(smp)}"
+    elif r.get("rescored") and "sample" in r:
+        text += f"; {SAMPLE}: {NO_SAMPLE}"
+    return text + "."
+
 
 def format_exact(rows: list[dict]) -> str:
-    """``exact_results``' rows as a text table of the figures per cell, with the notes under it."""
+    """``exact_results``' rows as text: each cell's answer in words (``headline``), then a table of the
+    figures, the model's beside the sample's for each cell, with the notes under it."""
     if not rows:
         return "no cells"
-    header = ["figure"] + [r["cell"] for r in rows]
+    import textwrap
+
+    from .text import LEGEND_WIDTH
+
+    samples = any(r.get("sample") for r in rows)  # a re-scored run has none: its note says so
+    header, cols = ["figure"], []
+    for r in rows:
+        header.append(f"{r['cell']}: {MODEL}" if samples else r["cell"])
+        cols.append((r, "model"))
+        if samples:
+            header.append(f"{r['cell']}: {SAMPLE}")
+            cols.append((r, "sample"))
+
+    def cell(r: dict, side: str, key: str) -> str:
+        if side == "model":
+            return _fmt(r["figures"][key], key in _PCT)
+        if r.get("sample") is None:
+            return NO_SAMPLE if r.get("rescored") else "n/a"
+        if key not in r["sample"]:
+            return "model only"
+        return _fmt(r["sample"][key], key in _PCT)
+
     body = [
-        ["team A / team B"] + [f"{r['a']} / {r['b']}" for r in rows],
-        ["deals (units), hands"] + [f"{r['n_deals']:,}, {r['n_hands']:,}" for r in rows],
+        ["team A / team B"] + [f"{r['a']} / {r['b']}" for r, _ in cols],
+        ["deals (units), hands or matches" if samples else "deals (units), hands"]
+        + [
+            f"{r['n_deals']:,} deals, {r['n_hands']:,} hands"
+            if side == "model"
+            else (f"{r['n_deals']:,} deals, {r.get('sample_matches', 0):,} matches" if r.get("sample") else "")
+            for r, side in cols
+        ],
     ]
     for key, label in FIGURES:
-        body.append([label] + [_fmt(r["figures"][key], key in _PCT) for r in rows])
-    text = table(header, body, max_width=60)
+        body.append([label] + [cell(r, side, key) for r, side in cols])
+    text = table(header, body, max_width=60 if not samples else 36)
     reps = rows[0]["reps"]
-    notes = [
-        f"Exact solution of the match chain (docs/metrics.md); 95% intervals: percentile bootstrap over deals "
-        f"({reps:,} resamples of the per-hand distributions), n = deals."
-    ]
+    opening = "\n".join(textwrap.fill(headline(r), LEGEND_WIDTH, subsequent_indent="  ") for r in rows)
+    notes = [_sentence(MODEL_WORDS.format(reps=reps))]
+    if samples:
+        notes += [_sentence(SAMPLE_WORDS), GAP_WORDS, MODEL_ONLY]
+    elif rows[0].get("rescored") and "sample" in rows[0]:
+        notes.append(
+            f"Sample: {NO_SAMPLE} (the run's matches were played under its own rules; "
+            "`simsuite exact RUN --validate SIM_RUN --set ...` compares the model with matches simulated under them)."
+        )
     if 0 < reps < MIN_REPS:
         notes.append(
             f"ROUGH INTERVALS: {reps:,} resamples, fewer than {MIN_REPS:,}; their 95% coverage is not assured."
@@ -48,16 +161,11 @@ def format_exact(rows: list[dict]) -> str:
         if c:
             notes.append(f"{r['cell']}: " + format_level_check(c))
     if rows[0]["rescored"]:
-        notes.append(
-            "Re-scored with "
-            + ", ".join(f"{k}={v}" for k, v in rows[0]["rescored"].items())
-            + ": an approximation (hands as the policies played them under the run's rules; a policy that "
-            "adapts to the bands or the clock would play differently)."
-        )
+        notes.append(rescoring_words(rows[0]["rescored"]))
     left = max(r["unresolved"] for r in rows)
     if left > 1e-9:
         notes.append(f"Unresolved probability mass (matches still running at the cap): {left:.2e}.")
-    return text + "\n\n" + "\n".join(notes)
+    return opening + "\n\n" + text + "\n\n" + "\n".join(notes)
 
 
 def format_level_check(c: dict) -> str:

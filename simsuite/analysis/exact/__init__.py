@@ -22,18 +22,27 @@ is a weight vector over the deals, its tables the weighted outcome counts (``Des
 chain is solved for a batch of resamples at once (``solve_batch``). ``validation_rows`` compares
 the model with matches of another seed by equivalence tests (TOST) at ``VALIDATION_MARGINS``.
 
-Re-scoring: with ``overrides`` (``--set``) every hand's defender points are scored again under
-the new bands and its duration recomputed from its tricks under the new duration model, and the
-chain is solved under the new clock. This is an approximation: the policies played the hands
-under the old rules, and a policy that adapts to the bands or the clock would play differently;
-hands' points are also taken as they fell at the old levels. ``docs/metrics.md`` records its
-measured error against direct simulation.
+Exact, here, means solved without sampling matches: every path of the chain weighted by its
+probability. It is exact given the per-hand distributions; those are estimated from the run's hands
+(hence the bootstrap) and assumed to depend only on the conditions above, an assumption
+``validation_rows`` measures against matches as played. Its output puts each figure of the model
+beside the same figure of the run's matches as played, the sample (``exact_results``' ``"sample"``).
+
+Re-scoring: with ``overrides`` (``--set``) every hand's duration is recomputed from its tricks under
+the new duration model and the chain is solved under the new clock. That is exact re-scoring: no
+policy looks at the clock or the duration model (``RESCORABLE``), so the run's hands are the hands
+the new rules would have seen, and nothing is approximated beyond the model itself. With
+``approximate`` the bands may be changed too, and every hand's defender points are scored again
+under them: approximate re-scoring, because the policies play for the bands, so the hands would
+have fallen otherwise, and their points are taken as they fell at the old levels.
+``docs/metrics.md`` ("Re-scoring error") records its measured error against direct simulation.
 
 The modules, in the order they build on each other: ``hands`` (the rules the chain needs, the hands'
 data, re-scoring, the outcome tables), ``codes`` (the states' codes and their numbering), ``chain``
 (the states and transitions, hand by hand), ``solve`` (the chain solved, one distribution or a batch),
-``model`` (a cell's model with its bootstrap, the level check, a results folder), ``validation``
-(against simulated matches). Their text is ``simsuite.report.exact_text``'s; ``simsuite exact`` is
+``sample`` (the same figures of the matches as played), ``model`` (a cell's model with its bootstrap,
+the level check, a results folder, each cell beside its sample), ``validation`` (against simulated
+matches of another seed). Their text is ``simsuite.report.exact_text``'s; ``simsuite exact`` is
 ``simsuite.cli.exact``.
 """
 
@@ -67,6 +76,7 @@ from .model import (
     exact_results,
     level_check,
 )
+from .sample import simulated_figures
 from .solve import (
     DECIDED_AT,
     TOL,
@@ -80,7 +90,6 @@ from .validation import (
     VALIDATION_ALPHA,
     VALIDATION_MARGINS,
     equivalence,
-    simulated_figures,
     validation_rows,
 )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from .hands import (
     outcome_design,
     rescore,
 )
+from .sample import simulated_figures
 from .solve import DECIDED_AT, Solution, solve, solve_batch
 
 MAX_REPS = 10_000  # bootstrap resamples: each solves the chain again (a resample takes milliseconds)
@@ -30,6 +31,7 @@ DEFAULT_REPS = 1000  # bootstrap resamples of the exact model's intervals
 MIN_REPS = 1000  # fewer: the intervals are labelled rough
 _BATCH_CELLS = 1 << 24  # states x resamples a batched solve holds at once (every layer's masses: 128 MB)
 _BATCH_MAX = 256  # resamples solved at once
+_PARALLEL_CELLS = 1 << 26  # states x resamples that the bootstrap's threads hold at once (their masses: 512 MB)
 
 # the figures of the model, with their labels
 FIGURES = (
@@ -69,16 +71,18 @@ def exact_model(
     seed: int = 0,
     values: bool = True,
     approximate: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Solve the chain of one cell (one policy pairing) and bootstrap it over deals.
 
     ``variant``: the rules the hands were played under; ``overrides``: rule changes to re-score
-    under: the clock and the duration model (``RESCORABLE``). With ``approximate`` the bands too,
-    taking the hands as they fell under the old bands (an approximation the caller names; see the
-    package's docstring; notebook 04 shows its error beside simulation). Returns
+    under: the clock and the duration model (``RESCORABLE``; exact re-scoring). With ``approximate``
+    the bands too, taking the hands as they fell under the old bands (approximate re-scoring, which
+    the caller names; see the package's docstring; notebook 04 shows its error beside simulation). Returns
     {"figures": {key: {"value", "low", "high", "n"}}, "hands_dist", "minutes_quantiles",
     "a", "b", "n_deals", "n_hands", "rescored", "unresolved"}. ``values=False`` skips the backward
-    pass in the resamples (drama and the decisive share then have no interval; half the time)."""
+    pass in the resamples (drama and the decisive share then have no interval; half the time).
+    ``progress(done, reps)``: called as the bootstrap's batches finish."""
     if overrides and not approximate:
         check_rescorable(overrides)
     data = hand_data(hands, matches, variant)
@@ -96,7 +100,7 @@ def exact_model(
     chain = Chain(design.tables, rules)
     sol = solve(chain.tables, rules, chain=chain)
     point = _figures(sol)
-    boots = _bootstrap(chain, design, data.n_deals, reps if data.n_deals >= 2 else 0, seed, values)
+    boots = _bootstrap(chain, design, data.n_deals, reps if data.n_deals >= 2 else 0, seed, values, progress)
     figs = {}
     for k, v in point.items():
         if v is None:
@@ -127,26 +131,84 @@ def exact_model(
     }
 
 
-def _bootstrap(chain: Chain, design: Design, n_deals: int, reps: int, seed: int, values: bool) -> dict:
+def _bootstrap(
+    chain: Chain,
+    design: Design,
+    n_deals: int,
+    reps: int,
+    seed: int,
+    values: bool,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Each figure over ``reps`` resamples of the deals (an array per figure; None for one without
     a value). A resample is a weight vector over the deals (how often each was drawn); the outcome
     tables are its weighted counts (``Design.probabilities``), and the chain is solved for a batch of
-    resamples at once (``solve_batch``)."""
+    resamples at once (``solve_batch``) on a chain without the times that no figure of a resample
+    needs (``Chain(times=False)``), batches on threads (``_threads``). The resamples are drawn in
+    one sequence whatever the batches, so the figures depend on ``seed`` alone. ``progress(done,
+    reps)`` is called as the resamples start (done 0) and as batches finish."""
     keys = [k for k, _ in FIGURES]
     if reps <= 0:
         return {k: None for k in keys}
     rng = np.random.default_rng(seed)
-    states = sum(c.size for c in chain.codes)
-    batch = max(1, min(reps, _BATCH_MAX, _BATCH_CELLS // max(states, 1)))
-    parts: dict[str, list] = {k: [] for k in keys}
-    for start in range(0, reps, batch):
-        k = min(batch, reps - start)
+    fast = Chain(design.tables, chain.rules, times=False)
+    # the states of the first resample's hands (as the point solve's): the batch size follows them
+    solve_batch(fast, chain.probabilities(design.tables)[:, None], values=False)
+    states = sum(c.size for c in fast.codes)
+    cap = max(1, min(_BATCH_MAX, _BATCH_CELLS // max(states, 1)))
+    workers = _threads(reps, cap, states)
+    batch = max(1, min(cap, -(-reps // workers)))
+
+    def draw(k: int) -> np.ndarray:
+        """The next ``k`` resamples' outcome probabilities, drawn in this thread, in order."""
         pick = rng.integers(0, n_deals, size=(k, n_deals))
         w = np.bincount((pick + (np.arange(k) * n_deals)[:, None]).ravel(), minlength=k * n_deals)
-        res = solve_batch(chain, design.probabilities(w.reshape(k, n_deals).astype(float)), values)
-        for key in keys:
-            parts[key].append(None if res[key] is None else res[key])
-    return {key: None if any(p is None for p in v) else np.concatenate(v) for key, v in parts.items()}
+        return design.probabilities(w.reshape(k, n_deals).astype(float))
+
+    sizes = [min(batch, reps - start) for start in range(0, reps, batch)]
+    results: list = [None] * len(sizes)
+    done = 0
+
+    def record(j: int, res: dict) -> None:
+        nonlocal done
+        results[j] = res
+        done += sizes[j]
+        if progress:
+            progress(done, reps)
+
+    if progress:
+        progress(0, reps)  # the resamples start
+    if workers == 1:
+        for j, k in enumerate(sizes):
+            record(j, solve_batch(fast, draw(k), values))
+    else:
+        from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+        with ThreadPoolExecutor(workers) as pool:
+            pending: dict = {}
+            for j, k in enumerate(sizes):
+                if len(pending) >= workers:  # at most one batch a thread in memory at once
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        record(pending.pop(f), f.result())
+                pending[pool.submit(solve_batch, fast, draw(k), values)] = j
+            for f in list(pending):
+                record(pending.pop(f), f.result())
+    return {
+        key: None if any(r[key] is None for r in results) else np.concatenate([r[key] for r in results]) for key in keys
+    }
+
+
+def _threads(reps: int, batch: int, states: int) -> int:
+    """Threads for the bootstrap's batches: one a core (``os.sched_getaffinity``), no more than the
+    batches, and no more than the batches' masses fit in ``_PARALLEL_CELLS``."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, -(-reps // batch), _PARALLEL_CELLS // max(states * batch, 1)))
 
 
 # --- the level-independence check -----------------------------------------------------------------
@@ -238,9 +300,17 @@ def exact_results(
     cells: Sequence[str] | None = None,
     values: bool = True,
     approximate: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+    sample: bool = True,
 ) -> list[dict]:
     """``exact_model`` for every cell of a results folder (one row per cell, with its variant);
-    ``cells``: only these (each must be one of the run's)."""
+    ``cells``: only these (each must be one of the run's). ``progress(cell, done, reps)``: called
+    as a cell starts (done 0) and as its bootstrap's batches finish.
+
+    ``sample``: each row also gets ``"sample"``, the same figures of the run's matches as played
+    (``sample.simulated_figures``, which are ``simsuite summary``'s), with ``"sample_matches"``;
+    the model's figures and the sample's are two estimates of one thing, and a reader needs both.
+    Re-scored rows get ``"sample": None`` (no match was played under the re-scored rules)."""
     from ...sim.limits import check_int, check_seed
     from ...sim.results import load
 
@@ -267,8 +337,21 @@ def exact_results(
         m = m_all.filter(pl.col("cell") == cid)
         if m.height == 0:
             continue
-        row = exact_model(h, m, v, overrides, reps, seed, values, approximate)
+        if progress:
+            progress(cid, 0, reps)
+        each = (lambda done, total, cid=cid: progress(cid, done, total)) if progress else None
+        row = exact_model(h, m, v, overrides, reps, seed, values, approximate, each)
         row["cell"] = cid
         row["variant"] = v.id
+        if sample:
+            row["sample"], row["sample_matches"] = _sample(h, m, v) if not overrides else (None, 0)
         rows.append(row)
     return rows
+
+
+def _sample(h: pl.DataFrame, m: pl.DataFrame, variant: Variant) -> tuple[dict, int]:
+    """The figures of ``FIGURES`` that the cell's matches give as played (``simulated_figures``,
+    ``simsuite summary``'s), and the matches counted (an equal-policy duplicate deal's tables once)."""
+    from ..metrics import count_once
+
+    return simulated_figures(h, m, variant), int(count_once(h, m)[1].height)

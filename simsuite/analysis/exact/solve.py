@@ -57,6 +57,10 @@ def solve(tables: Mapping[tuple, Table], rules: Rules, values: bool = True, chai
     ``chain``: the states and transitions found by an earlier solve under ``rules`` (``Chain``),
     to reuse when ``tables`` keep only outcomes of its tables (a bootstrap resample): the figures
     are then the same up to float rounding (the states this solve cannot reach add zeros)."""
+    if chain is not None and not chain.times:
+        raise ValueError(
+            "solve needs a chain with its states' times (Chain(times=True)): it gives the minutes' distribution"
+        )
     prob_all = chain.probabilities(tables) if chain is not None else None
     if prob_all is None:
         chain = Chain(tables, rules)
@@ -239,52 +243,141 @@ def transition_plan(chain: Chain, h: int) -> TransitionPlan:
     return plans[h]
 
 
-@njit(cache=True)
-def _forward_hand(mass, src, out, nxt, prob, change, duration, end_a, end_d, end_b, n_next, acc):
-    """One hand of ``solve_batch``'s forward pass over every resample (columns): returns the next
-    states' masses; adds to ``acc`` (rows: P(A), P(draw), P(B), lead changes, duration, ended on levels)."""
+@dataclass
+class GroupPlan:
+    """A hand's groups of transitions (``ChainHand.groups``) as flat arrays, for ``solve_batch``'s
+    compiled passes: the groups' states laid end to end (``sel``), group ``g``'s from ``ptr[g]`` to
+    ``ptr[g + 1]``, its first outcome ``first[g]``, its outcomes ``k[g]`` and its first transition
+    ``at[g]``; and the winners (P(A), P(draw), P(B)) of the transitions that end the match on levels."""
+
+    sel: np.ndarray
+    ptr: np.ndarray
+    first: np.ndarray
+    k: np.ndarray
+    at: np.ndarray
+    end_a: np.ndarray
+    end_d: np.ndarray
+    end_b: np.ndarray
+
+
+def group_plan(chain: Chain, h: int) -> GroupPlan:
+    hand = chain.hand(h)
+    plans = chain.__dict__.setdefault("group_plans", {})
+    if h not in plans:
+        with chain.lock:
+            if h not in plans:
+                g = hand.groups
+                ptr = np.zeros(len(g) + 1, np.int64)
+                ptr[1:] = np.cumsum([sel.size for sel, *_ in g])
+                plans[h] = GroupPlan(
+                    np.concatenate([sel for sel, *_ in g]).astype(np.int64) if g else np.zeros(0, np.int64),
+                    ptr,
+                    np.array([o for _, o, _, _ in g], np.int64),
+                    np.array([k for _, _, k, _ in g], np.int64),
+                    np.array([at for *_, at in g], np.int64),
+                    *(np.ascontiguousarray(x, dtype=float) for x in hand.end_win),
+                )
+    return plans[h]
+
+
+@njit(cache=True, nogil=True)
+def _forward_batch(mass, sel, ptr, first, k_of, at_of, nxt, change, prob, duration, end_a, end_d, end_b, n_next, acc):
+    """One hand of ``solve_batch``'s forward pass over every resample (columns), group by group and
+    state by state (``GroupPlan``): returns the next states' masses; adds to ``acc`` (rows: P(A),
+    P(draw), P(B), lead changes, duration, ended on levels). A state's mass and an outcome's
+    probabilities are rows of B, so each transition is one pass along contiguous rows; the duration
+    is added per state, as its mass times its group's mean duration under each resample."""
     B = mass.shape[1]
     nm = np.zeros((n_next, B))
+    mean_dur = np.empty(B)
     j = 0
-    for t in range(src.size):
-        s, o, n = src[t], out[t], nxt[t]
-        if n < n_next:
+    for g in range(first.size):
+        o0, k, at = first[g], k_of[g], at_of[g]
+        mean_dur[:] = 0.0
+        for jj in range(k):
+            pr = prob[o0 + jj]
+            du = duration[o0 + jj]
             for b in range(B):
-                f = mass[s, b] * prob[o, b]
-                nm[n, b] += f
-                acc[3, b] += change[t] * f
-                acc[4, b] += duration[o] * f
-        else:
+                mean_dur[b] += pr[b] * du
+        for i in range(ptr[g], ptr[g + 1]):
+            ms = mass[sel[i]]
             for b in range(B):
-                f = mass[s, b] * prob[o, b]
-                acc[0, b] += end_a[j] * f
-                acc[1, b] += end_d[j] * f
-                acc[2, b] += end_b[j] * f
-                acc[3, b] += change[t] * f
-                acc[4, b] += duration[o] * f
-                acc[5, b] += f
-            j += 1
+                acc[4, b] += ms[b] * mean_dur[b]
+            t = at + (i - ptr[g]) * k
+            for jj in range(k):
+                pr = prob[o0 + jj]
+                n = nxt[t]
+                if n < n_next:
+                    row = nm[n]
+                    for b in range(B):
+                        row[b] += ms[b] * pr[b]
+                    if change[t]:
+                        for b in range(B):
+                            acc[3, b] += ms[b] * pr[b]
+                else:  # ends the match on levels
+                    ea, ed, eb = end_a[j], end_d[j], end_b[j]
+                    ch = change[t]
+                    j += 1
+                    for b in range(B):
+                        f = ms[b] * pr[b]
+                        acc[0, b] += ea * f
+                        acc[1, b] += ed * f
+                        acc[2, b] += eb * f
+                        acc[5, b] += f
+                        if ch:
+                            acc[3, b] += f
+                t += 1
     return nm
 
 
-@njit(cache=True)
-def _backward_hand(v_next, src, out, nxt, prob, end_v, v):
-    """One hand of ``solve_batch``'s backward pass: adds to ``v`` (states x resamples) each state's
-    sum over its transitions of probability x the value they lead to (``end_v`` for those that end
-    the match on levels; 0 for those into a state no later layer holds)."""
-    B = v.shape[1]
-    n_next = v_next.shape[0]
+@njit(cache=True, nogil=True)
+def _backward_batch(va_next, vb_next, sel, ptr, first, k_of, at_of, nxt, prob, end_a, end_b, va, vb):
+    """One hand of ``solve_batch``'s backward pass, P(A wins | state) and P(B wins | state) at once:
+    adds to ``va`` and ``vb`` (states x resamples) each state's sum over its transitions, in their
+    order, of probability x the value they lead to (``end_a``, ``end_b`` for those that end the
+    match on levels; 0 for those into a state no later layer holds)."""
+    B = prob.shape[1]
+    n_next = va_next.shape[0]
     j = 0
-    for t in range(src.size):
-        s, o, n = src[t], out[t], nxt[t]
-        if n < n_next:
-            for b in range(B):
-                v[s, b] += prob[o, b] * v_next[n, b]
-        else:  # ends the match on levels
-            x = end_v[j]
-            for b in range(B):
-                v[s, b] += prob[o, b] * x
-            j += 1
+    for g in range(first.size):
+        o0, k, at = first[g], k_of[g], at_of[g]
+        for i in range(ptr[g], ptr[g + 1]):
+            s = sel[i]
+            xa, xb = va[s], vb[s]
+            t = at + (i - ptr[g]) * k
+            for jj in range(k):
+                pr = prob[o0 + jj]
+                n = nxt[t]
+                if n < n_next:
+                    ra, rb = va_next[n], vb_next[n]
+                    for b in range(B):
+                        xa[b] += pr[b] * ra[b]
+                    for b in range(B):
+                        xb[b] += pr[b] * rb[b]
+                else:  # ends the match on levels
+                    ea, eb = end_a[j], end_b[j]
+                    j += 1
+                    for b in range(B):
+                        xa[b] += pr[b] * ea
+                    for b in range(B):
+                        xb[b] += pr[b] * eb
+                t += 1
+
+
+@njit(cache=True, nogil=True)
+def _drama_batch(mass, va, vb, ended, decided_at, drama, decisive, played):
+    """Adds one layer's live states to drama, the decisive share's numerator and the hands played,
+    per resample (``_values``' sums, state by state in the same order)."""
+    B = mass.shape[1]
+    for s in range(mass.shape[0]):
+        if ended[s]:
+            continue
+        m, a, c = mass[s], va[s], vb[s]
+        for b in range(B):
+            top = max(a[b], c[b])
+            drama[b] += m[b] * (a[b] * (top - a[b]) + c[b] * (top - c[b]))
+            decisive[b] += m[b] * (a[b] * (a[b] >= decided_at) + c[b] * (c[b] >= decided_at))
+            played[b] += m[b]
 
 
 def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str, np.ndarray]:
@@ -292,8 +385,10 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
     column laid out as ``Chain.probabilities``). Returns each figure of ``FIGURES`` as an array of
     B (``clock_share`` None for an untimed match; drama and the decisive share NaN without
     ``values``). Every column moves through the chain's states, a resample's tables keeping some of
-    its outcomes; the figures are ``solve``'s up to float rounding (compiled loops over the
-    transitions, each over the B columns)."""
+    its outcomes; the figures are ``solve``'s up to float rounding (compiled passes over the
+    transitions, each along the B columns). ``chain`` may be one without times (``Chain(times=False)``:
+    fewer states, the same figures); the compiled passes release the GIL, so threads can solve
+    batches on one chain at once."""
     rules = chain.rules
     prob = np.ascontiguousarray(prob, dtype=float)
     B = prob.shape[1]
@@ -304,7 +399,7 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
     layers, h = [], 0
     limit = rules.cap if rules.cap else 10_000
     while chain.codes[h].size and mass.sum(axis=0).max() > TOL and h <= limit:
-        hand, pl_ = chain.hand(h), transition_plan(chain, h)
+        hand, gp = chain.hand(h), group_plan(chain, h)
         layers.append(mass)
         ended = hand.ended
         if ended.any():
@@ -316,9 +411,22 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
             hands_sum += h * em.sum(axis=0)
             hands_w += em.sum(axis=0)
         before = acc[5].copy()
-        a, dr, b = (np.asarray(x, float) for x in hand.end_win)
-        mass = _forward_hand(
-            mass, pl_.src, pl_.out, hand.nxt, prob, hand.change, chain.duration, a, dr, b, chain.codes[h + 1].size, acc
+        mass = _forward_batch(
+            mass,
+            gp.sel,
+            gp.ptr,
+            gp.first,
+            gp.k,
+            gp.at,
+            hand.nxt,
+            hand.change,
+            prob,
+            chain.duration,
+            gp.end_a,
+            gp.end_d,
+            gp.end_b,
+            chain.codes[h + 1].size,
+            acc,
         )
         hands_sum += (h + 1) * (acc[5] - before)
         hands_w += acc[5] - before
@@ -339,7 +447,7 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
     drama, decisive, played = np.zeros(B), np.zeros(B), np.zeros(B)
     va_next = vb_next = None
     for h in range(len(layers) - 1, -1, -1):
-        hand, pl_ = chain.hand(h), transition_plan(chain, h)
+        hand, gp = chain.hand(h), group_plan(chain, h)
         S = hand.codes.size
         va, vb = np.zeros((S, B)), np.zeros((S, B))
         if hand.ended.any():
@@ -347,14 +455,10 @@ def solve_batch(chain: Chain, prob: np.ndarray, values: bool = True) -> dict[str
             va[hand.ended], vb[hand.ended] = np.asarray(a, float)[:, None], np.asarray(b, float)[:, None]
         if h + 1 == len(layers):  # into the next hand's states from the last layer: worth 0 (as _values)
             va_next = vb_next = np.zeros((chain.codes[h + 1].size, B))
-        _backward_hand(va_next, pl_.src, pl_.out, hand.nxt, prob, np.asarray(hand.end_win[0], float), va)
-        _backward_hand(vb_next, pl_.src, pl_.out, hand.nxt, prob, np.asarray(hand.end_win[2], float), vb)
-        live = ~hand.ended
-        m, a, b = layers[h][live], va[live], vb[live]
-        top = np.maximum(a, b)
-        drama += (m * (a * (top - a) + b * (top - b))).sum(axis=0)
-        decisive += (m * (a * (a >= DECIDED_AT) + b * (b >= DECIDED_AT))).sum(axis=0)
-        played += m.sum(axis=0)
+        _backward_batch(
+            va_next, vb_next, gp.sel, gp.ptr, gp.first, gp.k, gp.at, hand.nxt, prob, gp.end_a, gp.end_b, va, vb
+        )
+        _drama_batch(layers[h], va, vb, hand.ended, DECIDED_AT, drama, decisive, played)
         va_next, vb_next = va, vb
     with np.errstate(invalid="ignore", divide="ignore"):
         out["drama"] = np.where(played > 0, drama / played, np.nan)

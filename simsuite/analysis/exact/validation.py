@@ -3,48 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
 from ...errors import SimsuiteError
-from ...rules.variant import Variant
 from .model import DEFAULT_REPS, exact_results
-
-
-def simulated_figures(hands: pl.DataFrame, matches: pl.DataFrame, variant: Variant, seed: int = 0) -> dict:
-    """The figures of ``FIGURES`` that simulated matches give directly, with 95% intervals over
-    deals (``simsuite.analysis.metrics.summarise``)."""
-    from ..metrics import summarise
-
-    row = summarise(
-        hands,
-        matches,
-        by="cell",
-        variants={variant.id: variant, **{c: variant for c in matches["cell"].unique().to_list()}},
-        seed=seed,
-    )[0]
-    out = {
-        "hands_mean": row["hands_per_match"],
-        "minutes_mean": row["minutes_per_match"],
-        "clock_share": row["clock_share"],
-        "lead_changes": row["lead_changes"],
-    }
-    if row["policy_a_win"]["value"] is not None:
-        out.update(p_a=row["policy_a_win"], p_draw=row["pair_draw"], p_b=row["policy_b_win"])
-    else:  # equal policies: team A is NS
-        from ..metrics import count_once, deal_ids
-        from ..stats import cluster_share
-
-        _, m, _ = count_once(hands, matches)
-        w = m["winner"].to_numpy()
-        dl = deal_ids(m)
-        for k, x in (("p_a", w == 0), ("p_draw", w < 0), ("p_b", w == 1)):
-            e = cluster_share(x.astype(float), dl, 2000, seed)
-            out[k] = {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
-    return out
-
+from .sample import simulated_figures
 
 # Equivalence margins of the validation, fixed before it is run: how far the exact model may stand
 # from simulated matches and still count as the same for the uses it is put to (a design's goals are
@@ -98,12 +64,14 @@ def validation_rows(
     cells: Sequence[str] | None = None,
     approximate: bool = False,
     margins: Mapping[str, tuple] = VALIDATION_MARGINS,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> list[dict]:
     """Out-of-sample validation: per cell and figure, the exact model built from ``model_run``'s hands
     (re-scored under ``overrides`` if given; ``approximate``: the bands too, see ``exact_model``)
     beside the matches simulated in ``sim_run``, which must share no seed with it (independent
     deals), with the TOST equivalence test of ``equivalence`` at ``margins``. ``sim_cells`` maps a
-    model cell to the simulated cell to compare it with (default: the same id)."""
+    model cell to the simulated cell to compare it with (default: the same id). ``progress``: as
+    ``exact_results``'."""
     from ...sim.results import load
 
     s = load(sim_run)
@@ -115,7 +83,17 @@ def validation_rows(
             f"validation: the simulated run shares seed(s) {sorted(shared)} with the model's run, so "
             f"the comparison would be in-sample; simulate the matches with another --seed"
         )
-    rows = exact_results(model_run, overrides, reps=reps, seed=seed, cells=cells, values=False, approximate=approximate)
+    rows = exact_results(
+        model_run,
+        overrides,
+        reps=reps,
+        seed=seed,
+        cells=cells,
+        values=False,
+        approximate=approximate,
+        progress=progress,
+        sample=False,
+    )
     sv = s.variants()
     out = []
     for r in rows:
