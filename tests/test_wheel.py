@@ -327,7 +327,7 @@ def test_wheel_runs_the_engine(installed):
     out = w.cli("summary", "local")
     assert "school-2016" in out and "policy A wins the match" in out and "n=4" in out, out
     out = w.cli("exact", "local")
-    assert "Exact solution of the match chain" in out and "basic / random" in out, out
+    assert "school-2016, basic (A) against random (B): model A wins" in out and ": sample" in out, out
     out = w.cli("report", "local", "-o", "local/report.html")
     assert out.strip().endswith("report.html"), out
     html = (w.work / "local" / "report.html").read_text()
