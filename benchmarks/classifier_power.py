@@ -6,7 +6,7 @@ undecided") quotes. No play; about half a minute on one core.
 For docs/findings.md's undecided example (basic and expert 1,000 deals, search +0.078 [-0.028, +0.174] on 24, a
 margin of ±0.05), with one conclusion (a Holm family of 4 p-values) and eight (32):
 
-1. the n the marks printed before issue 46 (one unadjusted two-sided interaction test, 80% power) and how often the
+1. the n of one unadjusted two-sided interaction test, 80% power) and how often the
    classifier reaches "robust" (no interaction) and "policy-dependent" (search's effect the others' + margin) there;
 2. the n's that ``power_n`` prints now (seed 46) and the classifier's power at them, simulated again on another
    seed (``--seed``);

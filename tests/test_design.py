@@ -158,7 +158,7 @@ def test_round_seeds_differ_and_round_zero_is_the_spec_seed():
 
 @pytest.mark.parametrize("seed", [0, 1, 3, 7, 12_345, MAX_SEED])
 def test_confirmation_and_check_seeds_are_disjoint_from_every_round(seed):
-    """Independent by default (issue 46): every confirmation's seed and the check's are none of the
+    """Independent by default: every confirmation's seed and the check's are none of the
     seeds any round can play (round 0 plays the spec's seed), nor each other; the check's is not
     simulate's default 1 either, so its printed command never replays the search's deals."""
     rounds = screening_seeds(seed)
@@ -450,7 +450,7 @@ def test_cost_against_the_analysts_baseline(tiny):
 
 
 def test_the_design_names_an_independent_check(tiny, capsys, tmp_path):
-    """Independent by default (issue 46): the design names a seed disjoint from its rounds and
+    """Independent by default: the design names a seed disjoint from its rounds and
     confirmations and, with a recommendation, simulate commands on it; the command printed runs as
     printed and plays that seed."""
     _, res = tiny

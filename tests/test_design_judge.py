@@ -100,7 +100,7 @@ def _figs(spec, sw: dict, rest: dict | None = None) -> dict:
 
 
 def test_a_candidate_whose_estimate_meets_a_goal_but_whose_bound_does_not_is_not_confirmed():
-    """Issue 46: a goal "held" on the fresh deals when its estimate met it. Planted: stronger_wins
+    """Guards against: a goal "held" on the fresh deals when its estimate met it. Planted: stronger_wins
     0.55 >= 0.5 on the estimate, z = 1.25, its one-sided bound at the try's level 0.55 - 2.39 x 0.04
     = 0.454 below the bound: not confirmed, though every estimate meets its goal. With SE 0.01 (bound
     0.526) the same candidate is confirmed."""

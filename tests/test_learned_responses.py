@@ -1,5 +1,5 @@
 """``simsuite learn responses`` (``analysis.responses``), and the direction of learned's responses to the rules
-the notebooks study (issue 47): fewer points buried as the capture multiplier rises, more multi-card last
+the notebooks study: fewer points buried as the capture multiplier rises, more multi-card last
 leads where the capture is by the size of the last lead. Where today's model is wrong in size, a strict
 xfail holds the issue's target with the figures measured today: it fails loudly once the model meets it."""
 
@@ -240,12 +240,12 @@ def test_multi_card_last_lead_is_the_last_tricks_lead_size():
         assert bool(multi[i]) == (lead_cards >= 2), (i, lead_cards, r.record["capture_multiplier"])
 
 
-# --- the direction of learned's responses (issue 47), and the size targets it misses today -----------------
+# --- the direction of learned's responses, and the size targets it misses today -----------------
 
 SEED = 1
 DIRECTION_DEALS = 1000  # the bury loop of learned deals tens of thousands a second
-SIZE_DEALS = 400  # the bury table of issue 47
-BURY_REFERENCE = "search-k32-c6"  # the search learned is even against in duels (issue 47); 47 deals/s in the bury
+SIZE_DEALS = 400  # the bury table of docs/learned.md
+BURY_REFERENCE = "search-k32-c6"  # the search learned is even against in duels; 47 deals/s in the bury
 PLAY_REFERENCE = "search"  # guangxi-2012 played by search-k32-c6 takes about a second a hand; search, four a second
 LEAD_DEALS = 150
 
@@ -274,7 +274,7 @@ def test_learned_buries_fewer_points_as_the_capture_multiplier_rises(variant_id)
 @pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
-    reason="issue 47: learned leads a multi-card last trick less often where the capture is by the lead's size: "
+    reason="learned's known fault: learned leads a multi-card last trick less often where the capture is by the lead's size: "
     "guangxi-2012 2.8% [1.9, 4.0] of 1,000 hands (seed 1) against 7.5% [6.0, 9.3] with the capture per card, "
     "paired difference -4.7 pp [-6.6, -2.8]",
 )
@@ -292,7 +292,7 @@ def test_learned_leads_more_multi_card_last_tricks_where_the_capture_is_by_lead_
 
 
 def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
-    """Issue 47's size target: the policy's figure inside the reference's interval or within 25% of it."""
+    """The size target: the policy's figure inside the reference's interval or within 25% of it."""
     e = R.STATISTICS[stat].estimate(b)
     return e.low <= a.mean() <= e.high or abs(a.mean() - e.value) <= 0.25 * e.value
 
@@ -307,7 +307,7 @@ def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
             marks=pytest.mark.xfail(
                 strict=True,
                 raises=AssertionError,
-                reason="issue 47: points buried per hand, 400 deals, seed 1: x3 learned 1.19 [0.90, 1.48] against "
+                reason="learned's known fault: points buried per hand, 400 deals, seed 1: x3 learned 1.19 [0.90, 1.48] against "
                 "search-k32-c6's 4.28 [3.50, 5.05] (0.28 of it); x6 learned 0.10 [0.00, 0.21] against 1.89 "
                 "[1.27, 2.51] (0.05 of it)",
             ),
@@ -317,7 +317,7 @@ def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
             marks=pytest.mark.xfail(
                 strict=True,
                 raises=AssertionError,
-                reason="issue 47: points buried per hand, 400 deals, seed 1: x3 learned 3.24 [2.55, 3.93] against "
+                reason="learned's known fault: points buried per hand, 400 deals, seed 1: x3 learned 3.24 [2.55, 3.93] against "
                 "search-k32-c6's 4.56 [3.71, 5.42] (0.71 of it); x6 learned 0.09 [0.00, 0.19] against 2.38 "
                 "[1.66, 3.09] (0.04 of it)",
             ),
@@ -327,7 +327,7 @@ def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
             marks=pytest.mark.xfail(
                 strict=True,
                 raises=AssertionError,
-                reason="issue 47: points buried per hand, 400 deals, seed 1: x3 learned 4.34 [3.54, 5.13] against "
+                reason="learned's known fault: points buried per hand, 400 deals, seed 1: x3 learned 4.34 [3.54, 5.13] against "
                 "search-k32-c6's 9.14 [8.01, 10.27] (0.47 of it); x6 learned 0.53 [0.31, 0.74] against 4.73 "
                 "[3.81, 5.64] (0.11 of it)",
             ),
@@ -335,7 +335,7 @@ def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
     ],
 )
 def test_learned_buries_as_much_as_the_reference_at_x3_and_x6(variant_id):
-    """Issue 47's bury target: at x3 and x6 per card, learned's points buried per hand inside the
+    """The bury target: at x3 and x6 per card, learned's points buried per hand inside the
     reference's interval or within 25% of its figure (the same 400 deals)."""
     for m in (3, 6):
         v = _multiplied(variant_id, m)
@@ -349,11 +349,11 @@ def test_learned_buries_as_much_as_the_reference_at_x3_and_x6(variant_id):
 @pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
-    reason="issue 47: guangxi-2012, 150 deals, seed 1: learned leads a multi-card last trick in 3.3% [1.4, 7.6] "
+    reason="learned's known fault: guangxi-2012, 150 deals, seed 1: learned leads a multi-card last trick in 3.3% [1.4, 7.6] "
     "of hands against search's 14.0% [9.3, 20.5] (0.24 of it; paired difference -10.7 pp [-16.9, -4.5])",
 )
 def test_learned_leads_multi_card_last_tricks_as_often_as_the_reference_on_guangxi():
-    """Issue 47's last-lead target: on guangxi-2012 learned's share of hands with a multi-card last lead
+    """The last-lead target: on guangxi-2012 learned's share of hands with a multi-card last lead
     within 25% of the reference's (the same 150 deals)."""
     g = load_variant("guangxi-2012")
     a = R.per_hand("multi_card_last_lead", g, "learned", LEAD_DEALS, SEED)

@@ -1,4 +1,4 @@
-"""Issue 46's statistics items: p-values from no data are "not tested" (NaN) and Holm leaves them out; pooling
+"""Honest statistics: p-values from no data are "not tested" (NaN) and Holm leaves them out; pooling
 leaves zero-width effects out; the "undecided" mark's deals per cell come from simulating the classifier itself,
 and the classifier reaches its mark 80% of the time at the n it prints (checked by an independent simulation
 through ``classify_all`` with another seed). docs/metrics.md ("Robust, policy-dependent or undecided") quotes these.
@@ -57,7 +57,7 @@ INERT = {p: E(0.0, -10.0, 10.0, 100) for p in PAIRINGS}
 
 
 def test_p_values_without_a_finite_standard_error_are_nan():
-    """Issue 46, "p = 0 from no data": normal_p and tost_p returned 0 for a NaN SE."""
+    """Guards against "p = 0 from no data": normal_p and tost_p returned 0 for a NaN SE."""
     for se in (NAN, math.inf, -1.0):
         assert math.isnan(normal_p(0.3, se)) and math.isnan(tost_p(0.0, se, 0.05))
     assert math.isnan(normal_p(NAN, 0.1)) and math.isnan(tost_p(NAN, 0.1, 0.05))
@@ -68,7 +68,7 @@ def test_p_values_without_a_finite_standard_error_are_nan():
 
 
 def test_paired_test_on_one_deal_is_not_tested():
-    """Issue 46: paired_test on one deal reported p_equivalent = 0.0 (its bootstrap SE is NaN)."""
+    """Guards against: paired_test on one deal reported p_equivalent = 0.0 (its bootstrap SE is NaN)."""
     a = pl.DataFrame({"seed": [1], "match": [0], "hands": [10.0]})
     b = pl.DataFrame({"seed": [1], "match": [0], "hands": [10.0]})
     r = paired_test(a, b, "hands", margin=0.5)
@@ -111,7 +111,7 @@ def test_the_claims_table_shows_untested_claims_as_not_tested():
 
 
 def test_a_zero_width_effect_is_left_out_of_the_pools():
-    """Issue 46: with a 1e-9 floor on its SE, basic's [0, 0] at bottom 6 (notebook 03) was "the others' pooled
+    """Guards against: with a 1e-9 floor on its SE, basic's [0, 0] at bottom 6 (notebook 03) was "the others' pooled
     effect" of expert and of search by itself (-0.000). Left out of the pools, expert is compared with search and
     search with expert; basic is still tested, against the pool of the two."""
     r = interaction_tests(BOTTOM6, -1, 0.5)
@@ -176,7 +176,7 @@ def test_the_vectorised_simulation_gives_the_classifiers_own_marks(conclusions):
 
 @pytest.mark.parametrize("conclusions", [1, 8])
 def test_the_classifier_reaches_its_mark_80_percent_of_the_time_at_the_printed_n(conclusions):
-    """Issue 46: at the old printed n the classifier marked "robust" 16% (one conclusion) and 0% (eight, 32
+    """Guards against: at the old printed n the classifier marked "robust" 16% (one conclusion) and 0% (eight, 32
     p-values under one Holm) of the time. Now the printed n's are checked by an independent simulation through
     classify_all itself (seed CHECK_SEED, not the search's): robust with no interaction, and policy-dependent
     when the pairing hardest to detect (named by power_n) differs from the others by the margin, 80% within 3

@@ -219,7 +219,7 @@ def _spelled_out(body) -> str:
 
 
 def test_a_replication_margin_changed_on_its_seed_fails_the_registry(tmp_path):
-    """Issue 46: replication margins were not hashed, so changing one after a run gave no problem."""
+    """Guards against: replication margins were not hashed, so changing one after a run gave no problem."""
     f = _file(tmp_path / "a", [ROBUST], replication=MARGINS)
     g = _file(tmp_path / "b", [ROBUST], replication={**MARGINS, "policy_a_win": 0.1})
     reg = [_entry("x", claim_hash(ROBUST), 7), _entry(REPLICATION_ID, _spelled_out({"replication": MARGINS}), 7)]
@@ -251,7 +251,7 @@ def test_a_robustness_margin_changed_is_named_with_what_differs(tmp_path):
 
 
 def test_a_new_claim_on_a_seed_the_notebook_ran_on_is_refused(tmp_path):
-    """Issue 46: a claim id added on a seed the notebook had run on, and registered there, passed."""
+    """Guards against: a claim id added on a seed the notebook had run on, and registered there, passed."""
     y = {**ROBUST, "id": "y", "text": "fewer hands", "sign": -1}
     reg = [_entry("x", claim_hash(ROBUST), 7), {"notebook": "99", "ran": 7}]
     # on the root seed it ran on: not registered, then registered after the run entry
@@ -309,7 +309,7 @@ def test_the_record_of_the_last_full_run_refuses_a_claim_new_or_changed_since(tm
 
 
 def test_a_registry_line_edited_in_a_second_commit_is_found(tmp_path):
-    """Issue 46: a robustness margin changed and its hash overwritten in place in registry.toml gave zero
+    """Guards against: a robustness margin changed and its hash overwritten in place in registry.toml gave zero
     problems. The files agree with the registry as it now stands; its history does not."""
     repo = _repo(tmp_path, [ROBUST], [_entry("x", claim_hash(ROBUST), 7)])
     d = repo / "notebooks" / "claims"
@@ -333,7 +333,7 @@ def test_appending_passes_and_editing_inserting_or_deleting_does_not(tmp_path):
     old = _registry_text([_entry("x", "aaa", 7), _entry("y", "bbb", 7)])
     versions = [("c1", old)]
     assert append_only_problems(versions, old + _registry_text([{"notebook": "99", "ran": 7}])) == []
-    # comments and blank lines are not registry data (the header's comment was edited once on main: 34e0fc0)
+    # comments and blank lines are not registry data (the header's comment has been edited once on main)
     assert append_only_problems(versions, old.replace("# a registry", "# a registry, said again") + "\n\n") == []
     inserted = _registry_text([_entry("x", "aaa", 7), _entry("w", "ccc", 7), _entry("y", "bbb", 7)])
     for now in (old.replace('"bbb"', '"ccc"'), inserted, _registry_text([_entry("x", "aaa", 7)])):
@@ -383,7 +383,7 @@ def common(tmp_path, monkeypatch):
 
 
 def test_load_claims_refuses_a_file_that_disagrees_with_the_registry(common, capsys):
-    """Issue 46: load_claims never checked the registry."""
+    """Guards against: load_claims never checked the registry."""
     C, d = common
     _file(d, [ROBUST])
     (d / "registry.toml").write_text(_registry_text([_entry("x", claim_hash(ROBUST), 7)]))

@@ -52,7 +52,7 @@ DEFAULT_DEALS = 50  # played deals per setting: about a minute with learned agai
 BURY_FACTOR = 8  # a bury-only setting deals this many times --deals (no trick is played: it costs little)
 DEFAULT_BASE = "school-2016"  # the variant whose fields the notebooks vary (notebooks 02 to 04)
 LEAD_SIZE_BASE = "guangxi-2012"  # the one tournament whose capture is by the size of the last lead
-MULTIPLIERS = (0, 3, 6)  # the capture factors per card of the bury table of issue 47
+MULTIPLIERS = (0, 3, 6)  # the capture factors per card of the bury table (docs/learned.md)
 
 _COL = {name: RECORD_FIELDS.index(name) for name in ("takeover", "capture_multiplier", "levels_ns", "levels_ew")}
 

@@ -15,7 +15,7 @@ from .. import core
 from ..params import DECKS
 from .common import ABOVE_KEY, POINTS_FIRST, bury_by_key, follow_scored, lead_lowest
 
-# The bury key's weights (``bury_by_key``; the first compiled engine's, 7e793c4): trumps are kept before
+# The bury key's weights (``bury_by_key``; the first compiled engine's): trumps are kept before
 # anything, then pairs, then point cards; within those the shortest side suit goes first (W_LENGTH per card
 # left in its class), the lowest card first. Each weight is above all that the lower ones can add: W_LENGTH
 # above any position (below 64), W_POINT above a class's length times W_LENGTH.

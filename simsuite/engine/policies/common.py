@@ -103,7 +103,7 @@ def strength(c, cls, pos):
 
 # --- bidding --------------------------------------------------------------------------------------
 #
-# The bid wish of basic and expert (set by hand with the first compiled engine, 7e793c4, and never tuned by a
+# The bid wish of basic and expert (set by hand with the first compiled engine, and never tuned by a
 # measurement since): a suit's trump strength is its cards (its level cards among them), BID_LEVEL_CARD more
 # for each level card shown, 1 for each small joker and BID_BIG_JOKER for each big joker. A suit is wished
 # once its strength reaches BID_PER_DRAWN of the cards drawn so far plus BID_FLOOR: about a third of the hand
@@ -191,7 +191,7 @@ def bury_by_key(left, cls, pos, n, w_trump, w_pair, w_point, w_points, w_length,
     )
 
 
-# ``w_rich`` counts the points a card lacks from this (search's bury habits, since its first version, 333bbb4):
+# ``w_rich`` counts the points a card lacks from this (search's bury habits, since its first version):
 # at least the most points of a card (10), so that the term is never negative; it adds the same to every card's
 # key, so its value changes no choice
 RICH_FROM = 20
@@ -391,7 +391,7 @@ def score_parts(judge, overtake, wins, pts, cost, partner_wins, last_trick, J, f
 # points so far, and the level (for jokers and level cards)
 J_OPP, J_SURE_PARTNER, J_CONTEST, J_TRICK_POINTS, J_LEVEL = range(5)
 FUTILE_WORTH = 10  # a win the next opponent may still beat is tried for a trick worth this much (a ten or a king)
-# The follow score's weights (set by hand with the first compiled engine, 7e793c4; expert's rebuild, 3231416,
+# The follow score's weights (set by hand with the first compiled engine; expert's rebuild,
 # added the futile and the cheap sure win). ``cost`` is the play's strength, below 164 a card.
 FOLLOW_POINT = 100  # per point fed to a partner (+) or given away (-): a five (500) outweighs any card's strength
 WIN_SCORE = 100_000  # a win: above any score without one (FOLLOW_POINT per point, 40,000 for four decks' 400 points)

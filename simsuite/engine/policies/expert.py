@@ -186,7 +186,7 @@ def bury_expert(left, cls, pos, P, n, length, out):
 
 # --- leading ------------------------------------------------------------------------------------------
 #
-# The lead's keys (the first compiled engine's, 7e793c4, kept by the rebuild). A sure winner: the biggest unit
+# The lead's keys (the first compiled engine's, kept by the rebuild). A sure winner: the biggest unit
 # first (SURE_SIZE per card, where its points add SURE_POINT per point, at most 40 a card, and its position less
 # than 64), then the most points, then the highest. The low lead when there is none: the fewest
 # points first (``POINTS_FIRST`` per point), then the lowest card (LOW_POSITION per step) of the longest suit
@@ -198,7 +198,7 @@ LOW_POSITION = 4
 LOW_LENGTH = 8
 LOW_PAIR = 2
 # declarers draw trumps with sure units while they hold at least 1 / DRAW_SHARE of the trumps they have not
-# seen and more than DRAW_LEFT cards are left in each hand (the first compiled engine's thresholds, 7e793c4)
+# seen and more than DRAW_LEFT cards are left in each hand (the first compiled engine's thresholds)
 DRAW_SHARE = 2
 DRAW_LEFT = 4
 # ``safe_throw``'s order: units by size (THROW_SIZE per card, above any position), then top; up to

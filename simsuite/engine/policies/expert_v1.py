@@ -47,7 +47,7 @@ from .expert import safe_throw
 
 OVERTAKE = 50  # what taking a trick from a winning partner costs in the follow score (not on the last trick)
 # Its weights and thresholds, its own (not shared with ``expert``, so that tuning expert leaves it alone); all from
-# the first compiled engine, 7e793c4. The bury key (``bury_by_key``): trumps kept before anything, then point
+# the first compiled engine. The bury key (``bury_by_key``): trumps kept before anything, then point
 # cards, then pairs (W_POINT above W_PAIR: points weigh more than in ``basic``); the shortest side suit first
 # (W_LENGTH per card, above any position), the lowest card first.
 W_TRUMP, W_PAIR, W_POINT = 1 << 30, 1 << 22, 1 << 24

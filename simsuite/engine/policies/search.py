@@ -167,7 +167,7 @@ def value(P, st, team):
 HOLDER_BOTTOM = 4  # ``sample_world`` deals to the holders 0..3 (the seats) and this one, the bottom
 N_HOLDERS = 5
 # ``sample_world`` deals up to SAMPLE_TRIES times: the first STRICT_TRIES keep every void seen, the others ignore
-# them, so that a deal is always found (set with the first search, 333bbb4)
+# them, so that a deal is always found (set with the first search)
 SAMPLE_TRIES = 12
 STRICT_TRIES = 10
 
@@ -337,7 +337,7 @@ def _add(cand, n, play, cap, sig):
 
 
 # the lead candidates' lowest single: the fewest points first (LOW_POINT per point, above any position), then
-# the lowest position (set with the first search, 333bbb4)
+# the lowest position (set with the first search)
 LOW_POINT = 100
 
 
@@ -503,8 +503,8 @@ def follow_candidates(P, st, seat, W, s, cap, cand):
     return n
 
 
-# The bury habits' weights (``bury_by_key``; search's own since e1eb2db, the values of its first bury
-# candidates, 333bbb4): trumps kept before anything (HABIT_TRUMP), then pairs (HABIT_PAIR); below those each habit
+# The bury habits' weights (``bury_by_key``; search's own, the values of its first bury
+# candidates): trumps kept before anything (HABIT_TRUMP), then pairs (HABIT_PAIR); below those each habit
 # orders by its own criterion, HABIT_BY per point (the lowest cards) or per card left in the class (the
 # shortest suits), above any position; points first weighs HABIT_RICH per point short of ``common.RICH_FROM``
 # and then HABIT_SHORT per card of the class. Each weight is above all that the lower ones can add.
