@@ -134,7 +134,7 @@ def warm_up(variant=None, policies: str | Iterable[str] = "basic", loop: str = "
 # time, on one core; the machines this runs on have two. So ``warm_up`` starts a second process that
 # compiles the tricks loop with the hand's argument types and writes numba's cache, while this one
 # compiles the rest; when this one reaches the tricks loop it loads it from the cache (numba looks
-# there before compiling any function). About 20 s of the learned set's 120 s on these machines
+# there before compiling any function). About 20 s of a learned compile's 95 to 120 s on these machines
 # (docs/performance.md, "Compilation"). Where the cache already holds the tricks loop nothing starts;
 # where the second process has not finished in time, this one compiles the loop as before and stops
 # the other: only the time depends on it. SIMSUITE_COMPILE_ASIDE=0 starts none (``tests/conftest.py``).
