@@ -14,6 +14,8 @@ import pytest
 
 from simsuite.cli import main
 from simsuite.engine.api import play_batch
+from simsuite.engine.core import XCOLS
+from simsuite.engine.policies.codes import END_CARDS
 from simsuite.engine.names import policy_code, policy_codes
 from simsuite.engine.policies import features as F
 from simsuite.engine.policies import learned
@@ -93,7 +95,12 @@ def test_rule_draws_are_valid_and_reproducible():
 
 def test_collection_logs_every_search_decision(tiny):
     m = C.load_manifest(tiny)
-    assert m["status"] == "complete" and m["identity"]["search"] == {"samples": 2, "candidates": 4}
+    assert m["status"] == "complete" and m["identity"]["search"] == {
+        "samples": 2,
+        "candidates": 4,
+        "rollout": "expert",
+        "labeller": False,
+    }
     df = C.load_decisions(tiny).collect()
     assert df.height == sum(c["rows"] for c in m["chunks"])
     assert set(df["kind"].unique()) <= {0, 1, 2} and (df["decision_kind"] == df["kind"]).all()
@@ -129,6 +136,8 @@ def test_collection_is_the_same_whatever_the_jobs_and_resumes(tiny, tmp_path):
         ({"policy": "expert"}, "logs the search's decisions"),
         ({"policy": "nonsense"}, "logs the search's decisions"),
         ({"backend": "dask"}, "--backend dask needs --scheduler"),
+        ({"mode": "tricks"}, "--mode must be one of hands, bury"),
+        ({"policy": "search-s3"}, "-s<salt> is a labeller's"),
     ],
 )
 def test_collect_refuses_bad_options(tmp_path, kwargs, words):
@@ -185,12 +194,12 @@ def test_the_compiled_scorer_ranks_as_numpy(tiny, tiny_model):
     A = T.coefficients(model)
     ref = T.scores(A, d)
     M = model.words
-    weights = np.zeros((16, 80))
+    weights = np.zeros((16, XCOLS))
     keys = np.zeros((16, 32), np.int64)
     got = np.zeros(d.X.shape[0])
     for i in range(d.n):
         a, b = d.start[i], d.start[i + 1]
-        X = np.zeros((24, 80), np.int64)
+        X = np.zeros((24, XCOLS), np.int64)
         X[: b - a, : F.N_FEATURES] = d.X[a:b]
         out = np.zeros(24)
         best = learned.score_into(M, X, b - a, int(d.kind[i]), weights, keys, out)
@@ -511,3 +520,165 @@ def test_the_shipped_models_collection_is_committed_beside_it():
     }
     assert ident["features"] == list(F.FEATURE_NAMES) and m["status"] == "complete"
     assert m["sessions"][0]["command"][:3] == ["simsuite", "learn", "collect"]
+
+
+# --- the rule-faithful features, the labeller, roll-outs and partial training ---------------------------------
+
+
+def test_the_new_features_agree_with_their_definitions(tiny):
+    """One-hot rules match their integer codes, the bury's risk is its formula, and the pairs left
+    never exceed the pairs held (engine/policies/features.py, FEATURES)."""
+    df = C.load_decisions(tiny).collect()
+    assert ((df["capture_scheme"] == 1) == (df["scheme_power"] == 1)).all()
+    assert ((df["capture_scheme"] == 2) == (df["scheme_last_points"] == 1)).all()
+    assert ((df["throw_failure"] == 3) == (df["failure_forfeit"] == 1)).all()
+    assert (df["capture_max"] == np.maximum(df["capture_single"], df["capture_pair"])).all()
+    bury = df.filter(pl.col("kind") == 2)
+    other = df.filter(pl.col("kind") != 2)
+    assert bury.height and other.height
+    want = (
+        bury["points"]
+        * bury["capture_max"]
+        * bury["trumps_unseen"]
+        // np.maximum(bury["trumps_left"] + bury["trumps_unseen"], 1)
+    )
+    assert (bury["bury_risk"] == want).all() and (other["bury_risk"] == 0).all()
+    assert (bury["crosses_band"] == 0).all()
+    assert (df["pairs_left"] <= df["pairs_held"]).all() and (df["trump_pairs_left"] <= df["pairs_left"]).all()
+    assert (df["trump_share"].is_between(0, 100)).all()
+    # a candidate that plays a whole pair leaves two fewer cards in pairs (or more, from a triple)
+    pair = df.filter((pl.col("multi") == 2) & (pl.col("cards") == 2) & (pl.col("breaks") == 0))
+    assert pair.height and (pair["pairs_left"] <= pair["pairs_held"] - 2).all()
+
+
+def test_an_older_model_widens_to_the_same_scores(tmp_path):
+    """``learn train --base`` reads a model of fewer features and no end-of-hand groups: each
+    coefficient goes to its feature's place, so every candidate scores as it did."""
+    rng = np.random.default_rng(3)
+    new = [f.name for f in F.FEATURES]
+    old_names = [n for n in new if n not in ("scheme_power", "capture_max", "trump_share", "bury_risk", "pairs_left")]
+    n_ctx = sum(1 for n in old_names if F.FEATURE_NAMES.index(n) < F.N_CONTEXT)
+    n_cand = len(old_names) - n_ctx
+    coef = rng.normal(size=9 * (n_ctx + 1) * n_cand)
+    path = tmp_path / "old.npz"
+    np.savez(path, header=np.zeros(16, np.int64), coef=coef)
+    card = {
+        "format": "simsuite-learned-model",
+        "format_version": 1,
+        "features": old_names,
+        "model": {"kinds": ["lead", "follow", "bury"], "decks": [2, 3, 4], "decision_features": n_ctx},
+        "words_sha256": "0" * 64,
+    }
+    path.with_suffix(".json").write_text(json.dumps(card))
+    A = T.base_coefficients(path)
+    old = coef.reshape(9, n_ctx + 1, n_cand)
+    X = rng.integers(0, 9, size=(50, F.N_FEATURES))
+    idx = [F.FEATURE_NAMES.index(n) for n in old_names]
+    for g_old, g_new in ((0, 0), (4, 4), (8, 8), (1, 10), (5, 14)):  # a lead of 3 decks is its end group's too
+        x_old = X[:, idx]
+        p = np.concatenate([x_old[:, :n_ctx], np.ones((50, 1))], axis=1)
+        want = ((p @ old[g_old]) * x_old[:, n_ctx:]).sum(axis=1)
+        p_new = np.concatenate([X[:, : F.N_CONTEXT], np.ones((50, 1))], axis=1)
+        got = ((p_new @ A[g_new].T) * X[:, F.N_CONTEXT :]).sum(axis=1)
+        assert np.allclose(got, want)
+    with pytest.raises(SimsuiteError, match="--base .*no such model file"):
+        T.base_coefficients(tmp_path / "none.npz")
+
+
+def test_training_some_groups_keeps_the_others(tiny):
+    d = T.load(tiny)
+    base = T.train(d).A
+    bury = T.parse_groups("bury")
+    got = T.train(d, base=base * 2, groups=bury)
+    others = [g for g in range(learned.N_GROUPS) if g not in bury]
+    assert np.array_equal(got.A[others], base[others] * 2)
+    assert set(got.lam) == {
+        n for g, n in enumerate(learned.group_names()) if g in bury and got.rows["rows_by_group"][n]
+    }
+    with pytest.raises(SimsuiteError, match="--groups: unknown group 'burry'; the groups are lead, follow"):
+        T.parse_groups("lead,burry")
+
+
+def test_end_of_hand_decisions_have_their_own_groups():
+    """A lead or a follow with END_CARDS cards or fewer is scored by an end-of-hand group; a bury never."""
+    kinds = np.array([0, 1, 2, 0, 1, 2])
+    first = np.zeros((6, F.N_FEATURES), np.int64)
+    first[:, F.X_DECKS] = [2, 3, 4, 2, 3, 4]
+    first[:, F.X_CARDS_LEFT] = [9, 9, 9, 8, 1, 3]
+    names = learned.group_names()
+    got = [names[g] for g in T.group_of(kinds, first)]
+    assert got == [
+        "lead, 2 decks",
+        "follow, 3 decks",
+        "bury, 4 decks",
+        "end lead, 2 decks",
+        "end follow, 3 decks",
+        "bury, 4 decks",
+    ]
+    assert [
+        int(learned.group(k, r[F.X_DECKS], r[F.X_CARDS_LEFT], END_CARDS)) for k, r in zip(kinds, first)
+    ] == list(T.group_of(kinds, first))
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("reference", None),
+        ("search-k4-rlearned", None),
+        ("label-k4-c3-rlearned-s7", None),
+        ("search-k4-s1", "-s<salt> is a labeller's"),
+        ("label-k4-s300", "salt is 0 to 255"),
+        ("search-rrandom", "unknown policy"),
+    ],
+)
+def test_search_names_round_trip(name, words):
+    from simsuite.engine.names import policy_name
+
+    if words:
+        with pytest.raises(SimsuiteError, match=words):
+            policy_codes([name] * 4)
+        return
+    code = policy_code(name)
+    assert policy_code(policy_name(code)) == code
+    if name == "reference":
+        assert policy_name(code) == "search-k32-c6"
+
+
+def test_a_labeller_plays_exactly_as_learned_and_labels_apart():
+    """The labeller's hands are learned's, whatever its salt; its labels (the decision log) weigh the
+    same decisions from independent sampled deals (engine/policies/search.py, the labeller)."""
+    v = load_variant("school-2016")
+    a = play_batch(v, 11, 3, "learned,expert")
+    for name in ("label-k2-c4-s1", "label-k2-c4-rlearned-s2"):
+        assert np.array_equal(play_batch(v, 11, 3, f"{name},expert"), a)
+
+
+def test_a_labeller_collection_weighs_the_same_decisions_per_salt(tmp_path):
+    logs = []
+    for salt in (1, 2):
+        out = tmp_path / f"s{salt}"
+        C.collect(out, hands=3, seed=8, policy=f"label-k3-c4-s{salt}", jobs=1, chunk=3, quiet=True)
+        logs.append(C.load_decisions(out).collect())
+    a, b = logs
+    assert a.select(["hand", "decision", "candidate", "cards_left"]).equals(
+        b.select(["hand", "decision", "candidate", "cards_left"])
+    )
+    assert not a["value_sum"].equals(b["value_sum"])  # independent sampled deals
+    per = a.filter(pl.col("candidate") == 0)
+    end = per.filter((pl.col("kind") != 2) & (pl.col("cards_left") <= END_CARDS))
+    assert end.height >= 3 * 4  # every end-of-hand decision with a choice is labelled
+
+
+def test_bury_mode_collects_one_bury_a_hand(tmp_path):
+    out = tmp_path / "bury"
+    C.collect(out, hands=12, seed=8, policy="search-k2-c6", mode="bury", jobs=1, chunk=6, quiet=True)
+    df = C.load_decisions(out).collect()
+    assert C.load_manifest(out)["identity"]["mode"] == "bury"
+    assert (df["kind"] == 2).all() and df.group_by("hand").agg(pl.col("decision").n_unique())["decision"].max() == 1
+    assert df["candidates"].max() >= 5  # six bury habits (engine/policies/search.py, bury_candidates)
+
+
+def test_search_with_learned_rollouts_plays_legal_hands():
+    for vid in ("school-2016", "guangxi-2012"):
+        rows = play_batch(load_variant(vid), 4, 2, "search-k2-c3-rlearned,expert")
+        assert rows.shape[0] == 2

@@ -551,7 +551,17 @@ def _learn_parser(sub) -> None:
     )
     c.add_argument("--hands", type=int, default=20_000, help="hands to play (default 20000)")
     c.add_argument("--seed", type=int, default=1, help="root seed: hand i's deal, rules and level (default 1)")
-    c.add_argument("--policy", default="search", help="the search whose decisions are stored (default search)")
+    c.add_argument(
+        "--policy",
+        default="search",
+        help="the search whose decisions are stored (default search; search-k32-c6-rlearned rolls out with "
+        "learned; label-k8-c6-rlearned plays learned and labels its decisions)",
+    )
+    c.add_argument(
+        "--mode",
+        default="hands",
+        help="hands: whole hands (default); bury: deal, declare and bury only, one bury decision a hand",
+    )
     _exec_args(c)
     c.set_defaults(func=cmd_learn_collect)
     t = learn.add_parser(
@@ -561,6 +571,16 @@ def _learn_parser(sub) -> None:
     t.add_argument("--out", required=True, help="the model file to write (.npz; its card .json is written beside it)")
     t.add_argument("--max-rows", type=int, help="fit on at most this many candidate rows (default: all)")
     t.add_argument("--seed", type=int, default=1, help="seed of the row subsample with --max-rows (default 1)")
+    t.add_argument(
+        "--base",
+        help="a model whose coefficients the groups not fitted keep (an older model is widened to this "
+        "version's features)",
+    )
+    t.add_argument(
+        "--groups",
+        help="fit only these groups, comma-separated: lead, follow, bury, end-lead, end-follow "
+        "(default: every group with training rows)",
+    )
     t.add_argument("--json", action="store_true", help="the training figures as JSON")
     t.set_defaults(func=cmd_learn_train)
     e = learn.add_parser("evaluate", help="a model's agreement with the search on a collection's decisions")

@@ -24,6 +24,7 @@ def cmd_learn_collect(args) -> int:
             hands=args.hands,
             seed=args.seed,
             policy=args.policy,
+            mode=args.mode,
             jobs=args.jobs,
             chunk=args.chunk if args.chunk is not None else DEFAULT_CHUNK,
             backend=args.backend,
@@ -37,15 +38,25 @@ def cmd_learn_collect(args) -> int:
 
 
 def cmd_learn_train(args) -> int:
-    from ..learn.train import load, model_target, train_and_write
+    from ..learn.train import base_coefficients, load, model_target, parse_groups, train_and_write
     from ..report.learn_text import training_text
 
     if args.max_rows is not None:
         check_int("--max-rows", args.max_rows, 1000)
     check_seed("--seed", args.seed)
     model_target(args.out)  # a bad --out is refused before the data are read
+    groups = parse_groups(args.groups) if args.groups else None
+    base = base_coefficients(args.base) if args.base else None
     trained = train_and_write(
-        load(args.data), args.data, args.out, args.max_rows, args.seed, command=["simsuite", *args.argv]
+        load(args.data),
+        args.data,
+        args.out,
+        args.max_rows,
+        args.seed,
+        command=["simsuite", *args.argv],
+        base=base,
+        groups=groups,
+        base_path=args.base,
     )
     if args.json:
         print(

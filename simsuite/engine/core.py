@@ -33,10 +33,10 @@ MAXD = 40  # units in one selected set
 MAXREC = 128  # optimal sets remembered for the policies
 NF = 7  # profile fields
 MAX_CANDIDATES = 24  # candidates one decision of ``search`` or ``learned`` weighs (``engine.policies.search``)
-XCOLS = 80  # room for the learned policy's features per candidate (``engine.policies.features.N_FEATURES`` of them)
+XCOLS = 96  # room for the learned policy's features per candidate (``engine.policies.features.N_FEATURES`` of them)
 LOG_META = 10  # a logged candidate's columns before its features (``engine.policies.learned``, "the decision log")
 LOG_ROWS = 4096  # candidates the decision log holds (a hand of four decks logs at most about 1,300)
-MODEL_WORDS = 16384  # the learned policy's model, at most (``engine.policies.learned``, "The model in W")
+MODEL_WORDS = 32768  # the learned policy's model, at most (``engine.policies.learned``, "The model in W")
 
 # The analysis of a lead, ``LI`` (int64[64], written by ``lead_info`` and read by the follow and
 # trick rules, the throw test and the policies):

@@ -36,6 +36,7 @@ from .core import (
     copy1,
     copy2,
     w_hl,
+    w_log_n,
 )
 from .params import BIDDING, BIDDING_CONCEALED, BOTTOM, DECKS, HAND_SIZE, OVERHEAD_X100, SECONDS_PER_TRICK_X100
 from .phases import (
@@ -166,9 +167,27 @@ def deal_and_declare(P, s, st, W, level, first_drawer, first_hand, pols, keep, h
 
 @njit(cache=True, inline="always")
 def search_step(P, st, pol, W, s, kind, out):
-    """A search's decision (``kind``: ``D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``."""
+    """A search's decision (``kind``: ``D_BURY``, ``D_LEAD`` or ``D_FOLLOW``) into ``out``. A labeller
+    (``search.labels``) plays learned's choice, and weighs and logs the decisions it labels from a
+    stream of its own, so that the hand plays as under learned (``engine.policies.search``)."""
     cand = np.zeros((search.MAX_CANDIDATES, NC), np.int64)
     stats = np.zeros((search.MAX_CANDIDATES, 3), np.float64)
+    if search.labels(pol):
+        counts = w_log_n(W)
+        d = counts[learned.LOG_SEEN]
+        counts[learned.LOG_SEEN] = d + 1
+        seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
+        held = 0
+        for c in range(NC):
+            held += st.hands[seat, c]
+        if kind == D_BURY or held <= search.LABEL_END_CARDS or d % search.LABEL_EVERY == 0:
+            own = np.zeros(4, np.int64)
+            search.label_stream(s, pol, d, own)
+            best = np.zeros(NC, np.int64)
+            n = search.decide(P, st, pol, W, own, kind, best, cand, stats)
+            learned.log_decision(P, st, W, kind, cand, n, stats, best)
+        learned.decide(P, st, W, s, kind, out)
+        return
     n = search.decide(P, st, pol, W, s, kind, out, cand, stats)
     learned.log_decision(P, st, W, kind, cand, n, stats, out)  # when ``simsuite learn collect`` switched it on
 

@@ -1,7 +1,9 @@
 """Built-in policy names, parsed in one place: a name to its engine code and back, and the lists
 of names the commands take (one to four seats, an ``"A,B"`` team pair).
 
-``search`` takes its samples and candidates in the name (``search-k16-c8``, see ``engine.policies.search``).
+``search`` takes its samples, candidates and roll-out policy in the name (``search-k16-c8``,
+``search-k32-c6-rlearned``); ``reference`` is the reference search, ``search-k32-c6``; ``label-…-s<salt>``
+is the search's labeller, for ``simsuite learn collect`` (``engine.policies.search``).
 Python policies (an import path ``file.py:Class`` or ``package.module:Class``) are not names: the
 compiled engine cannot play them, so every parser here refuses them by their shape, without
 importing anything; ``simsuite.play.loader.load_policy`` loads them for the Python hand loop.
@@ -15,19 +17,26 @@ from typing import Any
 import numpy as np
 
 from ..errors import SimsuiteError, did_you_mean
-from .policies.codes import POLICY_NAMES, SEARCH
+from .policies.codes import EXPERT, LEARNED, POLICY_NAMES, SEARCH
 from .policies.search import (
+    CODE_FIELD_MASK,
     DEFAULT_CANDIDATES,
     DEFAULT_SAMPLES,
     MAX_CANDIDATES,
     MAX_SAMPLES,
+    REFERENCE_CANDIDATES,
+    REFERENCE_SAMPLES,
     code_candidates,
+    code_rollout,
+    code_salt,
     code_samples,
     is_search,
+    labels,
     search_code,
 )
 
-_SEARCH_SPEC = re.compile(r"search(?:-k(\d{1,3}))?(?:-c(\d{1,3}))?")
+_SEARCH_SPEC = re.compile(r"(search|label)(?:-k(\d{1,3}))?(?:-c(\d{1,3}))?(?:-r(expert|learned))?(?:-s(\d{1,3}))?")
+REFERENCE = "reference"  # the reference search's name (``search.REFERENCE_SAMPLES``, ``REFERENCE_CANDIDATES``)
 
 
 def split_names(text: str) -> list[str]:
@@ -45,17 +54,24 @@ def policy_code(name: str) -> int | None:
     takes its samples and candidates in the name: ``search-k16-c8``."""
     if name in POLICY_NAMES and name != "search":
         return POLICY_NAMES.index(name)
+    if name == REFERENCE:
+        return search_code(REFERENCE_SAMPLES, REFERENCE_CANDIDATES)
     m = _SEARCH_SPEC.fullmatch(name)
     if m is None:
         return None
-    k, c = (int(g) if g else 0 for g in m.groups())
-    if (m.group(1) and not 1 <= k <= MAX_SAMPLES) or (m.group(2) and not 1 <= c <= MAX_CANDIDATES):
+    what, ks, cs, roll, salts = m.groups()
+    k, c, salt = (int(g) if g else 0 for g in (ks, cs, salts))
+    if (ks and not 1 <= k <= MAX_SAMPLES) or (cs and not 1 <= c <= MAX_CANDIDATES):
         raise SimsuiteError(
             f"policy {name!r}: search takes -k<samples> from 1 to {MAX_SAMPLES} and "
             f"-c<candidates> from 1 to {MAX_CANDIDATES} (search-k{DEFAULT_SAMPLES}-c{DEFAULT_CANDIDATES} "
             f"is the default)"
         )
-    return search_code(k, c)
+    if salts and what == "search":
+        raise SimsuiteError(f"policy {name!r}: -s<salt> is a labeller's (label-k8-c6-s1); search takes none")
+    if salt > CODE_FIELD_MASK:
+        raise SimsuiteError(f"policy {name!r}: a labeller's salt is 0 to {CODE_FIELD_MASK}")
+    return search_code(k, c, LEARNED if roll == "learned" else EXPERT, what == "label", salt)
 
 
 def policy_name(code: int) -> str:
@@ -64,7 +80,10 @@ def policy_name(code: int) -> str:
     if not is_search(code):
         return POLICY_NAMES[code]
     k, c = int(code_samples(code)), int(code_candidates(code))
-    return "search" + (f"-k{k}" if k else "") + (f"-c{c}" if c else "")
+    roll = "-rlearned" if code_rollout(code) == LEARNED else ""
+    label = bool(labels(code))
+    salt = f"-s{int(code_salt(code))}" if label and code_salt(code) else ""
+    return ("label" if label else "search") + (f"-k{k}" if k else "") + (f"-c{c}" if c else "") + roll + salt
 
 
 def policy_codes(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
@@ -138,8 +157,16 @@ def parse_pair(text: Any) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def plays_as(code: int) -> tuple[int, int, int]:
-    """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike."""
+def plays_as(code: int) -> tuple:
+    """A policy code with search's defaults filled in: ``search`` and ``search-k8-c6`` play alike, and
+    a labeller plays as ``learned`` whatever it labels."""
     if not is_search(code):
-        return code, 0, 0
-    return SEARCH, int(code_samples(code)) or DEFAULT_SAMPLES, int(code_candidates(code)) or DEFAULT_CANDIDATES
+        return code, 0, 0, 0
+    if labels(code):
+        return LEARNED, 0, 0, 0
+    return (
+        SEARCH,
+        int(code_samples(code)) or DEFAULT_SAMPLES,
+        int(code_candidates(code)) or DEFAULT_CANDIDATES,
+        int(code_rollout(code)),
+    )

@@ -7,6 +7,12 @@ is logged by the engine (``engine.policies.learned``, "The decision log"): per c
 sum, sampled deals and sum of squares, whether the search chose it, and its features
 (``engine.policies.features.FEATURES``).
 
+``--mode bury`` deals, declares and buries only (``simsuite bury``'s loop, no trick played): every
+hand gives one bury decision, so a collection of the bury alone, the rarest decision of play and
+the one the capture rules act on most, costs a fraction of whole hands. A labeller
+(``label-k<K>-c<C>-r<roll-out>``, ``engine.policies.search``) plays ``learned`` and logs the search's
+values at the decisions it labels: the positions ``learned`` reaches, the last tricks over-sampled.
+
 A collection is a folder like a run of ``simulate``: ``manifest.json`` (what was collected: seed,
 hands, chunk size, the search's name and parameters, the rule-draw scheme, the feature list, the
 package version, and each chunk's state) and one Parquet part per chunk in ``decisions/``. It is
@@ -33,16 +39,25 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..engine.api import play_many
+from ..engine.api import bury_many, play_many
 from ..engine.core import LOG_META, LOG_ROWS, O_LOG, O_LOG_N, XCOLS
-from ..engine.hand import N_RECORD, R_ERROR
-from ..engine.names import plays_as, policy_code, policy_name
+from ..engine.hand import N_BURIED, N_RECORD, R_ERROR
+from ..engine.names import policy_code, policy_name
 from ..engine.params import compile_variant
 from ..engine.policies import FULL
+from ..engine.policies.codes import POLICY_NAMES
 from ..engine.policies.features import FEATURE_NAMES, N_FEATURES
 from ..engine.policies.learned import LOG_COLUMNS, LOG_DROPPED, LOG_ON, LOG_USED
 from ..engine.policies.model import features_hash, work_for
-from ..engine.policies.search import is_search
+from ..engine.policies.search import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_SAMPLES,
+    code_candidates,
+    code_rollout,
+    code_samples,
+    is_search,
+    labels,
+)
 from ..engine.rng import run_key
 from ..errors import SimsuiteError
 from ..sim import results as R
@@ -56,6 +71,7 @@ from .rules import DRAW_VERSION, DRAWN_SHARE, hand_rules
 FORMAT = "simsuite-decisions"
 KIND = "decisions"  # the parts' folder and tag
 DEFAULT_HANDS = 20_000
+MODES = ("hands", "bury")  # whole hands, or the deal, declaration and bury only
 DEFAULT_CHUNK = 20
 MAX_HANDS = 10_000_000
 MAX_CHUNKS = 200_000
@@ -72,8 +88,9 @@ def _schema() -> dict:
     return s
 
 
-def collect_hands(seed: int, start: int, stop: int, policy: str) -> pl.DataFrame:
-    """The logged decisions of hands ``start .. stop-1`` of the collection ``seed`` (in a worker)."""
+def collect_hands(seed: int, start: int, stop: int, policy: str, mode: str = "hands") -> pl.DataFrame:
+    """The logged decisions of hands ``start .. stop-1`` of the collection ``seed`` (in a worker):
+    whole hands, or with ``mode`` "bury" the bury alone."""
     code = policy_code(policy)
     pols = np.full(4, code, np.int64)
     W = work_for(pols)
@@ -81,11 +98,23 @@ def collect_hands(seed: int, start: int, stop: int, policy: str) -> pl.DataFrame
     counts = W[O_LOG_N : O_LOG_N + 8]
     key = run_key(seed)
     out = np.zeros((1, N_RECORD), np.int64)
+    buried = np.zeros((1, N_BURIED), np.int64)
     blocks, hands, bases, drawn_flags, levels = [], [], [], [], []
     for i in range(start, stop):
         v, level, drawn = hand_rules(seed, i)
         counts[:] = 0
         counts[LOG_ON] = 1
+        if mode == "bury":
+            if v.bottom_size > 0:
+                P = compile_variant(v)
+                bury_many(P, key, i, np.array([level], np.int64), np.array([i % 4], np.int64), pols, W, buried, FULL)
+            n = int(counts[LOG_USED])
+            blocks.append(log[:n, : LOG_META + N_FEATURES].copy())
+            hands.append(np.full(n, i, np.int64))
+            bases.extend([v.id] * n)
+            drawn_flags.append(np.full(n, drawn))
+            levels.append(np.full(n, level, np.int8))
+            continue
         play_many(
             compile_variant(v),
             key,
@@ -131,22 +160,29 @@ def _chunk_task(task: dict) -> tuple:
     ``where`` being ``sim.executor.where_this_runs()`` (host, process id, Dask worker or None)."""
     t0 = time.perf_counter()
     try:
-        frame = collect_hands(task["seed"], task["start"], task["stop"], task["policy"])
+        frame = collect_hands(task["seed"], task["start"], task["stop"], task["policy"], task.get("mode", "hands"))
         return ("ok", task["id"], frame, time.perf_counter() - t0, where_this_runs())
     except Exception as exc:  # noqa: BLE001 - reported by the driver with the chunk's hands
         return ("error", task["id"], f"{type(exc).__name__}: {' '.join(str(exc).split())}", where_this_runs())
 
 
-def identity(seed: int, hands: int, chunk: int, policy: str) -> dict:
+def identity(seed: int, hands: int, chunk: int, policy: str, mode: str = "hands") -> dict:
     """What makes two collections the same data (a resumed one must match it exactly)."""
-    _, k, c = plays_as(policy_code(policy))
+    code = policy_code(policy)
+    k, c = int(code_samples(code)) or DEFAULT_SAMPLES, int(code_candidates(code)) or DEFAULT_CANDIDATES
     return {
         "format": FORMAT,
         "seed": seed,
         "hands": hands,
         "chunk": chunk,
-        "policy": policy_name(policy_code(policy)),
-        "search": {"samples": k, "candidates": c},
+        "mode": mode,
+        "policy": policy_name(code),
+        "search": {
+            "samples": k,
+            "candidates": c,
+            "rollout": POLICY_NAMES[int(code_rollout(code))],
+            "labeller": bool(labels(code)),
+        },
         "rules": {"draw_version": DRAW_VERSION, "drawn_share": DRAWN_SHARE},
         "features": list(FEATURE_NAMES),
         "features_hash": features_hash(),
@@ -158,8 +194,8 @@ def check_policy(policy: str) -> str:
     code = policy_code(policy)
     if code is None or not is_search(code):
         raise SimsuiteError(
-            f"--policy {policy!r}: collection logs the search's decisions; give search or "
-            f"search-k<samples>-c<candidates>"
+            f"--policy {policy!r}: collection logs the search's decisions; give search, "
+            f"search-k<samples>-c<candidates>[-r<roll-out>] or its labeller label-k<samples>-c<candidates>[-r<roll-out>]"
         )
     return policy
 
@@ -169,6 +205,7 @@ def collect(
     hands: int = DEFAULT_HANDS,
     seed: int = 1,
     policy: str = "search",
+    mode: str = "hands",
     jobs: int = 1,
     chunk: int = DEFAULT_CHUNK,
     backend: str = "loky",
@@ -184,6 +221,8 @@ def collect(
     check_jobs("--jobs", jobs)
     check_int("--chunk", chunk, 1, MAX_HANDS)
     check_policy(policy)
+    if mode not in MODES:
+        raise SimsuiteError(f"--mode must be one of {', '.join(MODES)}; got {mode!r}")
     if -(-hands // chunk) > MAX_CHUNKS:
         raise SimsuiteError(
             f"--hands {hands:,} in chunks of {chunk:,} makes more than {MAX_CHUNKS:,} chunks; give a larger --chunk"
@@ -200,7 +239,7 @@ def collect(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SimsuiteError(f"--out {out}: cannot create it: {exc}") from None
-    ident = identity(seed, hands, chunk, policy)
+    ident = identity(seed, hands, chunk, policy, mode)
     with R.RunLock(out, break_lock), terminate_as_interrupt():  # SIGTERM like Ctrl-C: manifest marked, lock freed
         return _collect(
             out, ident, jobs, backend, scheduler, wait_s, quiet, command or ["simsuite", "learn", "collect"]
@@ -331,7 +370,14 @@ def _collect(
         return out
     client = dask_client(ExecOptions(jobs=jobs, backend=backend, scheduler=scheduler)) if backend == "dask" else None
     tasks = [
-        {"id": c["id"], "seed": ident["seed"], "start": c["start"], "stop": c["stop"], "policy": ident["policy"]}
+        {
+            "id": c["id"],
+            "seed": ident["seed"],
+            "start": c["start"],
+            "stop": c["stop"],
+            "policy": ident["policy"],
+            "mode": ident.get("mode", "hands"),
+        }
         for c in todo
     ]
     by_id = {c["id"]: c for c in m["chunks"]}

@@ -39,17 +39,29 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.policies.codes import DECISION_NAMES
-from ..engine.policies.features import FEATURE_NAMES, N_CONTEXT, N_FEATURES, X_CAPTURE_SINGLE, X_DECKS, X_TAKEOVER
+from ..engine.policies.codes import D_BURY, DECISION_NAMES, END_CARDS
+from ..engine.policies.features import (
+    FEATURE_NAMES,
+    N_CONTEXT,
+    N_FEATURES,
+    X_CAPTURE_SINGLE,
+    X_CARDS_LEFT,
+    X_DECKS,
+    X_TAKEOVER,
+)
 from ..engine.policies.learned import (
     DECK_GROUPS,
+    END_KINDS,
     HEADER,
     KIND_BILINEAR,
+    MODEL_END,
     MODEL_KIND,
     MODEL_NCTX,
     MODEL_NF,
     N_CANDIDATE,
     N_GROUPS,
+    N_KINDS,
+    group_names,
 )
 from ..engine.policies.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
 from ..errors import SimsuiteError
@@ -61,7 +73,7 @@ TEST_DEALS = 0
 VALID_DEALS = 1
 HELD_CAPTURE = 5  # a single-card capture multiplier of x5 (per card 5, or base and per card adding to 5)
 HELD_TAKEOVER = (9, 20)  # take-over at 9/20 = 45% of the decks' points (90 at two decks, 135 at three, 180 at four)
-RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0)
+RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0, 10000.0)  # chosen per group: the bury's few rows want more
 BATCH = 100_000
 
 
@@ -83,10 +95,10 @@ class Decisions:
     def n(self) -> int:
         return self.kind.shape[0]
 
-    def group(self) -> np.ndarray:
-        """Each decision's model group (``engine.policies.learned.group``): its kind and deck count."""
-        decks = np.clip(self.X[self.start[:-1], X_DECKS], DECK_GROUPS[0], DECK_GROUPS[-1])
-        return self.kind.astype(np.int64) * len(DECK_GROUPS) + decks - DECK_GROUPS[0]
+    def group(self, end_cards: int = END_CARDS) -> np.ndarray:
+        """Each decision's model group (``engine.policies.learned.group``): its kind and deck count,
+        a lead or a follow with at most ``end_cards`` cards in hand in the end-of-hand groups."""
+        return group_of(self.kind, self.X[self.start[:-1]], end_cards)
 
     def counts(self) -> np.ndarray:
         return np.diff(self.start)
@@ -136,6 +148,33 @@ def load(folder: str | Path) -> Decisions:
         frame["drawn"].to_numpy()[first],
         str(folder),
     )
+
+
+KIND_GROUPS = {"lead": (0,), "follow": (1,), "bury": (2,), "end-lead": (3,), "end-follow": (4,)}
+
+
+def parse_groups(text: str) -> set[int]:
+    """``--groups lead,bury,...`` to the model's group indices (every deck count of each)."""
+    out: set[int] = set()
+    for name in (t.strip() for t in text.split(",")):
+        if name not in KIND_GROUPS:
+            raise SimsuiteError(f"--groups: unknown group {name!r}; the groups are {', '.join(KIND_GROUPS)}")
+        for k in KIND_GROUPS[name]:
+            out.update(k * len(DECK_GROUPS) + d for d in range(len(DECK_GROUPS)))
+    return out
+
+
+def _file_hash(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def group_of(kind: np.ndarray, first: np.ndarray, end_cards: int = END_CARDS) -> np.ndarray:
+    """``engine.policies.learned.group`` over arrays: decision kinds and their first rows' features."""
+    kind = kind.astype(np.int64)
+    d = np.clip(first[:, X_DECKS], DECK_GROUPS[0], DECK_GROUPS[-1]).astype(np.int64) - DECK_GROUPS[0]
+    end = (kind != D_BURY) & (first[:, X_CARDS_LEFT] <= end_cards)
+    end_kind = N_KINDS + np.searchsorted(np.array(END_KINDS), kind)
+    return np.where(end, end_kind, kind) * len(DECK_GROUPS) + d
 
 
 def held_out_rules(d: Decisions) -> np.ndarray:
@@ -217,16 +256,10 @@ def normal_equations(d: Decisions, sc: Scaling) -> tuple[np.ndarray, np.ndarray,
     return ZZ, Zy, used
 
 
-def solve(ZZ: np.ndarray, Zy: np.ndarray, lam: float) -> np.ndarray:
-    """Ridge coefficients per group, ``B[group, j, k]`` on the standardised features (zero for a
-    group without training rows: its decisions then keep the heuristic's choice)."""
-    m = ZZ.shape[1]
-    B = np.zeros((N_GROUPS, m))
-    for k in range(N_GROUPS):
-        if not ZZ[k].any():
-            continue
-        B[k] = np.linalg.solve(ZZ[k] + lam * np.eye(m), Zy[k])
-    return B.reshape(N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)
+def solve_group(ZZ: np.ndarray, Zy: np.ndarray, lam: float) -> np.ndarray:
+    """One group's ridge coefficients ``B[j, k]`` on the standardised features."""
+    m = ZZ.shape[0]
+    return np.linalg.solve(ZZ + lam * np.eye(m), Zy).reshape(N_CANDIDATE, N_CONTEXT + 1)
 
 
 def raw_coefficients(B: np.ndarray, sc: Scaling) -> np.ndarray:
@@ -321,15 +354,23 @@ def data_hash(folder: str | Path) -> str:
 @dataclass
 class Trained:
     A: np.ndarray  # [N_GROUPS, N_CANDIDATE, N_CONTEXT + 1] raw coefficients
-    lam: float
+    lam: dict  # group name -> the ridge penalty chosen on its validation decisions
     rows: dict
     validation: dict  # penalty -> validation agreement and value lost
     evaluation: dict  # split -> model and heuristic figures
 
 
-def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_GRID) -> Trained:
-    """Fit on the training deals, choose the penalty on the validation deals (the least value lost),
-    and evaluate on both held-out sets."""
+def train(
+    d: Decisions,
+    max_rows: int | None = None,
+    seed: int = 1,
+    lams=RIDGE_GRID,
+    base: np.ndarray | None = None,
+    groups: set[int] | None = None,
+) -> Trained:
+    """Fit every group with training rows (or only ``groups``; the others keep ``base``'s
+    coefficients, zero without one), each with the ridge penalty that gives up the least value on
+    its own validation decisions, and evaluate on both held-out sets."""
     parts = splits(d)
     tr = d.subset(parts["train"])
     if tr.n == 0:
@@ -341,29 +382,46 @@ def train(d: Decisions, max_rows: int | None = None, seed: int = 1, lams=RIDGE_G
     sc = scaling(tr)
     ZZ, Zy, used = normal_equations(tr, sc)
     va = d.subset(parts["valid"])
-    validation = {}
-    best = None
-    for lam in lams:
-        A = raw_coefficients(solve(ZZ, Zy, lam), sc)
-        ev = evaluate(A, va)["all"] if va.n else {"value_lost": {"mean": 0.0}, "agreement": {"mean": 0.0}}
-        validation[str(lam)] = {"agreement": ev["agreement"]["mean"], "value_lost": ev["value_lost"]["mean"]}
-        if best is None or ev["value_lost"]["mean"] < best[1]:
-            best = (lam, ev["value_lost"]["mean"], A)
-    lam, _, A = best
+    va_group = va.group()
+    A = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)) if base is None else base.copy()
+    validation: dict = {}
+    lam_by_group: dict = {}
+    names = group_names()
+    for g in range(N_GROUPS):
+        if used[g] == 0 or (groups is not None and g not in groups):
+            continue
+        sub = va.subset(va_group == g)
+        best = None
+        validation[names[g]] = {}
+        for lam in lams:
+            B = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1))
+            B[g] = solve_group(ZZ[g], Zy[g], lam)
+            Ag = raw_coefficients(B, sc)[g]
+            trial = A.copy()
+            trial[g] = Ag
+            ev = evaluate(trial, sub)["all"] if sub.n else {"value_lost": {"mean": 0.0}, "agreement": {"mean": 0.0}}
+            validation[names[g]][str(lam)] = {
+                "decisions": int(sub.n),
+                "agreement": ev["agreement"]["mean"],
+                "value_lost": ev["value_lost"]["mean"],
+            }
+            if best is None or ev["value_lost"]["mean"] < best[1]:
+                best = (lam, ev["value_lost"]["mean"], Ag)
+        lam_by_group[names[g]] = best[0]
+        A[g] = best[2]
     evaluation = {}
     for name in ("test_deals", "test_rules"):
         sub = d.subset(parts[name])
         evaluation[name] = {"decisions": sub.n, "model": evaluate(A, sub), "heuristic": evaluate(None, sub)}
+        if base is not None:
+            evaluation[name]["base"] = evaluate(base, sub)
     rows = {
         "train_rows": int(tr.X.shape[0]),
         "train_decisions": int(tr.n),
-        "rows_by_group": {
-            f"{DECISION_NAMES[g // len(DECK_GROUPS)]}, {DECK_GROUPS[g % len(DECK_GROUPS)]} decks": int(used[g])
-            for g in range(N_GROUPS)
-        },
+        "rows_by_group": {names[g]: int(used[g]) for g in range(N_GROUPS)},
         **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()},
     }
-    return Trained(A, lam, rows, validation, evaluation)
+    return Trained(A, lam_by_group, rows, validation, evaluation)
 
 
 def header() -> np.ndarray:
@@ -371,6 +429,7 @@ def header() -> np.ndarray:
     h[MODEL_KIND] = KIND_BILINEAR
     h[MODEL_NF] = N_FEATURES
     h[MODEL_NCTX] = N_CONTEXT
+    h[MODEL_END] = END_CARDS
     return h
 
 
@@ -429,6 +488,43 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
     return path
 
 
+def base_coefficients(path: str | Path) -> np.ndarray:
+    """The coefficients ``A[group, j, k]`` of the model at ``path`` in this version's layout: a model
+    of this version as it is; an older one (fewer features, no end-of-hand groups) read by its card's
+    feature names, each coefficient put at its feature's place, the features it did not have at 0,
+    and its lead and follow groups copied to the end-of-hand ones. It then scores every candidate
+    as it did, so that training a few groups on it keeps the rest of its play."""
+    from ..engine.policies.model import ModelError, card_path, load_model
+
+    path = Path(path)
+    try:
+        return coefficients(load_model(path))
+    except ModelError as exc:
+        if "feature list" not in str(exc):
+            raise SimsuiteError(f"--base {exc}") from None
+    card = json.loads(card_path(path).read_text(encoding="utf-8"))
+    names = card["features"]
+    n_ctx, kinds, decks = card["model"]["decision_features"], card["model"]["kinds"], card["model"]["decks"]
+    if list(decks) != list(DECK_GROUPS) or list(kinds) != list(DECISION_NAMES):
+        raise SimsuiteError(
+            f"--base {path}: groups of kinds {kinds} and decks {decks}; this version widens models of {list(DECISION_NAMES)} by {list(DECK_GROUPS)}"
+        )
+    with np.load(path, allow_pickle=False) as z:
+        coef = z["coef"]
+    old_groups = len(kinds) * len(decks)
+    n_cand = len(names) - n_ctx
+    old = coef.reshape(old_groups, n_ctx + 1, n_cand)  # the file's A[g, k, j]
+    A = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1))
+    k_new = [FEATURE_NAMES.index(n) for n in names[:n_ctx]] + [N_CONTEXT]
+    j_new = [FEATURE_NAMES.index(n) - N_CONTEXT for n in names[n_ctx:]]
+    for g in range(old_groups):
+        A[g][np.ix_(j_new, k_new)] = old[g].T
+    for e, kind in enumerate(END_KINDS):
+        for d in range(len(DECK_GROUPS)):
+            A[(N_KINDS + e) * len(DECK_GROUPS) + d] = A[kind * len(DECK_GROUPS) + d]
+    return A
+
+
 def coefficients(model) -> np.ndarray:
     """A loaded model's ``A[kind, j, k]`` (``engine.policies.model.Model``; the file holds ``A[kind, k, j]``)."""
     return model.words[HEADER:].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
@@ -441,13 +537,16 @@ def train_and_write(
     max_rows: int | None = None,
     seed: int = 1,
     command: list[str] | None = None,
+    base: np.ndarray | None = None,
+    groups: set[int] | None = None,
+    base_path: str | Path | None = None,
 ) -> Trained:
     """``train``, then the model file with its card: the data (identity and hash), the seed, the
     command, the rows, the penalty and the held-out figures."""
     from ..sim.manifest import package_version
 
     out = model_target(out)
-    trained = train(d, max_rows, seed)
+    trained = train(d, max_rows, seed, base=base, groups=groups)
     m = load_manifest(data)
     ident = m["identity"]
     card = {
@@ -458,12 +557,15 @@ def train_and_write(
                 "seed": ident["seed"],
                 "hands": ident["hands"],
                 "policy": ident["policy"],
+                "mode": ident.get("mode", "hands"),
                 "search": ident["search"],
                 "rules": ident["rules"],
                 "sha256": data_hash(data),
             },
             "seed": seed,
             "max_rows": max_rows,
+            "base": None if base_path is None else {"path": str(base_path), "sha256": _file_hash(base_path)},
+            "groups_fitted": sorted(trained.lam),
             "ridge": trained.lam,
             **trained.rows,
             "held_out": {

@@ -38,13 +38,17 @@ def evaluation_table(title: str, ev: dict) -> str:
 def training_text(trained, model_path) -> str:
     r = trained.rows
     lines = [
-        f"{model_path}: bilinear model, ridge penalty {trained.lam:g} (chosen on the validation deals), "
-        f"{r['train_rows']:,} candidate rows of {r['train_decisions']:,} training decisions",
-        "penalty  validation agreement  validation levels lost per decision",
+        f"{model_path}: bilinear model, {r['train_rows']:,} candidate rows of {r['train_decisions']:,} training "
+        f"decisions; {len(trained.lam)} group(s) fitted, each with the ridge penalty that gives up the least "
+        "on its own validation deals",
+        "group                penalty  validation decisions  agreement  levels lost per decision",
     ]
-    for lam, v in trained.validation.items():
-        mark = "*" if float(lam) == trained.lam else " "
-        lines.append(f"{mark}{float(lam):<7g}  {100 * v['agreement']:.1f}%                 {v['value_lost']:.4f}")
+    for group, by_lam in trained.validation.items():
+        lam = trained.lam[group]
+        v = by_lam[str(lam)]
+        lines.append(
+            f"{group:<20} {float(lam):<8g} {v['decisions']:>20,}  {100 * v['agreement']:>8.1f}%  {v['value_lost']:.4f}"
+        )
     for name, title in (
         ("test_deals", "held-out deals (never trained on)"),
         ("test_rules", "held-out rule values (a capture of x5, a take-over at 45%: never trained on)"),

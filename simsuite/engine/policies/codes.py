@@ -29,3 +29,8 @@ RANDOM, BASIC, EXPERT, SEARCH, EXPERT_V1, LEARNED = range(len(POLICY_NAMES))
 DECISION_NAMES = ("lead", "follow", "bury")
 D_LEAD, D_FOLLOW, D_BURY = range(len(DECISION_NAMES))
 N_DECISION_KINDS = len(DECISION_NAMES)
+
+# an end-of-hand decision: a lead or a follow with this many cards or fewer in the mover's hand (the last
+# tricks: four of single cards, fewer of pairs). The learned model scores them with groups of their own
+# (``learned.group``) and the search's labeller labels every one of them (``search``).
+END_CARDS = 8

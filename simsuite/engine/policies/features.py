@@ -43,9 +43,17 @@ from ..params import (
     BOTTOM,
     CAPTURE_BY,
     CAPTURE_SCHEME,
+    CAPTURE_SCHEME_LAST_TRICK_POINTS,
+    CAPTURE_SCHEME_POWER,
     CAPTURE_WITH,
     DECKS,
     DECLARER_CAP,
+    F_LONG,
+    F_PAIRS,
+    F_QUADS,
+    F_TCARDS,
+    F_TRIPLES,
+    F_WIDTH,
     FOLLOW0,
     HAND_SIZE,
     MAX_UNIT,
@@ -53,6 +61,9 @@ from ..params import (
     TAKEOVER,
     TAKEOVER_BONUS,
     THROW_FAILURE,
+    THROW_FAILURE_FORFEIT,
+    THROW_FAILURE_PENALTY_FLAT,
+    THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK,
     THROW_PENALTY,
     THROW_TEST,
     THROWS,
@@ -104,6 +115,23 @@ FEATURES: tuple[Feature, ...] = (
         "follow_first", "rule", "the first field of the follow order (0 tractor count first, 1 longest tractor, ...)"
     ),
     Feature("max_unit", "rule", "largest unit of identical cards (2 pairs, 3 triples, 4 quads)"),
+    # the categorical rules once more, one-hot (the integer codes above order them, which means nothing)
+    Feature("scheme_power", "rule", "1 when the capture scheme is power (capture_scheme 1)"),
+    Feature("scheme_last_points", "rule", "1 when the capture counts the last trick's own points (capture_scheme 2)"),
+    Feature("failure_taken_back", "rule", "1 when a failed throw's penalty is per card taken back (throw_failure 1)"),
+    Feature("failure_flat", "rule", "1 when a failed throw costs a flat penalty (throw_failure 2)"),
+    Feature("failure_forfeit", "rule", "1 when a failed throw forfeits (throw_failure 3)"),
+    Feature("follow_long", "rule", "1 when the follow order starts with the longest tractor (follow_first 1)"),
+    Feature("follow_width", "rule", "1 when the follow order starts with the widest tractor (follow_first 2)"),
+    Feature("follow_tcards", "rule", "1 when the follow order starts with the cards in tractors (follow_first 3)"),
+    Feature(
+        "follow_units", "rule", "1 when the follow order starts with quads, triples or pairs (follow_first 4 to 6)"
+    ),
+    Feature(
+        "capture_max",
+        "rule",
+        "the larger of capture_single and capture_pair: what a captured bottom is multiplied by at most",
+    ),
     Feature("decision_kind", "position", "0 a lead, 1 a follow, 2 the dealer's bury"),
     Feature("declarer", "position", "1 when the seat to move is on the declaring team"),
     Feature("dealer", "position", "1 when the seat to move is the dealer (it buried the bottom)"),
@@ -140,6 +168,12 @@ FEATURES: tuple[Feature, ...] = (
         "follow: 1 when no opponent after the mover can beat the trick's best play "
         "so far, by the voids seen and the unseen cards (as expert judges it)",
     ),
+    Feature(
+        "trump_share",
+        "position",
+        "the mover's share of the trumps it has not seen played, in percent: trumps_held x 100 / "
+        "(trumps_held + trumps_unseen); the dealer side's hold on the last trick",
+    ),
     Feature("heuristic", "candidate", "1 for the heuristic's own choice (expert's play, the first candidate)"),
     Feature("cards", "candidate", "cards in the candidate"),
     Feature("points", "candidate", "points in the candidate"),
@@ -171,6 +205,32 @@ FEATURES: tuple[Feature, ...] = (
         "1 when it wins the trick (a follow: beats the best play so far) and no "
         "opponent after it can beat it, judged as winner_sure",
     ),
+    Feature(
+        "bury_risk",
+        "candidate",
+        "a bury: its points x capture_max x trumps_unseen / (trumps left + trumps_unseen), the points a "
+        "capture would multiply, weighted by the others' share of the trumps (0 for a lead or a follow)",
+    ),
+    Feature("pairs_left", "candidate", "cards held two or more times in the hand after the play"),
+    Feature("trump_pairs_left", "candidate", "trumps held two or more times in the hand after the play"),
+    Feature(
+        "top_trump_left",
+        "candidate",
+        "1 when the hand after the play keeps a trump above every unseen trump (a single that wins any "
+        "trick it leads or ruffs)",
+    ),
+    Feature(
+        "top_pair_left",
+        "candidate",
+        "1 when the hand after the play keeps a trump pair above every trump unseen twice or more "
+        "(a pair no unseen pair beats: a multi-card last lead that wins)",
+    ),
+    Feature(
+        "crosses_band",
+        "candidate",
+        "a lead or a follow: 1 when the trick's points with its own reach band_up (the defenders "
+        "cross a band edge if they take the trick)",
+    ),
 )
 (
     X_DECKS,
@@ -191,6 +251,16 @@ FEATURES: tuple[Feature, ...] = (
     X_THROW_PENALTY,
     X_FOLLOW_FIRST,
     X_MAX_UNIT,
+    X_SCHEME_POWER,
+    X_SCHEME_LAST_POINTS,
+    X_FAILURE_TAKEN_BACK,
+    X_FAILURE_FLAT,
+    X_FAILURE_FORFEIT,
+    X_FOLLOW_LONG,
+    X_FOLLOW_WIDTH,
+    X_FOLLOW_TCARDS,
+    X_FOLLOW_UNITS,
+    X_CAPTURE_MAX,
     X_DECISION_KIND,
     X_DECLARER,
     X_DEALER,
@@ -220,6 +290,7 @@ FEATURES: tuple[Feature, ...] = (
     X_WINNER_TOP,
     X_PAIRS_HELD,
     X_WINNER_SURE,
+    X_TRUMP_SHARE,
     X_HEURISTIC,
     X_CARDS,
     X_POINTS,
@@ -242,6 +313,12 @@ FEATURES: tuple[Feature, ...] = (
     X_ACES,
     X_SUIT_UNSEEN,
     X_WINS_SURE,
+    X_BURY_RISK,
+    X_PAIRS_LEFT,
+    X_TRUMP_PAIRS_LEFT,
+    X_TOP_TRUMP_LEFT,
+    X_TOP_PAIR_LEFT,
+    X_CROSSES_BAND,
 ) = range(len(FEATURES))
 N_FEATURES = len(FEATURES)
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
@@ -321,6 +398,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     points_held = 0
     points_unseen = 0
     pairs_held = 0
+    trump_pairs_held = 0
+    hi_u2 = -1  # the highest position of a trump unseen twice or more
     hi_u = w_cs(W)[CS_COUNTERS][CS_AT_UNSEEN_TOP : CS_AT_UNSEEN_TOP + 5]  # the highest unseen position per class
     nk = w_cs(W)[CS_COUNTERS][CS_AT_LENGTH : CS_AT_LENGTH + 5]  # the mover's cards per class
     for k in range(5):
@@ -343,6 +422,8 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         t = k == TRUMP
         trumps_held += h * t
         trumps_unseen += u * t
+        trump_pairs_held += h * (h >= 2) * t
+        hi_u2 = p if (t & (u >= 2) & (p > hi_u2)) else hi_u2
         hg = (c >= SMALL_JOKER) | (t & (c % 13 == level))
         high_held += h * hg
         high_unseen += u * hg
@@ -370,6 +451,18 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_THROW_PENALTY] = P[THROW_PENALTY]
     row[X_FOLLOW_FIRST] = P[FOLLOW0]
     row[X_MAX_UNIT] = P[MAX_UNIT]
+    row[X_SCHEME_POWER] = 1 if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_POWER else 0
+    row[X_SCHEME_LAST_POINTS] = 1 if P[CAPTURE_SCHEME] == CAPTURE_SCHEME_LAST_TRICK_POINTS else 0
+    row[X_FAILURE_TAKEN_BACK] = 1 if P[THROW_FAILURE] == THROW_FAILURE_PENALTY_PER_CARD_TAKEN_BACK else 0
+    row[X_FAILURE_FLAT] = 1 if P[THROW_FAILURE] == THROW_FAILURE_PENALTY_FLAT else 0
+    row[X_FAILURE_FORFEIT] = 1 if P[THROW_FAILURE] == THROW_FAILURE_FORFEIT else 0
+    f0 = P[FOLLOW0]
+    row[X_FOLLOW_LONG] = 1 if f0 == F_LONG else 0
+    row[X_FOLLOW_WIDTH] = 1 if f0 == F_WIDTH else 0
+    row[X_FOLLOW_TCARDS] = 1 if f0 == F_TCARDS else 0
+    row[X_FOLLOW_UNITS] = 1 if (f0 == F_QUADS or f0 == F_TRIPLES or f0 == F_PAIRS) else 0
+    capture_max = max(row[X_CAPTURE_SINGLE], row[X_CAPTURE_PAIR])
+    row[X_CAPTURE_MAX] = capture_max
     row[X_DECISION_KIND] = kind
     row[X_DECLARER] = 1 if seat % 2 == sc[S_DECLARERS] else 0
     row[X_DEALER] = 1 if seat == dealer else 0
@@ -411,6 +504,7 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     row[X_BOTTOM_POINTS] = sc[S_BOTTOM_POINTS] if knows_bottom else -1
     row[X_WINNER_TOP] = st.win_c[CLAIM_TRUMP] * TRUMP_STRENGTH + st.win_c[CLAIM_TOP] if follow else -1
     row[X_PAIRS_HELD] = pairs_held
+    row[X_TRUMP_SHARE] = trumps_held * 100 // max(trumps_held + trumps_unseen, 1)
     after = 0 if bury else 3 - turn
     win_c = st.win_c
     row[X_WINNER_SURE] = (
@@ -436,6 +530,16 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
     )
     partner_winning = row[X_PARTNER_WINNING]
     partner = (seat + 2) % 4
+    band_up_now = row[X_BAND_UP]
+    trick_points_now = row[X_TRICK_POINTS]
+    # the hand's trumps above every unseen trump (copies), and its trump pairs above every trump unseen twice
+    top_trumps = 0
+    top_pairs = 0
+    t_lo, t_hi = class_span(TRUMP)
+    for c in range(t_lo, t_hi):
+        if cls[c] == TRUMP and hand[c] > 0:
+            top_trumps += hand[c] if pos[c] > hi_u[TRUMP] else 0
+            top_pairs += 1 if (hand[c] >= 2 and pos[c] > hi_u2) else 0
     cur = w_cs(W)[CS_COUNTERS][CS_AT_FEATURES_CLAIM : CS_AT_FEATURES_CLAIM + N_CLAIM]
     for i in range(n):
         row = X[i]
@@ -457,6 +561,10 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
         m2 = 0
         m3 = 0
         m4 = 0
+        pairs_gone = 0  # cards that stop counting in pairs_held (trump_pairs_gone: of trump)
+        trump_pairs_gone = 0
+        top_trumps_gone = 0
+        top_pairs_gone = 0
         # its cards lie between its first and last card: one card for most follows
         first = 0
         while first < NC - 1 and play[first] == 0:
@@ -491,8 +599,15 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
                 top = s_c
                 top_c = c
             low = min(low, s_c)
-            if m < hand[c] and hand[c] >= 2:
+            h = hand[c]
+            if m < h and h >= 2:
                 breaks += m
+            gone = h * (h >= 2) - (h - m) * (h - m >= 2)
+            pairs_gone += gone
+            if k == TRUMP:
+                trump_pairs_gone += gone
+                top_trumps_gone += m if pos[c] > hi_u[TRUMP] else 0
+                top_pairs_gone += 1 if (h >= 2 and h - m < 2 and pos[c] > hi_u2) else 0
             multi = max(multi, m)
         k_top = cls[top_c] if top_c >= 0 else TRUMP
         unseen_above = 0
@@ -586,4 +701,12 @@ def decision_features(P, st, W, seat, kind, cand, n, X, every_row):
                     else 1
                 )
         row[X_WINS_SURE] = sure
+        row[X_BURY_RISK] = (
+            points * capture_max * trumps_unseen // max(trumps_held - trumps + trumps_unseen, 1) if bury else 0
+        )
+        row[X_PAIRS_LEFT] = pairs_held - pairs_gone
+        row[X_TRUMP_PAIRS_LEFT] = trump_pairs_held - trump_pairs_gone
+        row[X_TOP_TRUMP_LEFT] = 1 if top_trumps - top_trumps_gone > 0 else 0
+        row[X_TOP_PAIR_LEFT] = 1 if top_pairs - top_pairs_gone > 0 else 0
+        row[X_CROSSES_BAND] = 1 if (not bury and trick_points_now + points >= band_up_now) else 0
     return n

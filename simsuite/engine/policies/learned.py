@@ -15,9 +15,13 @@ of integers, then float64 coefficients stored bit for bit in the int64 words:
     M[0]  MODEL_KIND   0 none (the heuristic's choice is played), 1 bilinear
     M[1]  MODEL_NF     the features the model was trained on (must equal features.N_FEATURES)
     M[2]  MODEL_NCTX   the decision's own features among them (features.N_CONTEXT)
+    M[3]  MODEL_END    the cards left in the mover's hand at or below which a lead or a follow is
+                       an end-of-hand decision with its own groups (0: none)
     M[HEADER ..]       the coefficients A[g, k, j] for the decision's group g (``group``: its kind,
-                       lead, follow or bury, and its deck count, 2, 3 or 4), the decision features
-                       k plus a constant (k = N_CONTEXT) and the candidate features j, row-major
+                       lead, follow or bury, and its deck count, 2, 3 or 4; a lead or a follow with
+                       at most M[3] cards in hand has groups of its own, the last trick planned
+                       apart from the rest), the decision features k plus a constant
+                       (k = N_CONTEXT) and the candidate features j, row-major
 
 A bilinear model scores candidate i of a decision of group ``g`` with decision features ``p`` (and a
 trailing 1) and candidate features ``c_i`` as ``c_i . (A[g] p)``: every candidate feature weighted
@@ -61,18 +65,19 @@ from ..core import (
 from ..params import BOTTOM
 from ..phases import S_DEALER, S_TRICKS
 from . import search
-from .codes import D_BURY, D_FOLLOW, D_LEAD, N_DECISION_KINDS
-from .features import N_CONTEXT, N_FEATURES, N_RULES, X_DECKS, decision_features
+from .codes import D_BURY, D_FOLLOW, D_LEAD, DECISION_NAMES, N_DECISION_KINDS
+from .features import N_CONTEXT, N_FEATURES, N_RULES, X_CARDS_LEFT, X_DECKS, decision_features
 
 LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
 
 # the model's header (above)
-MODEL_KIND, MODEL_NF, MODEL_NCTX = range(3)
+MODEL_KIND, MODEL_NF, MODEL_NCTX, MODEL_END = range(4)
 HEADER = 16
 KIND_NONE, KIND_BILINEAR = 0, 1
 N_KINDS = N_DECISION_KINDS  # lead, follow, bury (``codes``: D_LEAD, D_FOLLOW, D_BURY)
 DECK_GROUPS = (2, 3, 4)  # a model's deck counts: fewer decks read as 2, more as 4
-N_GROUPS = N_KINDS * len(DECK_GROUPS)
+END_KINDS = (D_LEAD, D_FOLLOW)  # the kinds with end-of-hand groups of their own (after the kinds' groups)
+N_GROUPS = (N_KINDS + len(END_KINDS)) * len(DECK_GROUPS)
 N_CANDIDATE = N_FEATURES - N_CONTEXT
 MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of a bilinear model
 assert MODEL_SIZE <= MODEL_WORDS and N_GROUPS + 1 <= 16 and N_RULES + 1 <= 32 and N_CANDIDATE <= XCOLS  # w_lw, w_lk
@@ -95,13 +100,27 @@ LOG_COLUMNS = (
 )
 assert len(LOG_COLUMNS) == LOG_META
 assert N_FEATURES <= XCOLS
-LOG_USED, LOG_ON, LOG_DROPPED, LOG_DECISIONS = range(4)
+LOG_USED, LOG_ON, LOG_DROPPED, LOG_DECISIONS, LOG_SEEN = range(5)  # LOG_SEEN: a labeller's decisions met
 
 
 @njit(cache=True, inline="always")
-def group(kind, decks):
-    """The model's group of a decision: its kind and its deck count (``DECK_GROUPS``)."""
-    return kind * len(DECK_GROUPS) + min(max(decks, DECK_GROUPS[0]), DECK_GROUPS[-1]) - DECK_GROUPS[0]
+def group(kind, decks, cards_left, end_cards):
+    """The model's group of a decision: its kind and its deck count (``DECK_GROUPS``), a lead or a
+    follow with at most ``end_cards`` cards in hand in the end-of-hand groups (``END_KINDS``)."""
+    d = min(max(decks, DECK_GROUPS[0]), DECK_GROUPS[-1]) - DECK_GROUPS[0]
+    if kind != D_BURY and cards_left <= end_cards:
+        return (N_KINDS + kind) * len(DECK_GROUPS) + d
+    return kind * len(DECK_GROUPS) + d
+
+
+def group_names() -> list[str]:
+    """Each group's name, by index (``group``)."""
+    out = []
+    for g in range(N_GROUPS):
+        k, d = divmod(g, len(DECK_GROUPS))
+        kind = DECISION_NAMES[k] if k < N_KINDS else f"end {DECISION_NAMES[END_KINDS[k - N_KINDS]]}"
+        out.append(f"{kind}, {DECK_GROUPS[d]} decks")
+    return out
 
 
 @njit(cache=True)
@@ -115,7 +134,7 @@ def score_into(M, X, n, kind, weights, keys, scores):
     if M[MODEL_KIND] != KIND_BILINEAR:
         return 0
     A = M[HEADER:MODEL_SIZE].view(np.float64)
-    g = group(kind, X[0, X_DECKS])
+    g = group(kind, X[0, X_DECKS], X[0, X_CARDS_LEFT], M[MODEL_END])
     base = g * (N_CONTEXT + 1) * N_CANDIDATE
     cached = keys[g, 0] == 1
     for k in range(N_RULES):

@@ -28,7 +28,7 @@ from ...errors import SimsuiteError
 from ..core import Work
 from .codes import LEARNED
 from .features import FEATURE_NAMES, N_CONTEXT, N_FEATURES
-from .learned import HEADER, KIND_BILINEAR, MODEL_KIND, MODEL_NCTX, MODEL_NF, MODEL_SIZE
+from .learned import HEADER, KIND_BILINEAR, MODEL_END, MODEL_KIND, MODEL_NCTX, MODEL_NF, MODEL_SIZE
 
 MODELS_DIR = Path(str(resources.files("simsuite") / "models"))  # package data
 SHIPPED = MODELS_DIR / "learned.npz"
@@ -92,6 +92,8 @@ def check_arrays(header: np.ndarray, coef: np.ndarray, where: str) -> None:
         raise ModelError(
             f"{where}: model kind {int(header[MODEL_KIND])}; this version reads kind {KIND_BILINEAR} (bilinear)"
         )
+    if not 0 <= header[MODEL_END] <= 64:
+        raise ModelError(f"{where}: end-of-hand groups from {int(header[MODEL_END])} cards; a model reads 0 to 64")
     if header[MODEL_NF] != N_FEATURES or header[MODEL_NCTX] != N_CONTEXT:
         raise ModelError(
             f"{where}: made for {int(header[MODEL_NF])} features ({int(header[MODEL_NCTX])} of the "
@@ -190,7 +192,13 @@ def active_model() -> Model:
 
 
 def plays_learned(codes) -> bool:
-    return any(int(c) == LEARNED for c in codes)
+    """Whether a seat of ``codes`` needs the model: it plays ``learned``, or a search that rolls out
+    with it or labels (``engine.policies.search``)."""
+    from .search import code_rollout, is_search, labels
+
+    return any(
+        int(c) == LEARNED or (is_search(int(c)) and (labels(int(c)) or code_rollout(int(c)) == LEARNED)) for c in codes
+    )
 
 
 def work_for(codes) -> np.ndarray:

@@ -8,17 +8,26 @@ At each decision (bury, lead, follow) the seat to move
    it knows: its own hand, every card played, the voids revealed by failures to follow, the cards
    each player showed while bidding and still holds, the bottom if it buried it, and each
    player's hand size;
-3. plays every candidate out to the end of the hand in every sampled deal with the fast roll-out
-   policy (``expert``) under the variant's full rules (throws, capture, bands), the same deals for
-   every candidate (common random numbers);
+3. plays every candidate out to the end of the hand in every sampled deal with the roll-out
+   policy (``expert``, or ``learned`` with ``-rlearned``) under the variant's full rules (throws,
+   capture, bands), the same deals for every candidate (common random numbers);
 4. keeps the candidate whose mean result for its team is best (``value``): the variant's level
    outcome first, then the stage, then points. A band edge or a capture multiplier changes the
    choice exactly as it changes the score.
 
 Bidding is left to the heuristic. A decision with one candidate costs no roll-out.
 
-Policy codes: ``search`` is ``codes.SEARCH``; ``search-k<K>-c<C>`` packs its parameters into the code
-(``search_code``), so that a seat's code in ``pols`` carries everything the engine needs.
+Policy codes: ``search`` is ``codes.SEARCH``; ``search-k<K>-c<C>-r<roll-out>`` packs its parameters into
+the code (``search_code``), so that a seat's code in ``pols`` carries everything the engine needs.
+
+The labeller. ``label-k<K>-c<C>-r<roll-out>-s<salt>`` is a search that plays ``learned``'s choice and
+only labels decisions: at the bury, at every lead or follow with ``LABEL_END_CARDS`` cards or fewer
+in hand, and at every ``LABEL_EVERY``-th other decision, it weighs the candidates as the search
+would and logs them (``simsuite learn collect``), from a random stream of its own derived from the
+hand's and the salt. The hand therefore plays exactly as under ``learned``, whatever K, C, the
+roll-out or the salt: two labellers that differ only in the salt weigh the same decisions
+independently (the reference's noise, docs/policies.md), and the positions are those ``learned``
+reaches (a round of expert iteration, docs/learned.md).
 """
 
 from __future__ import annotations
@@ -79,13 +88,22 @@ from ..rng import randint
 from ..trick import beats
 from ..units import build_units
 from . import bury_three, follow_once, lead_once
-from .codes import D_BURY, D_FOLLOW, D_LEAD, EXPERT, SEARCH
+from .codes import D_BURY, D_FOLLOW, D_LEAD, END_CARDS, EXPERT, LEARNED, SEARCH
 from .common import ANY_SIZE, POINTS_FIRST, bury_by_key, fill, put_unit, split_by_class, strength, try_trump
 
 DEFAULT_SAMPLES = 8  # K: sampled deals per decision; 8 keeps 2,000 self-play hands to minutes (docs/performance.md)
 DEFAULT_CANDIDATES = 6  # C: candidates weighed per decision (the heuristic's choice always among them)
 MAX_SAMPLES = 255
-ROLLOUT_POLICY = EXPERT
+ROLLOUT_POLICY = EXPERT  # the default roll-out policy, and the one that makes the candidate lists
+ROLLOUTS = (EXPERT, LEARNED)  # the roll-out policies a code may name (its roll-out field is the index)
+# the reference search: the setting whose choices the learned policy is measured against (docs/policies.md,
+# "The reference"): 32 sampled deals, 6 candidates, expert's roll-outs
+REFERENCE_SAMPLES = 32
+REFERENCE_CANDIDATES = 6
+# the labeller's decisions (module docstring)
+LABEL_END_CARDS = END_CARDS
+LABEL_EVERY = 8
+SALT_MIX = 0x9E3779B9  # the golden-ratio constant: spreads a small salt over the stream's first word
 
 # value of a finished hand for one team: levels first, then who holds the stage, then points.
 # A level is worth more than any point swing (at most 100 points a deck, 4 decks, times the
@@ -98,12 +116,19 @@ BELOW_VALUE = -1e300  # the best mean's start: below any value (a hand's is thou
 
 # A search policy code's bits: the policy in the low ``CODE_POLICY_BITS`` (``SEARCH``), then K from bit
 # ``CODE_SAMPLES_SHIFT`` and C from bit ``CODE_CANDIDATES_SHIFT``, each ``CODE_FIELD_MASK`` wide (0: the
-# default). ``search_code`` encodes; ``is_search``, ``code_samples`` and ``code_candidates`` decode.
+# default), the roll-out policy's index in ``ROLLOUTS`` from bit ``CODE_ROLLOUT_SHIFT``, the labeller's flag
+# at ``CODE_LABEL_BIT`` and its salt from ``CODE_SALT_SHIFT`` (``CODE_FIELD_MASK`` wide). ``search_code``
+# encodes; ``is_search``, ``code_samples``, ``code_candidates``, ``code_rollout``, ``labels`` and
+# ``code_salt`` decode.
 CODE_POLICY_BITS = 4
 CODE_POLICY_MASK = (1 << CODE_POLICY_BITS) - 1
 CODE_SAMPLES_SHIFT = 4
 CODE_CANDIDATES_SHIFT = 12
 CODE_FIELD_MASK = 255
+CODE_ROLLOUT_SHIFT = 20
+CODE_ROLLOUT_MASK = 3
+CODE_LABEL_BIT = 22
+CODE_SALT_SHIFT = 24
 
 
 @njit(cache=True, inline="always")
@@ -135,11 +160,53 @@ def candidates_of(code):
     return min(c if c > 0 else DEFAULT_CANDIDATES, MAX_CANDIDATES)
 
 
-def search_code(samples: int = 0, candidates: int = 0) -> int:
-    """The policy code of ``search`` with ``samples`` (K) and ``candidates`` (C); 0 for a default."""
+@njit(cache=True, inline="always")
+def code_rollout(code):
+    """The roll-out policy's code (``ROLLOUTS``)."""
+    return LEARNED if ((code >> CODE_ROLLOUT_SHIFT) & CODE_ROLLOUT_MASK) == 1 else EXPERT
+
+
+@njit(cache=True, inline="always")
+def labels(code):
+    """Whether the search code is a labeller (module docstring)."""
+    return (code >> CODE_LABEL_BIT) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def code_salt(code):
+    return (code >> CODE_SALT_SHIFT) & CODE_FIELD_MASK
+
+
+def search_code(
+    samples: int = 0, candidates: int = 0, rollout: int = EXPERT, label: bool = False, salt: int = 0
+) -> int:
+    """The policy code of ``search`` with ``samples`` (K) and ``candidates`` (C), 0 for a default; its
+    roll-out policy (``ROLLOUTS``); a labeller with its salt when ``label``."""
     if not 0 <= samples <= MAX_SAMPLES or not 0 <= candidates <= MAX_CANDIDATES:
         raise ValueError(f"search: samples 1..{MAX_SAMPLES}, candidates 1..{MAX_CANDIDATES}")
-    return SEARCH + (samples << CODE_SAMPLES_SHIFT) + (candidates << CODE_CANDIDATES_SHIFT)
+    if rollout not in ROLLOUTS or not 0 <= salt <= CODE_FIELD_MASK or (salt and not label):
+        raise ValueError(f"search: roll-out one of {ROLLOUTS}, salt 0..{CODE_FIELD_MASK} (a labeller's)")
+    return (
+        SEARCH
+        + (samples << CODE_SAMPLES_SHIFT)
+        + (candidates << CODE_CANDIDATES_SHIFT)
+        + (ROLLOUTS.index(rollout) << CODE_ROLLOUT_SHIFT)
+        + (int(label) << CODE_LABEL_BIT)
+        + (salt << CODE_SALT_SHIFT)
+    )
+
+
+@njit(cache=True, inline="always")
+def label_stream(s, code, decision, out):
+    """The labeller's own random stream for its ``decision``-th decision of the hand: the hand's
+    stream ``s`` (left as it is) mixed with the salt and the decision's number."""
+    for i in range(4):
+        out[i] = s[i]
+    out[0] ^= ((code_salt(code) + 1) * SALT_MIX + decision * 2654435761) & 0xFFFFFFFF
+    if out[0] == 0 and out[1] == 0 and out[2] == 0 and out[3] == 0:
+        out[0] = 1
+    for _ in range(4):
+        randint(out, 2)
 
 
 # --- the value of a finished hand -------------------------------------------------------------------
@@ -271,15 +338,26 @@ def sample_world(P, st, seat, s, ws):
 
 @njit(cache=True)
 def rollout(P, st, pol, W, s, lead, play, forced):
-    """Play ``st`` to the end of the hand with ``pol`` at every seat (no history)."""
+    """Play ``st`` to the end of the hand with ``pol`` at every seat (no history): a heuristic, or
+    ``learned`` (``ROLLOUTS``)."""
     sc = st.sc
     while not ph.hand_over(sc):
         seat = ph.to_move(sc)
         if sc[S_TURN] == 0:
-            lead_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
+            if pol == LEARNED:
+                learned.decide(P, st, W, s, as_int(D_LEAD), lead)
+            else:
+                lead_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
             if ph.apply_lead_inline(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
                 return False
         else:
+            if pol == LEARNED:
+                learned.decide(P, st, W, s, as_int(D_FOLLOW), play)
+                if not ph.apply_follow_inline(P, st, W, play):
+                    return False
+                if sc[S_TURN] == 4:
+                    ph.finish_trick_inline(st)
+                continue
             follow_once(
                 pol,
                 seat,
@@ -513,13 +591,15 @@ HABIT_PAIR = 1 << 30
 HABIT_BY = 1 << 20
 HABIT_RICH = 1 << 24
 HABIT_SHORT = 1 << 16
+HABIT_POINT = 1 << 28  # a point card kept before any length (below pairs)
 
 
 @njit(cache=True)
 def bury_candidates(P, st, seat, W, s, cap, cand):
     """Bury sets from different habits: the heuristic's (void short suits, no points, no pairs),
-    the lowest cards whatever their suit, the shortest suits points and all, and points first
-    (a points budget the search then weighs against the capture rule)."""
+    the lowest cards whatever their suit, the shortest suits points and all, points first (a points
+    budget the search then weighs against the capture rule), the shortest suits keeping every point
+    card, and the lowest cards breaking pairs: six habits, from no points at all to the most."""
     hand = st.hands[seat]
     cls = st.cls
     pos = st.pos
@@ -532,15 +612,19 @@ def bury_candidates(P, st, seat, W, s, cap, cand):
     left = CS[CS_LEFT][:NC]
     n = _add(cand, 0, tmp, cap, sig)
     # (trump, pair, point card, per point, per card of the class, per point short of 20)
-    for style in range(3):
+    for style in range(5):
         tmp[:] = 0
         copy1(left, hand)
         if style == 0:  # the lowest cards, fewest points, any suit
             bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, HABIT_BY, 0, 0, length, tmp)
         elif style == 1:  # the shortest suits, points and all
             bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, 0, HABIT_BY, 0, length, tmp)
-        else:  # points first, from the shortest suits
+        elif style == 2:  # points first, from the shortest suits
             bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, 0, 0, HABIT_SHORT, HABIT_RICH, length, tmp)
+        elif style == 3:  # the shortest suits, keeping every point card
+            bury_by_key(left, cls, pos, nb, HABIT_TRUMP, HABIT_PAIR, HABIT_POINT, 0, HABIT_BY, 0, length, tmp)
+        else:  # the lowest cards, fewest points, pairs broken like any card
+            bury_by_key(left, cls, pos, nb, HABIT_TRUMP, 0, 0, HABIT_BY, 0, 0, length, tmp)
         n = _add(cand, n, tmp, cap, sig)
     return n
 
@@ -560,6 +644,7 @@ def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
     if n <= 1:
         return 0
     K = samples_of(code)
+    roll = code_rollout(code)
     ws = ph.new_state()
     rs = ph.new_state()
     lead = np.zeros(NC, np.int64)
@@ -580,7 +665,7 @@ def evaluate(P, st, seat, code, W, s, kind, cand, n, stats):
                     continue
                 if rs.sc[S_TURN] == 4:
                     ph.finish_trick(rs)
-            if rollout(P, rs, ROLLOUT_POLICY, W, s, lead, play, forced):
+            if rollout(P, rs, roll, W, s, lead, play, forced):
                 x = value(P, rs, team)
                 stats[i, 0] += x
                 stats[i, 1] += 1.0
@@ -615,3 +700,8 @@ def decide(P, st, code, W, s, kind, out, cand, stats):
     for c in range(NC):
         out[c] = cand[best, c]
     return n
+
+
+# the learned policy, for ``rollout``: imported last, as learned imports this module (numba reads
+# ``learned.decide`` when it compiles ``rollout``, once both modules are whole)
+from . import learned  # noqa: E402
