@@ -37,9 +37,7 @@ KEYS = ["hand", "decision", "candidate"]
 def run(folder: Path, hands: int, seed: int, policy: str, mode: str, jobs: int) -> pl.DataFrame:
     collect(folder, hands=hands, seed=seed, policy=policy, mode=mode, jobs=jobs, chunk=max(hands // 8, 1), quiet=True)
     f = load_decisions(folder).collect()
-    return f.select(
-        [*KEYS, "kind", "chosen", (pl.col("value_sum") / pl.col("samples") / LEVEL).alias("value")]
-    )
+    return f.select([*KEYS, "kind", "chosen", (pl.col("value_sum") / pl.col("samples") / LEVEL).alias("value")])
 
 
 def compare(a: pl.DataFrame, b: pl.DataFrame) -> dict:
@@ -82,7 +80,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for setting in args.settings.split(","):
             runs = [
-                run(Path(tmp) / f"{setting}-s{salt}", args.hands, args.seed, f"label-{setting}-s{salt}", args.mode, args.jobs)
+                run(
+                    Path(tmp) / f"{setting}-s{salt}",
+                    args.hands,
+                    args.seed,
+                    f"label-{setting}-s{salt}",
+                    args.mode,
+                    args.jobs,
+                )
                 for salt in (1, 2)
             ]
             out[setting] = compare(*runs)

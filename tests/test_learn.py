@@ -15,10 +15,10 @@ import pytest
 from simsuite.cli import main
 from simsuite.engine.api import play_batch
 from simsuite.engine.core import XCOLS
-from simsuite.engine.policies.codes import END_CARDS
 from simsuite.engine.names import policy_code, policy_codes
 from simsuite.engine.policies import features as F
 from simsuite.engine.policies import learned
+from simsuite.engine.policies.codes import END_CARDS
 from simsuite.engine.policies.model import ENV, SHIPPED, ModelError, load_model, work_for
 from simsuite.errors import SimsuiteError
 from simsuite.learn import collect as C
@@ -570,7 +570,7 @@ def test_an_older_model_widens_to_the_same_scores(tmp_path):
         "words_sha256": "0" * 64,
     }
     path.with_suffix(".json").write_text(json.dumps(card))
-    A = T.base_coefficients(path)
+    A = T.base_model(path).A
     old = coef.reshape(9, n_ctx + 1, n_cand)
     X = rng.integers(0, 9, size=(50, F.N_FEATURES))
     idx = [F.FEATURE_NAMES.index(n) for n in old_names]
@@ -582,7 +582,7 @@ def test_an_older_model_widens_to_the_same_scores(tmp_path):
         got = ((p_new @ A[g_new].T) * X[:, F.N_CONTEXT :]).sum(axis=1)
         assert np.allclose(got, want)
     with pytest.raises(SimsuiteError, match="--base .*no such model file"):
-        T.base_coefficients(tmp_path / "none.npz")
+        T.base_model(tmp_path / "none.npz")
 
 
 def test_training_some_groups_keeps_the_others(tiny):
@@ -615,9 +615,9 @@ def test_end_of_hand_decisions_have_their_own_groups():
         "end follow, 3 decks",
         "bury, 4 decks",
     ]
-    assert [
-        int(learned.group(k, r[F.X_DECKS], r[F.X_CARDS_LEFT], END_CARDS)) for k, r in zip(kinds, first)
-    ] == list(T.group_of(kinds, first))
+    assert [int(learned.group(k, r[F.X_DECKS], r[F.X_CARDS_LEFT], END_CARDS)) for k, r in zip(kinds, first)] == list(
+        T.group_of(kinds, first)
+    )
 
 
 @pytest.mark.parametrize(

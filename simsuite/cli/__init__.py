@@ -567,7 +567,7 @@ def _learn_parser(sub) -> None:
     t = learn.add_parser(
         "train", help="fit the learned policy's model to a collection and evaluate it on held-out data"
     )
-    t.add_argument("data", help="a complete collection folder (simsuite learn collect)")
+    t.add_argument("data", nargs="+", help="complete collection folders (simsuite learn collect), one or more")
     t.add_argument("--out", required=True, help="the model file to write (.npz; its card .json is written beside it)")
     t.add_argument("--max-rows", type=int, help="fit on at most this many candidate rows (default: all)")
     t.add_argument("--seed", type=int, default=1, help="seed of the row subsample with --max-rows (default 1)")
@@ -580,6 +580,11 @@ def _learn_parser(sub) -> None:
         "--groups",
         help="fit only these groups, comma-separated: lead, follow, bury, end-lead, end-follow "
         "(default: every group with training rows)",
+    )
+    t.add_argument(
+        "--heads",
+        help="fit these non-linear heads too, comma-separated: bury, end (they then score those decisions; "
+        "default: none fitted, the base's kept)",
     )
     t.add_argument("--json", action="store_true", help="the training figures as JSON")
     t.set_defaults(func=cmd_learn_train)

@@ -38,7 +38,7 @@ def cmd_learn_collect(args) -> int:
 
 
 def cmd_learn_train(args) -> int:
-    from ..learn.train import base_coefficients, load, model_target, parse_groups, train_and_write
+    from ..learn.train import base_model, load_many, model_target, parse_groups, parse_heads, train_and_write
     from ..report.learn_text import training_text
 
     if args.max_rows is not None:
@@ -46,9 +46,10 @@ def cmd_learn_train(args) -> int:
     check_seed("--seed", args.seed)
     model_target(args.out)  # a bad --out is refused before the data are read
     groups = parse_groups(args.groups) if args.groups else None
-    base = base_coefficients(args.base) if args.base else None
+    base = base_model(args.base) if args.base else None
+    heads = parse_heads(args.heads) if args.heads else 0
     trained = train_and_write(
-        load(args.data),
+        load_many(args.data),
         args.data,
         args.out,
         args.max_rows,
@@ -57,6 +58,7 @@ def cmd_learn_train(args) -> int:
         base=base,
         groups=groups,
         base_path=args.base,
+        heads=heads,
     )
     if args.json:
         print(

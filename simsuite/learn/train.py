@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from ..engine.policies.codes import D_BURY, DECISION_NAMES, END_CARDS
 from ..engine.policies.features import (
@@ -52,12 +53,20 @@ from ..engine.policies.features import (
 from ..engine.policies.learned import (
     DECK_GROUPS,
     END_KINDS,
+    HEAD_BURY,
+    HEAD_END,
+    HEAD_SIZE,
     HEADER,
+    HIDDEN1,
+    HIDDEN2,
     KIND_BILINEAR,
     MODEL_END,
+    MODEL_HEADS,
     MODEL_KIND,
     MODEL_NCTX,
     MODEL_NF,
+    MODEL_SIZE,
+    MODEL_TOTAL,
     N_CANDIDATE,
     N_GROUPS,
     N_KINDS,
@@ -66,6 +75,8 @@ from ..engine.policies.learned import (
 from ..engine.policies.model import FORMAT, FORMAT_VERSION, features_hash, model_words, words_hash
 from ..errors import SimsuiteError
 from .collect import load_decisions, load_manifest
+from .heads import Head
+from .heads import fit as fit_head
 
 LEVEL = 1000.0  # engine.policies.search.LEVEL_VALUE: the value of a level, so that values read in levels
 SPLIT_MOD = 10
@@ -73,7 +84,7 @@ TEST_DEALS = 0
 VALID_DEALS = 1
 HELD_CAPTURE = 5  # a single-card capture multiplier of x5 (per card 5, or base and per card adding to 5)
 HELD_TAKEOVER = (9, 20)  # take-over at 9/20 = 45% of the decks' points (90 at two decks, 135 at three, 180 at four)
-RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0, 10000.0)  # chosen per group: the bury's few rows want more
+RIDGE_GRID = (1.0, 10.0, 100.0, 1000.0, 1e4, 1e5, 1e6)  # chosen per group: the bury's few rows want more
 BATCH = 100_000
 
 
@@ -124,18 +135,33 @@ class Decisions:
 
 def load(folder: str | Path) -> Decisions:
     """A complete collection as ``Decisions``."""
-    frame = (
-        load_decisions(folder)
-        .select(["hand", "drawn", "kind", "candidate", "chosen", "value_sum", "samples", *FEATURE_NAMES])
-        .collect()
-    )
+    return from_frame(load_decisions(folder), str(folder))
+
+
+HAND_OFFSET = 10**8  # the hand numbers of a second collection start here (a multiple of SPLIT_MOD: the splits hold)
+
+
+def load_many(folders) -> Decisions:
+    """Complete collections as one ``Decisions``: collection ``i``'s hand numbers moved by
+    ``i * HAND_OFFSET``, so that no two collections' hands are taken for one deal (a hand's split,
+    ``hand % SPLIT_MOD``, is kept)."""
+    folders = [folders] if isinstance(folders, (str, Path)) else list(folders)
+    frames = [load_decisions(f).with_columns(pl.col("hand") + i * HAND_OFFSET) for i, f in enumerate(folders)]
+    return from_frame(pl.concat(frames), ", ".join(map(str, folders)))
+
+
+def from_frame(frame: pl.LazyFrame, source: str) -> Decisions:
+    """Logged decisions (a collection's parts, or several collections' concatenated) as ``Decisions``."""
+    frame = frame.select(
+        ["hand", "drawn", "kind", "candidate", "chosen", "value_sum", "samples", *FEATURE_NAMES]
+    ).collect()
     if frame.height == 0:
-        raise SimsuiteError(f"{folder}: the collection holds no decisions")
+        raise SimsuiteError(f"{source}: the collection holds no decisions")
     cand = frame["candidate"].to_numpy()
     first = np.flatnonzero(cand == 0)
     samples = frame["samples"].to_numpy()
     if (samples <= 0).any():
-        raise SimsuiteError(f"{folder}: a candidate with no sampled deal; the collection is not usable")
+        raise SimsuiteError(f"{source}: a candidate with no sampled deal; the collection is not usable")
     value = frame["value_sum"].to_numpy() / samples / LEVEL
     start = np.concatenate([first, [frame.height]]).astype(np.int64)
     return Decisions(
@@ -146,7 +172,7 @@ def load(folder: str | Path) -> Decisions:
         frame["kind"].to_numpy()[first].astype(np.int8),
         frame["hand"].to_numpy()[first],
         frame["drawn"].to_numpy()[first],
-        str(folder),
+        source,
     )
 
 
@@ -154,11 +180,14 @@ KIND_GROUPS = {"lead": (0,), "follow": (1,), "bury": (2,), "end-lead": (3,), "en
 
 
 def parse_groups(text: str) -> set[int]:
-    """``--groups lead,bury,...`` to the model's group indices (every deck count of each)."""
+    """``--groups lead,bury,...`` to the model's group indices (every deck count of each); ``none``: no
+    group (only heads are fitted)."""
     out: set[int] = set()
+    if text.strip() == "none":
+        return out
     for name in (t.strip() for t in text.split(",")):
         if name not in KIND_GROUPS:
-            raise SimsuiteError(f"--groups: unknown group {name!r}; the groups are {', '.join(KIND_GROUPS)}")
+            raise SimsuiteError(f"--groups: unknown group {name!r}; the groups are {', '.join(KIND_GROUPS)} (or none)")
         for k in KIND_GROUPS[name]:
             out.update(k * len(DECK_GROUPS) + d for d in range(len(DECK_GROUPS)))
     return out
@@ -237,8 +266,11 @@ def _design(Cc: np.ndarray, P: np.ndarray, sc: Scaling) -> np.ndarray:
     return (c[:, :, None] * p[:, None, :]).reshape(P.shape[0], -1)
 
 
-def normal_equations(d: Decisions, sc: Scaling) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per group (kind and deck count): Z'Z, Z'y and the rows used, accumulated in batches."""
+def normal_equations(
+    d: Decisions, sc: Scaling, groups: set[int] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group (kind and deck count; only ``groups`` when given): Z'Z, Z'y and the rows used,
+    accumulated in batches."""
     m = N_CANDIDATE * (N_CONTEXT + 1)
     ZZ = np.zeros((N_GROUPS, m, m))
     Zy = np.zeros((N_GROUPS, m))
@@ -248,6 +280,8 @@ def normal_equations(d: Decisions, sc: Scaling) -> tuple[np.ndarray, np.ndarray,
     for k in range(N_GROUPS):
         idx = np.flatnonzero(row_group == k)
         used[k] = idx.size
+        if groups is not None and k not in groups:
+            continue
         for b in range(0, idx.size, BATCH):
             r = idx[b : b + BATCH]
             Z = _design(Cc[r], d.X[r, :N_CONTEXT].astype(np.float64), sc)
@@ -271,8 +305,45 @@ def raw_coefficients(B: np.ndarray, sc: Scaling) -> np.ndarray:
     return A / sc.scale[None, :, None]
 
 
-def scores(A: np.ndarray, d: Decisions) -> np.ndarray:
-    """Every candidate's score (``engine.policies.learned.score_into``, in numpy)."""
+@dataclass
+class Parts:
+    """A whole model: the bilinear coefficients ``A[group, j, k]`` and the heads' words (the bury's, then
+    the end of the hand's; ``learn.heads``) with the flags of those it has (``learned.HEAD_BURY``, ``HEAD_END``)."""
+
+    A: np.ndarray
+    heads: np.ndarray
+    flags: int = 0
+
+    @classmethod
+    def bilinear(cls, A: np.ndarray) -> Parts:
+        return cls(A, np.zeros(2 * HEAD_SIZE), 0)
+
+    def head(self, which: int) -> Head | None:
+        if not self.flags & which:
+            return None
+        at = 0 if which == HEAD_BURY else HEAD_SIZE
+        return Head.from_words(self.heads[at : at + HEAD_SIZE])
+
+
+def _parts(model) -> Parts:
+    return model if isinstance(model, Parts) else Parts.bilinear(model)
+
+
+def scores(model, d: Decisions) -> np.ndarray:
+    """Every candidate's score (``engine.policies.learned.score_into``, in numpy): the bilinear form,
+    or a head where the model has one for the decision's group."""
+    m = _parts(model)
+    out = _bilinear_scores(m.A, d)
+    group = d.group()
+    for which, mask in ((HEAD_BURY, d.kind == D_BURY), (HEAD_END, group >= N_KINDS * len(DECK_GROUPS))):
+        head = m.head(which)
+        if head is not None and mask.any():
+            rows = d.rows_of(mask)
+            out[rows] = head.scores(d.X[rows].astype(np.float64))
+    return out
+
+
+def _bilinear_scores(A: np.ndarray, d: Decisions) -> np.ndarray:
     P = np.concatenate([d.X[:, :N_CONTEXT].astype(np.float64), np.ones((d.X.shape[0], 1))], axis=1)
     row_group = np.repeat(d.group(), d.counts())
     out = np.empty(d.X.shape[0])
@@ -310,7 +381,7 @@ def _hand_interval(x: np.ndarray, hands: np.ndarray, low: float = -math.inf, hig
     return {"mean": mean, "lo": max(mean - 1.96 * se, low), "hi": min(mean + 1.96 * se, high), "n": n, "hands": int(k)}
 
 
-def evaluate(A: np.ndarray | None, d: Decisions) -> dict:
+def evaluate(A, d: Decisions) -> dict:
     """Agreement with the search and value given up, for the model (``A``) or, with None, the
     heuristic's choice (the first candidate); per kind and overall."""
     if A is None:
@@ -358,6 +429,26 @@ class Trained:
     rows: dict
     validation: dict  # penalty -> validation agreement and value lost
     evaluation: dict  # split -> model and heuristic figures
+    heads: np.ndarray = None  # the heads' words (``Parts``)
+    flags: int = 0
+    head_history: dict = None  # head -> validation value lost per epoch
+
+    @property
+    def parts(self) -> Parts:
+        return Parts(self.A, self.heads if self.heads is not None else np.zeros(2 * HEAD_SIZE), self.flags)
+
+
+HEAD_NAMES = {"bury": HEAD_BURY, "end": HEAD_END}
+
+
+def parse_heads(text: str) -> int:
+    """``--heads bury,end`` to the model's head flags."""
+    flags = 0
+    for name in (t.strip() for t in text.split(",")):
+        if name not in HEAD_NAMES:
+            raise SimsuiteError(f"--heads: unknown head {name!r}; the heads are {', '.join(HEAD_NAMES)}")
+        flags |= HEAD_NAMES[name]
+    return flags
 
 
 def train(
@@ -365,12 +456,16 @@ def train(
     max_rows: int | None = None,
     seed: int = 1,
     lams=RIDGE_GRID,
-    base: np.ndarray | None = None,
+    base=None,
     groups: set[int] | None = None,
+    heads: int = 0,
 ) -> Trained:
     """Fit every group with training rows (or only ``groups``; the others keep ``base``'s
     coefficients, zero without one), each with the ridge penalty that gives up the least value on
-    its own validation decisions, and evaluate on both held-out sets."""
+    its own validation decisions; then the heads ``heads`` asks for (``parse_heads``), each stopped
+    early on its own validation decisions (the base's heads are kept otherwise); and evaluate on both
+    held-out sets."""
+    base = None if base is None else _parts(base)
     parts = splits(d)
     tr = d.subset(parts["train"])
     if tr.n == 0:
@@ -380,10 +475,10 @@ def train(
         cum = np.cumsum(tr.counts()[keep])
         tr = tr.subset(np.isin(np.arange(tr.n), keep[: int(np.searchsorted(cum, max_rows)) + 1]))
     sc = scaling(tr)
-    ZZ, Zy, used = normal_equations(tr, sc)
+    ZZ, Zy, used = normal_equations(tr, sc, groups)
     va = d.subset(parts["valid"])
     va_group = va.group()
-    A = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)) if base is None else base.copy()
+    A = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)) if base is None else base.A.copy()
     validation: dict = {}
     lam_by_group: dict = {}
     names = group_names()
@@ -409,10 +504,32 @@ def train(
                 best = (lam, ev["value_lost"]["mean"], Ag)
         lam_by_group[names[g]] = best[0]
         A[g] = best[2]
+    model = Parts(A, base.heads.copy() if base is not None else np.zeros(2 * HEAD_SIZE), base.flags if base else 0)
+    history = {}
+    tr_group, va_all = tr.group(), va
+    for name, which in HEAD_NAMES.items():
+        if not heads & which:
+            continue
+        end = N_KINDS * len(DECK_GROUPS)
+        mask_tr = tr.kind == D_BURY if which == HEAD_BURY else tr_group >= end
+        mask_va = va.kind == D_BURY if which == HEAD_BURY else va_group >= end
+        if not mask_tr.any():
+            continue
+        sub_va = va_all.subset(mask_va)
+        at = 0 if which == HEAD_BURY else HEAD_SIZE
+
+        def lost(head, at=at, which=which, sub_va=sub_va):
+            trial = Parts(A, model.heads.copy(), model.flags | which)
+            trial.heads[at : at + HEAD_SIZE] = head.words()
+            return evaluate(trial, sub_va)["all"]["value_lost"]["mean"]
+
+        head, history[name] = fit_head(tr.subset(mask_tr), sub_va, lost, seed)
+        model.heads[at : at + HEAD_SIZE] = head.words()
+        model.flags |= which
     evaluation = {}
     for name in ("test_deals", "test_rules"):
         sub = d.subset(parts[name])
-        evaluation[name] = {"decisions": sub.n, "model": evaluate(A, sub), "heuristic": evaluate(None, sub)}
+        evaluation[name] = {"decisions": sub.n, "model": evaluate(model, sub), "heuristic": evaluate(None, sub)}
         if base is not None:
             evaluation[name]["base"] = evaluate(base, sub)
     rows = {
@@ -421,11 +538,12 @@ def train(
         "rows_by_group": {names[g]: int(used[g]) for g in range(N_GROUPS)},
         **{f"{k}_decisions": int(v.sum()) for k, v in parts.items()},
     }
-    return Trained(A, lam_by_group, rows, validation, evaluation)
+    return Trained(A, lam_by_group, rows, validation, evaluation, model.heads, model.flags, history)
 
 
-def header() -> np.ndarray:
+def header(flags: int = 0) -> np.ndarray:
     h = np.zeros(HEADER, np.int64)
+    h[MODEL_HEADS] = flags
     h[MODEL_KIND] = KIND_BILINEAR
     h[MODEL_NF] = N_FEATURES
     h[MODEL_NCTX] = N_CONTEXT
@@ -451,14 +569,16 @@ def model_target(path: str | Path) -> Path:
     return path
 
 
-def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
+def write_model(path: str | Path, model, card_extra: dict) -> Path:
     """``path`` (``.npz``) and its card (``.json``) beside it, each written whole (a temporary file,
     then renamed) so that a failed write never leaves half a model."""
     import os
 
     path = model_target(path)
-    coef = np.ascontiguousarray(A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)  # the engine's A[kind, k, j]
-    h = header()
+    m = _parts(model)
+    coef = np.ascontiguousarray(m.A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)  # the engine's A[kind, k, j]
+    h = header(m.flags)
+    heads = np.ascontiguousarray(m.heads, dtype=np.float64)
     card = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -470,14 +590,17 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
             "decks": list(DECK_GROUPS),
             "candidate_features": N_CANDIDATE,
             "decision_features": N_CONTEXT,
+            "end_cards": END_CARDS,
+            "heads": [n for n, f in HEAD_NAMES.items() if m.flags & f],
+            "head_layers": [N_FEATURES, HIDDEN1, HIDDEN2, 1],
         },
-        "words_sha256": words_hash(model_words(h, coef)),
+        "words_sha256": words_hash(model_words(h, coef, heads)),
         **card_extra,
     }
     tmp_npz, tmp_card = path.with_name(f".tmp-{path.name}"), path.with_name(f".tmp-{path.stem}.json")
     try:
         with open(tmp_npz, "wb") as fh:
-            np.savez(fh, header=h, coef=coef)
+            np.savez(fh, header=h, coef=coef, heads=heads)
         tmp_card.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
         os.replace(tmp_npz, path)
         os.replace(tmp_card, path.with_suffix(".json"))
@@ -488,9 +611,9 @@ def write_model(path: str | Path, A: np.ndarray, card_extra: dict) -> Path:
     return path
 
 
-def base_coefficients(path: str | Path) -> np.ndarray:
-    """The coefficients ``A[group, j, k]`` of the model at ``path`` in this version's layout: a model
-    of this version as it is; an older one (fewer features, no end-of-hand groups) read by its card's
+def base_model(path: str | Path) -> Parts:
+    """The model at ``path`` in this version's layout (``Parts``): a model of this version as it is;
+    one of the first format (fewer features, no end-of-hand groups, no heads) read by its card's
     feature names, each coefficient put at its feature's place, the features it did not have at 0,
     and its lead and follow groups copied to the end-of-hand ones. It then scores every candidate
     as it did, so that training a few groups on it keeps the rest of its play."""
@@ -498,11 +621,14 @@ def base_coefficients(path: str | Path) -> np.ndarray:
 
     path = Path(path)
     try:
-        return coefficients(load_model(path))
-    except ModelError as exc:
-        if "feature list" not in str(exc):
+        card = json.loads(card_path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        card = None
+    if not isinstance(card, dict) or card.get("format_version") != 1:
+        try:
+            return model_parts(load_model(path))
+        except ModelError as exc:
             raise SimsuiteError(f"--base {exc}") from None
-    card = json.loads(card_path(path).read_text(encoding="utf-8"))
     names = card["features"]
     n_ctx, kinds, decks = card["model"]["decision_features"], card["model"]["kinds"], card["model"]["decks"]
     if list(decks) != list(DECK_GROUPS) or list(kinds) != list(DECISION_NAMES):
@@ -522,50 +648,81 @@ def base_coefficients(path: str | Path) -> np.ndarray:
     for e, kind in enumerate(END_KINDS):
         for d in range(len(DECK_GROUPS)):
             A[(N_KINDS + e) * len(DECK_GROUPS) + d] = A[kind * len(DECK_GROUPS) + d]
-    return A
+    return Parts.bilinear(A)
 
 
 def coefficients(model) -> np.ndarray:
     """A loaded model's ``A[kind, j, k]`` (``engine.policies.model.Model``; the file holds ``A[kind, k, j]``)."""
-    return model.words[HEADER:].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
+    return (
+        model.words[HEADER:MODEL_SIZE].view(np.float64).reshape(N_GROUPS, N_CONTEXT + 1, N_CANDIDATE).transpose(0, 2, 1)
+    )
+
+
+def model_parts(model) -> Parts:
+    """A loaded model (``engine.policies.model.Model``) as ``Parts``: its coefficients and heads."""
+    return Parts(
+        coefficients(model).copy(),
+        model.words[MODEL_SIZE:MODEL_TOTAL].view(np.float64).copy(),
+        int(model.words[MODEL_HEADS]),
+    )
 
 
 def train_and_write(
     d: Decisions,
-    data: str | Path,
+    data,
     out: str | Path,
     max_rows: int | None = None,
     seed: int = 1,
     command: list[str] | None = None,
-    base: np.ndarray | None = None,
+    base=None,
     groups: set[int] | None = None,
     base_path: str | Path | None = None,
+    heads: int = 0,
 ) -> Trained:
-    """``train``, then the model file with its card: the data (identity and hash), the seed, the
-    command, the rows, the penalty and the held-out figures."""
+    """``train``, then the model file with its card: the data (each collection's identity and hash:
+    the first as ``data``, any others as ``more_data``), the base model and what it was trained on
+    (``lineage``), the seed, the command, the rows, the penalties and the held-out figures."""
     from ..sim.manifest import package_version
 
     out = model_target(out)
-    trained = train(d, max_rows, seed, base=base, groups=groups)
-    m = load_manifest(data)
-    ident = m["identity"]
-    card = {
-        "package_version": package_version(),
-        "command": command or [],
-        "training": {
-            "data": {
+    trained = train(d, max_rows, seed, base=base, groups=groups, heads=heads)
+    folders = [data] if isinstance(data, (str, Path)) else list(data)
+    described = []
+    for folder in folders:
+        ident = load_manifest(folder)["identity"]
+        described.append(
+            {
                 "seed": ident["seed"],
                 "hands": ident["hands"],
                 "policy": ident["policy"],
                 "mode": ident.get("mode", "hands"),
                 "search": ident["search"],
                 "rules": ident["rules"],
-                "sha256": data_hash(data),
-            },
+                "sha256": data_hash(folder),
+            }
+        )
+    lineage = None
+    if base_path is not None:
+        base_card = json.loads(Path(base_path).with_suffix(".json").read_text(encoding="utf-8"))
+        bt = base_card.get("training", {})
+        lineage = [
+            *bt.get("lineage", []),
+            {k: bt.get(k) for k in ("data", "more_data", "groups_fitted", "heads_fitted") if k in bt}
+            | {"command": base_card.get("command", [])},
+        ]
+    card = {
+        "package_version": package_version(),
+        "command": command or [],
+        "training": {
+            "data": described[0],
+            "more_data": described[1:],
+            "lineage": lineage or [],
             "seed": seed,
             "max_rows": max_rows,
             "base": None if base_path is None else {"path": str(base_path), "sha256": _file_hash(base_path)},
             "groups_fitted": sorted(trained.lam),
+            "heads_fitted": [n for n, f in HEAD_NAMES.items() if heads & f],
+            "head_validation": trained.head_history,
             "ridge": trained.lam,
             **trained.rows,
             "held_out": {
@@ -578,5 +735,5 @@ def train_and_write(
         "validation": trained.validation,
         "evaluation": trained.evaluation,
     }
-    write_model(out, trained.A, card)
+    write_model(out, trained.parts, card)
     return trained

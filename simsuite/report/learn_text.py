@@ -49,12 +49,24 @@ def training_text(trained, model_path) -> str:
         lines.append(
             f"{group:<20} {float(lam):<8g} {v['decisions']:>20,}  {100 * v['agreement']:>8.1f}%  {v['value_lost']:.4f}"
         )
+    for head, history in (trained.head_history or {}).items():
+        best = min(range(len(history)), key=history.__getitem__)
+        lines.append(
+            f"head {head}: a network of two tanh layers scores these decisions; stopped at epoch {best + 1} of "
+            f"{len(history)}, validation levels lost per decision {history[best]:.4f}"
+        )
     for name, title in (
         ("test_deals", "held-out deals (never trained on)"),
         ("test_rules", "held-out rule values (a capture of x5, a take-over at 45%: never trained on)"),
     ):
         lines.append("")
-        lines.append(evaluation_table(title, trained.evaluation[name]))
+        ev = trained.evaluation[name]
+        lines.append(evaluation_table(title, ev))
+        if "base" in ev:
+            b, m = ev["base"]["all"]["value_lost"], ev["model"]["all"]["value_lost"]
+            lines.append(
+                f"the base model on the same decisions: levels lost per decision {_ci(b)}, this model {_ci(m)}"
+            )
     lines.append("")
     lines.append(
         "95% intervals over hands (a hand's decisions share its deal); levels lost: the search's value of its "

@@ -17,11 +17,21 @@ of integers, then float64 coefficients stored bit for bit in the int64 words:
     M[2]  MODEL_NCTX   the decision's own features among them (features.N_CONTEXT)
     M[3]  MODEL_END    the cards left in the mover's hand at or below which a lead or a follow is
                        an end-of-hand decision with its own groups (0: none)
+    M[4]  MODEL_HEADS  which non-linear heads the model has: HEAD_BURY (1), HEAD_END (2), both (3)
     M[HEADER ..]       the coefficients A[g, k, j] for the decision's group g (``group``: its kind,
                        lead, follow or bury, and its deck count, 2, 3 or 4; a lead or a follow with
                        at most M[3] cards in hand has groups of its own, the last trick planned
                        apart from the rest), the decision features k plus a constant
                        (k = N_CONTEXT) and the candidate features j, row-major
+    M[MODEL_SIZE ..]   two heads of HEAD_SIZE words each (the bury's, then the end of the hand's),
+                       float64: the features' means and inverse spreads, then a network of two
+                       tanh layers (HIDDEN1, HIDDEN2 units) and a linear output (``head_scores``)
+
+A head, where the model has one, scores its decisions instead of the bilinear form: the bury, where
+the cost of a buried point is a product of the points, the multiplier and the chance of a capture,
+which a linear function of the rules cannot express, and the last tricks, where keeping a pair or the
+top trump for the last lead decides a capture. A head costs about 3,500 multiply-adds a candidate, and
+runs only at those decisions (one bury a hand, a few dozen end-of-hand decisions).
 
 A bilinear model scores candidate i of a decision of group ``g`` with decision features ``p`` (and a
 trailing 1) and candidate features ``c_i`` as ``c_i . (A[g] p)``: every candidate feature weighted
@@ -71,7 +81,8 @@ from .features import N_CONTEXT, N_FEATURES, N_RULES, X_CARDS_LEFT, X_DECKS, dec
 LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
 
 # the model's header (above)
-MODEL_KIND, MODEL_NF, MODEL_NCTX, MODEL_END = range(4)
+MODEL_KIND, MODEL_NF, MODEL_NCTX, MODEL_END, MODEL_HEADS = range(5)
+HEAD_BURY, HEAD_END = 1, 2  # M[MODEL_HEADS]'s bits
 HEADER = 16
 KIND_NONE, KIND_BILINEAR = 0, 1
 N_KINDS = N_DECISION_KINDS  # lead, follow, bury (``codes``: D_LEAD, D_FOLLOW, D_BURY)
@@ -79,8 +90,11 @@ DECK_GROUPS = (2, 3, 4)  # a model's deck counts: fewer decks read as 2, more as
 END_KINDS = (D_LEAD, D_FOLLOW)  # the kinds with end-of-hand groups of their own (after the kinds' groups)
 N_GROUPS = (N_KINDS + len(END_KINDS)) * len(DECK_GROUPS)
 N_CANDIDATE = N_FEATURES - N_CONTEXT
-MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of a bilinear model
-assert MODEL_SIZE <= MODEL_WORDS and N_GROUPS + 1 <= 16 and N_RULES + 1 <= 32 and N_CANDIDATE <= XCOLS  # w_lw, w_lk
+MODEL_SIZE = HEADER + N_GROUPS * N_CANDIDATE * (N_CONTEXT + 1)  # words of the bilinear part
+HIDDEN1, HIDDEN2 = 32, 16  # a head's layers
+HEAD_SIZE = 2 * N_FEATURES + HIDDEN1 * N_FEATURES + HIDDEN1 + HIDDEN2 * HIDDEN1 + HIDDEN2 + HIDDEN2 + 1
+MODEL_TOTAL = MODEL_SIZE + 2 * HEAD_SIZE  # words of a model, heads included (zeros where it has none)
+assert MODEL_TOTAL <= MODEL_WORDS and N_GROUPS + 1 <= 16 and N_RULES + 1 <= 32 and N_CANDIDATE <= XCOLS  # w_lw, w_lk
 
 # the decision log's columns before the features, and its counters in ``log_n``
 LOG_COLUMNS = (
@@ -133,8 +147,12 @@ def score_into(M, X, n, kind, weights, keys, scores):
     sums run in the same order either way, so a score is the same whatever was scored before."""
     if M[MODEL_KIND] != KIND_BILINEAR:
         return 0
-    A = M[HEADER:MODEL_SIZE].view(np.float64)
     g = group(kind, X[0, X_DECKS], X[0, X_CARDS_LEFT], M[MODEL_END])
+    if kind == D_BURY and (M[MODEL_HEADS] & HEAD_BURY) != 0:
+        return head_scores(M[MODEL_SIZE : MODEL_SIZE + HEAD_SIZE].view(np.float64), X, n, scores)
+    if g >= N_KINDS * len(DECK_GROUPS) and (M[MODEL_HEADS] & HEAD_END) != 0:
+        return head_scores(M[MODEL_SIZE + HEAD_SIZE : MODEL_TOTAL].view(np.float64), X, n, scores)
+    A = M[HEADER:MODEL_SIZE].view(np.float64)
     base = g * (N_CONTEXT + 1) * N_CANDIDATE
     cached = keys[g, 0] == 1
     for k in range(N_RULES):
@@ -161,6 +179,50 @@ def score_into(M, X, n, kind, weights, keys, scores):
             x += X[i, N_CONTEXT + j] * w[j]
         scores[i] = x
         if x > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def head_scores(H, X, n, scores):
+    """Rows ``0 .. n-1`` of ``X`` scored by the head ``H`` into ``scores``; returns the best row (the
+    first of equals). ``H``: the features' means, their inverse spreads, then W1 [HIDDEN1, N_FEATURES],
+    b1, W2 [HIDDEN2, HIDDEN1], b2, w3 [HIDDEN2] and b3; a row's decision features are read from row 0,
+    as ``decision_features`` writes them once (``learn.heads`` is the same in numpy)."""
+    nf = N_FEATURES
+    mu = H[0:nf]
+    inv = H[nf : 2 * nf]
+    at = 2 * nf
+    W1 = H[at : at + HIDDEN1 * nf]
+    at += HIDDEN1 * nf
+    b1 = H[at : at + HIDDEN1]
+    at += HIDDEN1
+    W2 = H[at : at + HIDDEN2 * HIDDEN1]
+    at += HIDDEN2 * HIDDEN1
+    b2 = H[at : at + HIDDEN2]
+    at += HIDDEN2
+    w3 = H[at : at + HIDDEN2]
+    b3 = H[at + HIDDEN2]
+    z = np.empty(nf)
+    h1 = np.empty(HIDDEN1)
+    best = 0
+    for i in range(n):
+        for j in range(nf):
+            x = X[0, j] if j < N_CONTEXT else X[i, j]
+            z[j] = (x - mu[j]) * inv[j]
+        for u in range(HIDDEN1):
+            a = b1[u]
+            for j in range(nf):
+                a += W1[u * nf + j] * z[j]
+            h1[u] = np.tanh(a)
+        out = b3
+        for u in range(HIDDEN2):
+            a = b2[u]
+            for v in range(HIDDEN1):
+                a += W2[u * HIDDEN1 + v] * h1[v]
+            out += w3[u] * np.tanh(a)
+        scores[i] = out
+        if out > scores[best]:
             best = i
     return best
 

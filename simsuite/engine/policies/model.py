@@ -1,7 +1,7 @@
 """The learned policy's model files: read, checked and handed to the work buffer.
 
-A model is two files side by side: ``NAME.npz`` holds two arrays, ``header`` (int64) and ``coef``
-(float64; the layout of ``engine.policies.learned``, "The model in W"), and ``NAME.json`` is its card: the format, the feature list
+A model is two files side by side: ``NAME.npz`` holds three arrays, ``header`` (int64), ``coef`` and
+``heads`` (float64; the layout of ``engine.policies.learned``, "The model in W"), and ``NAME.json`` is its card: the format, the feature list
 it was trained on, a hash of the words, and how it was trained (data, seed, command; docs/learned.md).
 Loading reads data only: ``numpy.load`` without pickles and ``json``; nothing in a model file is
 ever run. Every check that fails names the file and what is wrong, and nothing falls back to
@@ -28,13 +28,25 @@ from ...errors import SimsuiteError
 from ..core import Work
 from .codes import LEARNED
 from .features import FEATURE_NAMES, N_CONTEXT, N_FEATURES
-from .learned import HEADER, KIND_BILINEAR, MODEL_END, MODEL_KIND, MODEL_NCTX, MODEL_NF, MODEL_SIZE
+from .learned import (
+    HEAD_BURY,
+    HEAD_END,
+    HEAD_SIZE,
+    HEADER,
+    KIND_BILINEAR,
+    MODEL_END,
+    MODEL_HEADS,
+    MODEL_KIND,
+    MODEL_NCTX,
+    MODEL_NF,
+    MODEL_SIZE,
+)
 
 MODELS_DIR = Path(str(resources.files("simsuite") / "models"))  # package data
 SHIPPED = MODELS_DIR / "learned.npz"
 ENV = "SIMSUITE_MODEL"
 FORMAT = "simsuite-learned-model"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: end-of-hand groups and the non-linear heads (engine.policies.learned)
 MAX_FILE_BYTES = 16 << 20  # a model file larger than this is refused before it is read (the shipped one is far smaller)
 
 
@@ -76,13 +88,19 @@ def _regular(path: Path, what: str) -> None:
         raise ModelError(f"{path}: {size:,} bytes; a {what} has at most {MAX_FILE_BYTES:,}")
 
 
-def model_words(header: np.ndarray, coef: np.ndarray) -> np.ndarray:
+def model_words(header: np.ndarray, coef: np.ndarray, heads: np.ndarray) -> np.ndarray:
     """The words of the work buffer's model region (``engine.policies.learned``): the header, then the
-    coefficients' float64 bits."""
-    return np.concatenate([header.astype(np.int64), np.ascontiguousarray(coef, dtype=np.float64).view(np.int64)])
+    coefficients' and the heads' float64 bits."""
+    return np.concatenate(
+        [
+            header.astype(np.int64),
+            np.ascontiguousarray(coef, dtype=np.float64).view(np.int64),
+            np.ascontiguousarray(heads, dtype=np.float64).view(np.int64),
+        ]
+    )
 
 
-def check_arrays(header: np.ndarray, coef: np.ndarray, where: str) -> None:
+def check_arrays(header: np.ndarray, coef: np.ndarray, heads: np.ndarray, where: str) -> None:
     """Refuse arrays that the compiled scorer would misread."""
     if header.dtype != np.int64 or header.shape != (HEADER,):
         raise ModelError(
@@ -106,6 +124,16 @@ def check_arrays(header: np.ndarray, coef: np.ndarray, where: str) -> None:
         )
     if not np.isfinite(coef).all():
         raise ModelError(f"{where}: a coefficient is not a finite number")
+    if header[MODEL_HEADS] & ~(HEAD_BURY | HEAD_END):
+        raise ModelError(
+            f"{where}: heads {int(header[MODEL_HEADS])}; a model has the bury's (1), the end's (2) or both (3)"
+        )
+    if heads.dtype != np.float64 or heads.shape != (2 * HEAD_SIZE,):
+        raise ModelError(
+            f"{where}: 'heads' is {heads.dtype}{list(heads.shape)}; this version's heads are float64[{2 * HEAD_SIZE}]"
+        )
+    if not np.isfinite(heads).all():
+        raise ModelError(f"{where}: a head's weight is not a finite number")
 
 
 def load_model(path: str | Path) -> Model:
@@ -148,15 +176,17 @@ def load_model(path: str | Path) -> Model:
         )
     try:
         with np.load(path, allow_pickle=False) as z:
-            if set(z.files) != {"header", "coef"}:
-                raise ModelError(f"{path}: holds {sorted(z.files)}; a model file holds two arrays, 'header' and 'coef'")
-            header, coef = z["header"], z["coef"]
+            if set(z.files) != {"header", "coef", "heads"}:
+                raise ModelError(
+                    f"{path}: holds {sorted(z.files)}; a model file holds three arrays, 'header', 'coef' and 'heads'"
+                )
+            header, coef, heads = z["header"], z["coef"], z["heads"]
     except ModelError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
         raise ModelError(f"{path}: not a readable model file: {exc}") from None
-    check_arrays(header, coef, str(path))
-    words = model_words(header, coef)
+    check_arrays(header, coef, heads, str(path))
+    words = model_words(header, coef, heads)
     if words_hash(words) != card.get("words_sha256"):
         raise ModelError(
             f"{path}: its arrays do not match the hash on its card {cpath.name} (damaged, or the two "
