@@ -1,6 +1,6 @@
 """The bury against the capture multiplier: points buried per hand by the dealer, learned beside the reference.
 
-For each variant with a per-card capture (school-2016, huizhou, two-deck-2011) and each multiplier
+For each variant with a per-card capture (school-2016, huizhou, two-deck-2011 by default; ``--variants``) and each multiplier
 (x0, x3, x6 per card of a trump unit, the side-suit factor in the variant's proportion:
 ``analysis.responses.multiplier_overrides``), hands are dealt, declared and buried only
 (``simsuite bury``), the same deals for every policy. The target (docs/learned.md): at x3 and x6,
@@ -26,11 +26,11 @@ MULTIPLIERS = (0, 3, 6)
 TOLERANCE = 0.25
 
 
-def figures(policy: str, model: str | None, hands: int, seed: int, cache: str | None = None) -> dict:
+def figures(policy: str, model: str | None, hands: int, seed: int, cache: str | None = None, variants=VARIANTS) -> dict:
     """Every cell's points buried per hand; kept in ``cache`` (a folder) by policy, model bytes, hands and seed."""
     key = None
     if cache:
-        h = hashlib.sha256(f"{policy} {hands} {seed}".encode())
+        h = hashlib.sha256(f"{policy} {hands} {seed} {' '.join(variants)}".encode())
         if model:
             h.update(open(model, "rb").read())
         key = os.path.join(cache, h.hexdigest()[:16] + ".json")
@@ -41,7 +41,7 @@ def figures(policy: str, model: str | None, hands: int, seed: int, cache: str | 
     else:
         os.environ.pop(ENV, None)
     out = {}
-    for vid in VARIANTS:
+    for vid in variants:
         base = load_variant(vid)
         for m in MULTIPLIERS:
             v = base.with_overrides(multiplier_overrides(base, m), source=f"{vid} x{m}")
@@ -65,12 +65,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=4901)
     ap.add_argument("--models", default="", help="learned model files, comma-separated (default: the shipped one)")
     ap.add_argument("--reference", default="reference")
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="tournaments that capture per card, comma-separated")
     ap.add_argument("--cache", help="a folder keeping each policy's figures (by policy, model, hands and seed)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = {args.reference: figures(args.reference, None, args.hands, args.seed, args.cache)}
+    variants = tuple(args.variants.split(","))
+    rows = {args.reference: figures(args.reference, None, args.hands, args.seed, args.cache, variants)}
     for model in [m for m in args.models.split(",") if m] or [""]:
-        rows[f"learned ({model or 'shipped'})"] = figures("learned", model or None, args.hands, args.seed, args.cache)
+        rows[f"learned ({model or 'shipped'})"] = figures(
+            "learned", model or None, args.hands, args.seed, args.cache, variants
+        )
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -508,18 +508,22 @@ def test_collection_on_a_dask_cluster_is_the_same(tiny, tmp_path):
     assert C.load_manifest(tmp_path / "dask")["sessions"][-1]["backend"] == "dask"
 
 
-def test_the_shipped_models_collection_is_committed_beside_it():
-    """The data are not committed; their manifest (what was collected, with the command) is, and it
-    is the collection the card names."""
-    m = json.loads((SHIPPED.parent / "learned-collection.json").read_text())
-    assert m["format"] == C.FORMAT
-    card = load_model(SHIPPED).card["training"]["data"]
-    ident = m["identity"]
-    assert {k: ident[k] for k in ("seed", "hands", "policy", "search", "rules")} == {
-        k: card[k] for k in ("seed", "hands", "policy", "search", "rules")
-    }
-    assert ident["features"] == list(F.FEATURE_NAMES) and m["status"] == "complete"
-    assert m["sessions"][0]["command"][:3] == ["simsuite", "learn", "collect"]
+def test_the_shipped_models_collections_are_committed_beside_it():
+    """The data are not committed; their manifests (what was collected, with the command) are, one for
+    every collection the card names: its own data, and those of the models it was trained from."""
+    card = load_model(SHIPPED).card["training"]
+    named = [card["data"], *card["more_data"]]
+    for step in card["lineage"]:
+        named += [step["data"], *step.get("more_data", [])]
+    manifests = [json.loads(p.read_text()) for p in (SHIPPED.parent / "collections").glob("*.json")]
+    keys = ("seed", "hands", "policy", "search", "rules")
+    for data in named:
+        m = next((m for m in manifests if m["identity"]["seed"] == data["seed"]), None)
+        assert m is not None, data["seed"]
+        assert {k: m["identity"][k] for k in keys} == {k: data[k] for k in keys}
+        assert m["format"] == C.FORMAT and m["status"] == "complete"
+        assert m["sessions"][0]["command"][:3] == ["simsuite", "learn", "collect"]
+    assert len(named) >= 4  # the first model's search self-play, the bury, two labeller rounds
 
 
 # --- the rule-faithful features, the labeller, roll-outs and partial training ---------------------------------
@@ -682,3 +686,19 @@ def test_search_with_learned_rollouts_plays_legal_hands():
     for vid in ("school-2016", "guangxi-2012"):
         rows = play_batch(load_variant(vid), 4, 2, "search-k2-c3-rlearned,expert")
         assert rows.shape[0] == 2
+
+
+def test_two_models_at_one_table_play_their_own_seats(tiny_model):
+    """The work buffer's two model slots (``benchmarks/model_duel.py``): each seat plays the model of its
+    slot. The shipped model in both slots plays as the shipped model alone; another model in one slot
+    changes the play."""
+    from simsuite.engine.core import Work
+
+    v = load_variant("two-deck-2011")
+    shipped, other = load_model(SHIPPED).words, load_model(tiny_model).words
+    alone = play_batch(v, 6, 8, "learned")
+    both = play_batch(v, 6, 8, "learned", work=Work(shipped, shipped, [0, 1, 0, 1]).arrays())
+    assert np.array_equal(alone, both)
+    mixed = play_batch(v, 6, 8, "learned", work=Work(shipped, other, [0, 1, 0, 1]).arrays())
+    ew_other = play_batch(v, 6, 8, "learned", work=Work(other, other).arrays())
+    assert not np.array_equal(mixed, alone) and not np.array_equal(mixed, ew_other)

@@ -47,7 +47,7 @@ from .compare import chunk_for
 from .stats import Estimate, mean_ci, wilson, within
 
 DEFAULT_POLICY = "learned"
-DEFAULT_REFERENCE = "search"
+DEFAULT_REFERENCE = "reference"  # search-k32-c6 (docs/policies.md, "The reference")
 DEFAULT_DEALS = 50  # played deals per setting: about a minute with learned against search on one core
 BURY_FACTOR = 8  # a bury-only setting deals this many times --deals (no trick is played: it costs little)
 DEFAULT_BASE = "school-2016"  # the variant whose fields the notebooks vary (notebooks 02 to 04)

@@ -48,8 +48,15 @@ def cmd_learn_train(args) -> int:
     groups = parse_groups(args.groups) if args.groups else None
     base = base_model(args.base) if args.base else None
     heads = parse_heads(args.heads) if args.heads else 0
+    if args.leave_out is not None:
+        from ..rules.variant import known_ids
+
+        if args.leave_out not in known_ids():
+            raise SimsuiteError(
+                f"--leave-out {args.leave_out!r}: not a tournament; give one of {', '.join(known_ids())}"
+            )
     trained = train_and_write(
-        load_many(args.data),
+        load_many(args.data, args.leave_out),
         args.data,
         args.out,
         args.max_rows,
@@ -59,6 +66,7 @@ def cmd_learn_train(args) -> int:
         groups=groups,
         base_path=args.base,
         heads=heads,
+        leave_out=args.leave_out,
     )
     if args.json:
         print(

@@ -168,11 +168,13 @@ def play_batch(
     level: int | None = None,
     first_hand: bool = True,
     start: int = 0,
+    work: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Play hands ``start .. start+n-1`` of a run with root ``seed``; one record row per hand."""
+    """Play hands ``start .. start+n-1`` of a run with root ``seed``; one record row per hand.
+    ``work``: the work buffer to play with (default ``work_for`` the policies: the active model)."""
     P = compile_variant(variant)
     pols = policy_codes(policies)
-    W = work_for(pols)
+    W = work_for(pols) if work is None else work
     lvl = variant.start_level if level is None else level
     levels = np.full(n, lvl, np.int64)
     drawers = np.arange(start, start + n, dtype=np.int64) % 4

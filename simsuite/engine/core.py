@@ -92,7 +92,10 @@ WORK_LAYOUT = (
     ("cs", (6, 64)),  # the candidate lists' scratch rows (``search.*_candidates``, then ``features``)
     ("log", (LOG_ROWS, LOG_META + XCOLS)),
     ("log_n", (8,)),
-    ("model", (MODEL_WORDS,)),
+    # which of the two model slots each seat's learned plays (0 unless a table seats two models:
+    # ``benchmarks/model_duel.py``), then the two slots
+    ("lslot", (4,)),
+    ("model", (2 * MODEL_WORDS,)),
 )
 _offsets = {}
 _at = 0
@@ -123,6 +126,7 @@ assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row 
     O_CS,
     O_LOG,
     O_LOG_N,
+    O_LSLOT,
     O_MODEL,
 ) = (_offsets[name] for name, _ in WORK_LAYOUT)
 
@@ -229,15 +233,20 @@ class Work:
     the Python entries always pass the model where a seat plays ``learned``
     (``engine.policies.model.work_for``)."""
 
-    def __init__(self, model: np.ndarray | None = None):
+    def __init__(self, model: np.ndarray | None = None, second: np.ndarray | None = None, slots=None):
         self.buf = np.zeros(WORK_SIZE, np.int64)
         for name, shape in WORK_LAYOUT:
             at = _offsets[name]
             setattr(self, name, self.buf[at : at + int(np.prod(shape))].reshape(shape))
-        if model is not None:
-            if model.shape[0] > MODEL_WORDS:
-                raise ValueError(f"a model of {model.shape[0]} words does not fit the {MODEL_WORDS} of the work buffer")
-            self.model[: model.shape[0]] = model
+        for slot, words in enumerate((model, second)):
+            if words is not None:
+                if words.shape[0] > MODEL_WORDS:
+                    raise ValueError(
+                        f"a model of {words.shape[0]} words does not fit the {MODEL_WORDS} of the work buffer"
+                    )
+                self.model[slot * MODEL_WORDS : slot * MODEL_WORDS + words.shape[0]] = words
+        if slots is not None:
+            self.lslot[:] = slots
 
     def arrays(self):
         """The work buffer ``W`` that compiled functions take (``w_*`` give its regions)."""
@@ -399,8 +408,14 @@ def w_log_n(W):
 
 
 @njit(cache=True, inline="always")
-def w_model(W):
-    return view(W, O_MODEL, (MODEL_WORDS,))
+def w_model(W, slot=0):
+    """The learned policy's model in ``slot`` (0, or 1 for a second model at the table)."""
+    return view(W, O_MODEL + slot * MODEL_WORDS, (MODEL_WORDS,))
+
+
+@njit(cache=True, inline="always")
+def w_lslot(W):
+    return view(W, O_LSLOT, (4,))
 
 
 @njit(cache=True, inline="always")

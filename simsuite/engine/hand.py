@@ -180,7 +180,7 @@ def search_step(P, st, pol, W, s, kind, out):
         held = 0
         for c in range(NC):
             held += st.hands[seat, c]
-        if kind == D_BURY or held <= search.LABEL_END_CARDS or d % search.LABEL_EVERY == 0:
+        if kind == D_BURY or held <= search.LABEL_END_CARDS or search.label_sampled(d):
             own = np.zeros(4, np.int64)
             search.label_stream(s, pol, d, own)
             best = np.zeros(NC, np.int64)

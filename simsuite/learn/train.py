@@ -141,12 +141,15 @@ def load(folder: str | Path) -> Decisions:
 HAND_OFFSET = 10**8  # the hand numbers of a second collection start here (a multiple of SPLIT_MOD: the splits hold)
 
 
-def load_many(folders) -> Decisions:
+def load_many(folders, leave_out: str | None = None) -> Decisions:
     """Complete collections as one ``Decisions``: collection ``i``'s hand numbers moved by
     ``i * HAND_OFFSET``, so that no two collections' hands are taken for one deal (a hand's split,
-    ``hand % SPLIT_MOD``, is kept)."""
+    ``hand % SPLIT_MOD``, is kept). ``leave_out``: a tournament whose hands are dropped, as written and
+    with drawn parameters alike (a model that never saw its rules)."""
     folders = [folders] if isinstance(folders, (str, Path)) else list(folders)
     frames = [load_decisions(f).with_columns(pl.col("hand") + i * HAND_OFFSET) for i, f in enumerate(folders)]
+    if leave_out is not None:
+        frames = [f.filter(pl.col("base") != leave_out) for f in frames]
     return from_frame(pl.concat(frames), ", ".join(map(str, folders)))
 
 
@@ -246,6 +249,12 @@ def _centred(d: Decisions, rows: slice | np.ndarray | None = None):
     return C - np.repeat(cmean, counts, axis=0), d.value - np.repeat(vmean, counts)
 
 
+def _centre_rows(x: np.ndarray, d: Decisions) -> np.ndarray:
+    """Per-row ``x`` minus its decision's mean."""
+    counts = d.counts()
+    return x - np.repeat(np.add.reduceat(x, d.start[:-1]) / counts, counts)
+
+
 def scaling(d: Decisions) -> Scaling:
     P = d.X[d.start[:-1], :N_CONTEXT].astype(np.float64)
     mu = P.mean(axis=0)
@@ -267,15 +276,18 @@ def _design(Cc: np.ndarray, P: np.ndarray, sc: Scaling) -> np.ndarray:
 
 
 def normal_equations(
-    d: Decisions, sc: Scaling, groups: set[int] | None = None
+    d: Decisions, sc: Scaling, groups: set[int] | None = None, offset: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per group (kind and deck count; only ``groups`` when given): Z'Z, Z'y and the rows used,
-    accumulated in batches."""
+    accumulated in batches. ``offset``: every row's score by a base model, taken from the values
+    first, so that the fit is of the base's error and its penalty shrinks towards the base."""
     m = N_CANDIDATE * (N_CONTEXT + 1)
     ZZ = np.zeros((N_GROUPS, m, m))
     Zy = np.zeros((N_GROUPS, m))
     used = np.zeros(N_GROUPS, np.int64)
     Cc, y = _centred(d)
+    if offset is not None:
+        y = y - _centre_rows(offset, d)
     row_group = np.repeat(d.group(), d.counts())
     for k in range(N_GROUPS):
         idx = np.flatnonzero(row_group == k)
@@ -475,7 +487,10 @@ def train(
         cum = np.cumsum(tr.counts()[keep])
         tr = tr.subset(np.isin(np.arange(tr.n), keep[: int(np.searchsorted(cum, max_rows)) + 1]))
     sc = scaling(tr)
-    ZZ, Zy, used = normal_equations(tr, sc, groups)
+    # with a base, each group's fit is of the base's error (its penalty shrinks towards the base, not
+    # towards no preference at all)
+    offset = _bilinear_scores(base.A, tr) if base is not None else None
+    ZZ, Zy, used = normal_equations(tr, sc, groups, offset)
     va = d.subset(parts["valid"])
     va_group = va.group()
     A = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1)) if base is None else base.A.copy()
@@ -491,7 +506,7 @@ def train(
         for lam in lams:
             B = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1))
             B[g] = solve_group(ZZ[g], Zy[g], lam)
-            Ag = raw_coefficients(B, sc)[g]
+            Ag = raw_coefficients(B, sc)[g] + (base.A[g] if base is not None else 0.0)
             trial = A.copy()
             trial[g] = Ag
             ev = evaluate(trial, sub)["all"] if sub.n else {"value_lost": {"mean": 0.0}, "agreement": {"mean": 0.0}}
@@ -678,6 +693,7 @@ def train_and_write(
     groups: set[int] | None = None,
     base_path: str | Path | None = None,
     heads: int = 0,
+    leave_out: str | None = None,
 ) -> Trained:
     """``train``, then the model file with its card: the data (each collection's identity and hash:
     the first as ``data``, any others as ``more_data``), the base model and what it was trained on
@@ -722,6 +738,7 @@ def train_and_write(
             "base": None if base_path is None else {"path": str(base_path), "sha256": _file_hash(base_path)},
             "groups_fitted": sorted(trained.lam),
             "heads_fitted": [n for n, f in HEAD_NAMES.items() if heads & f],
+            "left_out": leave_out,
             "head_validation": trained.head_history,
             "ridge": trained.lam,
             **trained.rows,

@@ -67,6 +67,7 @@ from ..core import (
     w_lk,
     w_log,
     w_log_n,
+    w_lslot,
     w_lv,
     w_lw,
     w_lx,
@@ -138,13 +139,14 @@ def group_names() -> list[str]:
 
 
 @njit(cache=True)
-def score_into(M, X, n, kind, weights, keys, scores):
+def score_into(M, X, n, kind, weights, keys, scores, slot=0):
     """Scores of rows ``0 .. n-1`` of ``X`` (a decision of ``kind``) into ``scores``; returns the
     best row (the first of equals). ``weights`` (float64[>= N_GROUPS + 1, >= N_CANDIDATE]) and
     ``keys`` (int64[>= N_GROUPS, >= N_RULES + 1]) keep, per group, the weights' part from the
     constant and the rule features (the same for every decision of a variant) with the rule
-    features it was computed for, so that a decision adds only its position features' part. The
-    sums run in the same order either way, so a score is the same whatever was scored before."""
+    features it was computed for (and the model's ``slot``, where a table seats two models), so that a
+    decision adds only its position features' part. The sums run in the same order either way, so a
+    score is the same whatever was scored before."""
     if M[MODEL_KIND] != KIND_BILINEAR:
         return 0
     g = group(kind, X[0, X_DECKS], X[0, X_CARDS_LEFT], M[MODEL_END])
@@ -154,7 +156,7 @@ def score_into(M, X, n, kind, weights, keys, scores):
         return head_scores(M[MODEL_SIZE + HEAD_SIZE : MODEL_TOTAL].view(np.float64), X, n, scores)
     A = M[HEADER:MODEL_SIZE].view(np.float64)
     base = g * (N_CONTEXT + 1) * N_CANDIDATE
-    cached = keys[g, 0] == 1
+    cached = keys[g, 0] == 1 + slot
     for k in range(N_RULES):
         if keys[g, 1 + k] != X[0, k]:
             cached = False
@@ -166,7 +168,7 @@ def score_into(M, X, n, kind, weights, keys, scores):
         for k in range(N_RULES):
             _add_row(A, base + k * N_CANDIDATE, X[0, k], rules)
             keys[g, 1 + k] = X[0, k]
-        keys[g, 0] = 1
+        keys[g, 0] = 1 + slot
     w = weights[N_GROUPS]
     for j in range(N_CANDIDATE):
         w[j] = rules[j]
@@ -257,7 +259,8 @@ def decide(P, st, W, s, kind, out):
     if n > 1:
         X = w_lx(W)
         decision_features(P, st, W, seat, kind, cand, n, X, as_bool(False))
-        best = score_into(w_model(W), X, n, kind, w_lw(W), w_lk(W), w_lv(W))
+        slot = w_lslot(W)[seat]
+        best = score_into(w_model(W, slot), X, n, kind, w_lw(W), w_lk(W), w_lv(W), slot)
     for c in range(NC):
         out[c] = cand[best, c]
     return n

@@ -22,7 +22,7 @@ the code (``search_code``), so that a seat's code in ``pols`` carries everything
 
 The labeller. ``label-k<K>-c<C>-r<roll-out>-s<salt>`` is a search that plays ``learned``'s choice and
 only labels decisions: at the bury, at every lead or follow with ``LABEL_END_CARDS`` cards or fewer
-in hand, and at every ``LABEL_EVERY``-th other decision, it weighs the candidates as the search
+in hand, and at one in ``LABEL_EVERY`` other decisions (``label_sampled``), it weighs the candidates as the search
 would and logs them (``simsuite learn collect``), from a random stream of its own derived from the
 hand's and the salt. The hand therefore plays exactly as under ``learned``, whatever K, C, the
 roll-out or the salt: two labellers that differ only in the salt weigh the same decisions
@@ -194,6 +194,15 @@ def search_code(
         + (int(label) << CODE_LABEL_BIT)
         + (salt << CODE_SALT_SHIFT)
     )
+
+
+@njit(cache=True, inline="always")
+def label_sampled(decision):
+    """Whether the labeller labels its ``decision``-th decision of the hand (other than the bury and
+    the last tricks): one in ``LABEL_EVERY``, by a multiplicative hash's high bits, so that every
+    place in the trick is sampled alike (``decision % LABEL_EVERY`` would pick the same seat's turn,
+    four decisions a trick, every time)."""
+    return ((decision * 2654435761) >> 16) % LABEL_EVERY == 0
 
 
 @njit(cache=True, inline="always")
