@@ -23,7 +23,7 @@ $PY benchmarks/last_lead.py --seed 5 --policies learned=4000,reference=600,exper
 run duel-reference.json duel --policies learned,reference --hands 300 --seed 5 --jobs 2 --json
 run duel-expert.json duel --policies learned,expert --hands 2000 --seed 5 --jobs 2 --json
 if [ -n "$PREVIOUS" ]; then
-  $PY benchmarks/model_duel.py "$PREVIOUS" --hands 2000 --seed 5 --jobs 2 > "$OUT/duel-previous.json"
+  $PY benchmarks/model_duel.py "$PREVIOUS" --hands 2000 --seed 5 > "$OUT/duel-previous.json"
 fi
 # calibrated against the outside reference
 run calibrate.json calibrate --policy learned --hands 6000 --seed 5 --jobs 2 --json
