@@ -108,30 +108,24 @@ def collect_hands(seed: int, start: int, stop: int, policy: str, mode: str = "ha
             if v.bottom_size > 0:
                 P = compile_variant(v)
                 bury_many(P, key, i, np.array([level], np.int64), np.array([i % 4], np.int64), pols, W, buried, FULL)
-            n = int(counts[LOG_USED])
-            blocks.append(log[:n, : LOG_META + N_FEATURES].copy())
-            hands.append(np.full(n, i, np.int64))
-            bases.extend([v.id] * n)
-            drawn_flags.append(np.full(n, drawn))
-            levels.append(np.full(n, level, np.int8))
-            continue
-        play_many(
-            compile_variant(v),
-            key,
-            i,
-            np.array([level], np.int64),
-            np.array([i % 4], np.int64),
-            level == v.start_level,
-            pols,
-            W,
-            out,
-            FULL,
-        )
-        if out[0, R_ERROR]:
-            raise SimsuiteError(
-                f"hand {i} of collection seed {seed} ({v.source or v.id}, level {level}) stopped on "
-                f"an illegal play (engine error {int(out[0, R_ERROR])})"
+        else:
+            play_many(
+                compile_variant(v),
+                key,
+                i,
+                np.array([level], np.int64),
+                np.array([i % 4], np.int64),
+                level == v.start_level,
+                pols,
+                W,
+                out,
+                FULL,
             )
+            if out[0, R_ERROR]:
+                raise SimsuiteError(
+                    f"hand {i} of collection seed {seed} ({v.source or v.id}, level {level}) stopped on "
+                    f"an illegal play (engine error {int(out[0, R_ERROR])})"
+                )
         if counts[LOG_DROPPED]:
             raise SimsuiteError(
                 f"hand {i} of collection seed {seed}: the decision log holds {LOG_ROWS} candidates "
