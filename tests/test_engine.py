@@ -743,7 +743,7 @@ def test_work_buffer_views_are_the_regions_work_names():
 
         return region
 
-    assert len(getters) == 22
+    assert len(getters) == 23
     work = core.Work()
     W = work.arrays()
     for i, (name, shape) in enumerate(core.WORK_LAYOUT):

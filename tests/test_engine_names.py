@@ -12,7 +12,7 @@ import pytest
 
 from simsuite.engine import core, names, params, phases
 from simsuite.engine.policies import codes, search
-from simsuite.engine.policies.codes import SEARCH
+from simsuite.engine.policies.codes import EXPERT, LEARNED, SEARCH
 from simsuite.rules import choices
 from simsuite.rules.choices import CHOICE_ENUMS, CHOICES, code
 from simsuite.rules.variant import load_all
@@ -95,12 +95,18 @@ def test_bid_kinds_and_search_code_fields_are_named_once():
     c = search.search_code(16, 8)
     assert c == SEARCH + (16 << 4) + (8 << 12)  # the packing the results files hold
     assert search.is_search(c) and search.code_samples(c) == 16 and search.code_candidates(c) == 8
-    assert names.policy_name(c) == "search-k16-c8" and names.plays_as(c) == (SEARCH, 16, 8)
+    assert names.policy_name(c) == "search-k16-c8" and names.plays_as(c) == (SEARCH, 16, 8, EXPERT)
     assert names.plays_as(names.policy_code("search")) == (
         SEARCH,
         search.DEFAULT_SAMPLES,
         search.DEFAULT_CANDIDATES,
+        EXPERT,
     )
+    r = search.search_code(4, 3, LEARNED)
+    assert r == c - (16 << 4) - (8 << 12) + (4 << 4) + (3 << 12) + (1 << 20)  # the roll-out's field
+    assert search.code_rollout(r) == LEARNED and names.policy_name(r) == "search-k4-c3-rlearned"
+    lab = search.search_code(4, 3, EXPERT, label=True, salt=9)
+    assert search.labels(lab) and search.code_salt(lab) == 9 and names.plays_as(lab) == (LEARNED, 0, 0, 0)
     assert not search.is_search(names.policy_code("expert-v1"))
 
 

@@ -609,7 +609,7 @@ def _learn_parser(sub) -> None:
     r.add_argument("--policy", default="learned", help="the policy studied (default learned)")
     r.add_argument(
         "--reference",
-        default="search",
+        default="reference",
         help="the reference policy (default reference, search-k32-c6; search, at 8 samples, is about four times faster and noisier)",
     )
     r.add_argument(

@@ -191,7 +191,7 @@ assert 2 * MAXD + NC + 64 <= 54 * 4  # throw_check's four arrays fit in one row 
 #
 # ``CS_COUNTERS``'s columns: from CS_AT_CLAIM the claim, the highest single or the cards per class;
 # from CS_AT_FEATURES_CLAIM the features' claim, from CS_AT_UNSEEN_TOP the highest unseen position
-# and from CS_AT_LENGTH the cards per class; from CS_AT_SUMS the candidates' sums (``search._add``).
+# and from CS_AT_LENGTH the cards per class; from CS_AT_SUMS the candidates' sums (``candidates._add``).
 BU_ORDER, BU_CARDS, BU_WIDTHS, BU_NCAND, BU_IDX, BU_AT = range(6)
 FS_INCLASS, FS_OTHERS, FS_CAND, FS_CLAIM, FS_BEST = range(5)
 FS_BURY_LEFT, FS_BURY_LENGTH = FS_INCLASS, FS_OTHERS

@@ -1,7 +1,7 @@
 """The ``learned`` policy: the search's candidates, scored by a model trained on the search's values.
 
 At each decision (bury, lead, follow) the seat to move lists the candidates ``search`` would weigh
-(``search.bury_candidates``, ``lead_candidates``, ``follow_candidates``, at most
+(``candidates.bury_candidates``, ``lead_candidates``, ``follow_candidates``, at most
 ``LEARNED_CANDIDATES``; the heuristic's own choice first), computes each one's features
 (``features.decision_features``) and plays the one the model scores highest (the first on a tie).
 No deal is sampled and nothing is played out, so a decision costs a few candidate lists and a
@@ -75,11 +75,11 @@ from ..core import (
 )
 from ..params import BOTTOM
 from ..phases import S_DEALER, S_TRICKS
-from . import search
+from . import candidates as lists
 from .codes import D_BURY, D_FOLLOW, D_LEAD, DECISION_NAMES, N_DECISION_KINDS
 from .features import N_CONTEXT, N_FEATURES, N_RULES, X_CARDS_LEFT, X_DECKS, decision_features
 
-LEARNED_CANDIDATES = search.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
+LEARNED_CANDIDATES = lists.DEFAULT_CANDIDATES  # the candidates it weighs: those the default search weighs
 
 # the model's header (above)
 MODEL_KIND, MODEL_NF, MODEL_NCTX, MODEL_END, MODEL_HEADS = range(5)
@@ -242,10 +242,10 @@ def _add_row(A, at, p, w):
 def candidates(P, st, seat, W, s, kind, cap, cand):
     """The search's candidates for the decision ``kind`` of ``seat`` into ``cand``; returns how many."""
     if kind == D_FOLLOW:
-        return search.follow_candidates(P, st, seat, W, s, cap, cand)
+        return lists.follow_candidates(P, st, seat, W, s, cap, cand)
     if kind == D_LEAD:
-        return search.lead_candidates(P, st, seat, W, s, cap, cand)
-    return search.bury_candidates(P, st, seat, W, s, cap, cand)
+        return lists.lead_candidates(P, st, seat, W, s, cap, cand)
+    return lists.bury_candidates(P, st, seat, W, s, cap, cand)
 
 
 @njit(cache=True)
@@ -277,7 +277,7 @@ def log_decision(P, st, W, kind, cand, n, stats, out):
     seat = st.sc[S_DEALER] if kind == D_BURY else ph.to_move(st.sc)
     chosen = -1
     for i in range(n):
-        if search.same_play(cand, i, out):
+        if lists.same_play(cand, i, out):
             chosen = i
             break
     at = counts[LOG_USED]
