@@ -408,7 +408,13 @@ def w_log_n(W):
 
 
 @njit(cache=True, inline="always")
-def w_model(W, slot=0):
+def w_model(W):
+    """Both of the learned policy's model slots."""
+    return view(W, O_MODEL, (2 * MODEL_WORDS,))
+
+
+@njit(cache=True, inline="always")
+def w_model_slot(W, slot):
     """The learned policy's model in ``slot`` (0, or 1 for a second model at the table)."""
     return view(W, O_MODEL + slot * MODEL_WORDS, (MODEL_WORDS,))
 

@@ -71,7 +71,7 @@ from ..core import (
     w_lv,
     w_lw,
     w_lx,
-    w_model,
+    w_model_slot,
 )
 from ..params import BOTTOM
 from ..phases import S_DEALER, S_TRICKS
@@ -260,7 +260,7 @@ def decide(P, st, W, s, kind, out):
         X = w_lx(W)
         decision_features(P, st, W, seat, kind, cand, n, X, as_bool(False))
         slot = w_lslot(W)[seat]
-        best = score_into(w_model(W, slot), X, n, kind, w_lw(W), w_lk(W), w_lv(W), slot)
+        best = score_into(w_model_slot(W, slot), X, n, kind, w_lw(W), w_lk(W), w_lv(W), slot)
     for c in range(NC):
         out[c] = cand[best, c]
     return n
