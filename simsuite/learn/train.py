@@ -302,10 +302,13 @@ def normal_equations(
     return ZZ, Zy, used
 
 
-def solve_group(ZZ: np.ndarray, Zy: np.ndarray, lam: float) -> np.ndarray:
-    """One group's ridge coefficients ``B[j, k]`` on the standardised features."""
-    m = ZZ.shape[0]
-    return np.linalg.solve(ZZ + lam * np.eye(m), Zy).reshape(N_CANDIDATE, N_CONTEXT + 1)
+def solve_path(ZZ: np.ndarray, Zy: np.ndarray, lams) -> list[np.ndarray]:
+    """One group's ridge coefficients ``B[j, k]`` on the standardised features, for every penalty in
+    ``lams``: one eigendecomposition of ``Z'Z`` serves them all (``(Z'Z + lam I)^-1 Z'y`` is
+    ``V diag(1 / (e + lam)) V' Z'y``), so trying a penalty costs a matrix-vector product, not a solve."""
+    e, V = np.linalg.eigh(ZZ)
+    r = V.T @ Zy
+    return [(V @ (r / (e + lam))).reshape(N_CANDIDATE, N_CONTEXT + 1) for lam in lams]
 
 
 def raw_coefficients(B: np.ndarray, sc: Scaling) -> np.ndarray:
@@ -503,9 +506,9 @@ def train(
         sub = va.subset(va_group == g)
         best = None
         validation[names[g]] = {}
-        for lam in lams:
+        for lam, Bg in zip(lams, solve_path(ZZ[g], Zy[g], lams)):
             B = np.zeros((N_GROUPS, N_CANDIDATE, N_CONTEXT + 1))
-            B[g] = solve_group(ZZ[g], Zy[g], lam)
+            B[g] = Bg
             Ag = raw_coefficients(B, sc)[g] + (base.A[g] if base is not None else 0.0)
             trial = A.copy()
             trial[g] = Ag
