@@ -43,10 +43,16 @@ def tiny(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tiny, tmp_path_factory):
-    """A model trained on ``tiny``: its path."""
+def tiny_trained(tiny):
+    """``tiny`` trained once (a fit of every group costs seconds; the tests share it)."""
+    return T.train(T.load(tiny))
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tiny, tiny_trained, tmp_path_factory):
+    """A model trained on ``tiny``: its path (the fit of ``tiny_trained``, written as ``learn train`` writes it)."""
     path = tmp_path_factory.mktemp("model") / "m.npz"
-    T.train_and_write(T.load(tiny), tiny, path)
+    T.write_model(path, tiny_trained.parts, {"training": {"data": {"seed": 5}}})
     return path
 
 
@@ -171,9 +177,9 @@ def test_collect_command_line(tmp_path, capsys):
 # --- training ------------------------------------------------------------------------------------------------
 
 
-def test_training_is_reproducible_and_fits(tiny, tmp_path):
+def test_training_is_reproducible_and_fits(tiny, tiny_trained, tmp_path):
     d = T.load(tiny)
-    a = T.train(d)
+    a = tiny_trained
     b = T.train(T.load(tiny))
     assert np.array_equal(a.A, b.A) and a.lam == b.lam
     # the ridge loss on the training rows falls from the zero model's (every candidate alike)
@@ -615,9 +621,9 @@ def test_an_older_model_widens_to_the_same_scores(tmp_path):
         T.base_model(tmp_path / "none.npz")
 
 
-def test_training_some_groups_keeps_the_others(tiny):
+def test_training_some_groups_keeps_the_others(tiny, tiny_trained):
     d = T.load(tiny)
-    base = T.train(d).A
+    base = tiny_trained.A
     bury = T.parse_groups("bury")
     got = T.train(d, base=base * 2, groups=bury)
     others = [g for g in range(learned.N_GROUPS) if g not in bury]
