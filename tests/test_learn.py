@@ -734,3 +734,20 @@ def test_two_models_at_one_table_play_their_own_seats(tiny_model):
     mixed = play_batch(v, 6, 8, "learned", work=Work(shipped, other, [0, 1, 0, 1]).arrays())
     ew_other = play_batch(v, 6, 8, "learned", work=Work(other, other).arrays())
     assert not np.array_equal(mixed, alone) and not np.array_equal(mixed, ew_other)
+
+
+@pytest.mark.parametrize(
+    "flag, value, words",
+    [
+        ("--groups", "lead,burry", "--groups: unknown group 'burry'"),
+        ("--heads", "bury,tail", "--heads: unknown head 'tail'; the heads are bury, end"),
+        ("--leave-out", "school-2017", "--leave-out 'school-2017': not a tournament"),
+        ("--base", "nowhere.npz", "--base .*no such model file"),
+    ],
+)
+def test_train_refuses_bad_options_by_name(tiny, tmp_path, capsys, flag, value, words):
+    out = tmp_path / "m.npz"
+    assert main(["learn", "train", str(tiny), "--out", str(out), flag, value]) == 2
+    err = capsys.readouterr().err
+    assert re.search(words, err) and "Traceback" not in err
+    assert not out.exists()
