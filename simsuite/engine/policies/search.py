@@ -320,8 +320,9 @@ def sample_world(P, st, seat, s, ws):
 
 @njit(cache=True)
 def rollout(P, st, pol, W, s, lead, play, forced):
-    """Play ``st`` to the end of the hand with ``pol`` at every seat (no history): a heuristic, or
-    ``learned`` (``ROLLOUTS``)."""
+    """Play ``st`` to the end of the hand with ``pol`` at every seat (no history): ``expert`` or
+    ``learned`` (``ROLLOUTS``). The heuristic is called with the constant ``ROLLOUT_POLICY``, as the
+    candidate lists call it, so that one compiled copy of ``lead_once`` and ``follow_once`` serves both."""
     sc = st.sc
     while not ph.hand_over(sc):
         seat = ph.to_move(sc)
@@ -329,35 +330,31 @@ def rollout(P, st, pol, W, s, lead, play, forced):
             if pol == LEARNED:
                 learned.decide(P, st, W, s, as_int(D_LEAD), lead)
             else:
-                lead_once(pol, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
+                lead_once(ROLLOUT_POLICY, seat, st.hands, st.played, st.voids, st.cls, st.pos, P, st.ctx, W, s, lead)
             if ph.apply_lead_inline(P, st, W, lead, forced) == ph.LEAD_ILLEGAL:
                 return False
         else:
             if pol == LEARNED:
                 learned.decide(P, st, W, s, as_int(D_FOLLOW), play)
-                if not ph.apply_follow_inline(P, st, W, play):
-                    return False
-                if sc[S_TURN] == 4:
-                    ph.finish_trick_inline(st)
-                continue
-            follow_once(
-                pol,
-                seat,
-                st.hands,
-                st.played,
-                st.voids,
-                st.cls,
-                st.pos,
-                P,
-                st.ctx,
-                W,
-                s,
-                st.LI,
-                st.lead,
-                st.win_c,
-                sc[S_WINNER],
-                play,
-            )
+            else:
+                follow_once(
+                    ROLLOUT_POLICY,
+                    seat,
+                    st.hands,
+                    st.played,
+                    st.voids,
+                    st.cls,
+                    st.pos,
+                    P,
+                    st.ctx,
+                    W,
+                    s,
+                    st.LI,
+                    st.lead,
+                    st.win_c,
+                    sc[S_WINNER],
+                    play,
+                )
             if not ph.apply_follow_inline(P, st, W, play):
                 return False
             if sc[S_TURN] == 4:
