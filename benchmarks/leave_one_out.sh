@@ -4,7 +4,7 @@
 # parameters), then its rule responses on that tournament: the bury table where it captures per card,
 # the multi-card last lead on guangxi-2012. The collections are those of docs/learned.md ("How the
 # shipped model is made"); BASE is the first-format model the recipe starts from.
-#   bash benchmarks/leave_one_out.sh BASE.npz [OUT] [TOURNAMENT ...]   # about 35 minutes on one core for all five
+#   bash benchmarks/leave_one_out.sh simsuite/models/lineage/first.npz [OUT] [TOURNAMENT ...]   # about 35 minutes on one core for all five
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE="$1"

@@ -751,3 +751,14 @@ def test_train_refuses_bad_options_by_name(tiny, tmp_path, capsys, flag, value, 
     err = capsys.readouterr().err
     assert re.search(words, err) and "Traceback" not in err
     assert not out.exists()
+
+
+def test_the_first_model_the_recipe_starts_from_is_committed_and_widens():
+    """docs/learned.md's recipe starts from ``simsuite/models/lineage/first.npz``, a model of the first
+    format: ``--base`` reads it, its groups widened (the end-of-hand groups copies of lead and follow)."""
+    first = SHIPPED.parent / "lineage" / "first.npz"
+    m = T.base_model(first)
+    assert m.flags == 0 and np.abs(m.A).sum() > 0
+    lead, end_lead = m.A[0], m.A[learned.N_KINDS * len(learned.DECK_GROUPS)]
+    assert np.array_equal(lead, end_lead)
+    assert load_model(SHIPPED).card["training"]["lineage"][0]["data"]["seed"] == 2026

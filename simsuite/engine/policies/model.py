@@ -41,6 +41,7 @@ from .learned import (
     MODEL_NF,
     MODEL_SIZE,
 )
+from .search import code_rollout, is_search, labels
 
 MODELS_DIR = Path(str(resources.files("simsuite") / "models"))  # package data
 SHIPPED = MODELS_DIR / "learned.npz"
@@ -224,8 +225,6 @@ def active_model() -> Model:
 def plays_learned(codes) -> bool:
     """Whether a seat of ``codes`` needs the model: it plays ``learned``, or a search that rolls out
     with it or labels (``engine.policies.search``)."""
-    from .search import code_rollout, is_search, labels
-
     return any(
         int(c) == LEARNED or (is_search(int(c)) and (labels(int(c)) or code_rollout(int(c)) == LEARNED)) for c in codes
     )
