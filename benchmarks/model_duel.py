@@ -19,7 +19,8 @@ from simsuite.analysis.stats import mean_ci
 from simsuite.engine.api import play_batch
 from simsuite.engine.core import Work
 from simsuite.engine.hand import RECORD_FIELDS
-from simsuite.engine.policies.model import SHIPPED, load_model
+from simsuite.engine.policies.model import SHIPPED
+from simsuite.learn.train import playable_words
 from simsuite.rules.variant import known_ids, load_variant
 
 L0, L1 = RECORD_FIELDS.index("levels_ns"), RECORD_FIELDS.index("levels_ew")
@@ -27,8 +28,8 @@ L0, L1 = RECORD_FIELDS.index("levels_ns"), RECORD_FIELDS.index("levels_ew")
 
 def duel(vid: str, a, b, hands: int, seed: int) -> dict:
     v = load_variant(vid)
-    first = play_batch(v, seed, hands, "learned", work=Work(a.words, b.words, [0, 1, 0, 1]).arrays())
-    second = play_batch(v, seed, hands, "learned", work=Work(a.words, b.words, [1, 0, 1, 0]).arrays())
+    first = play_batch(v, seed, hands, "learned", work=Work(a, b, [0, 1, 0, 1]).arrays())
+    second = play_batch(v, seed, hands, "learned", work=Work(a, b, [1, 0, 1, 0]).arrays())
     net = (first[:, L0] - first[:, L1]) + (second[:, L1] - second[:, L0])
     return {"variant": vid, "pairs": hands, "net_levels": mean_ci(net / 2.0).as_dict()}
 
@@ -40,7 +41,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2000, help="duplicate pairs per variant")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
-    a, b = load_model(args.model), load_model(args.other)
+    a, b = playable_words(args.model), playable_words(args.other)  # a first-format model is widened
     out = {"a": args.model, "b": args.other, "duels": [duel(v, a, b, args.hands, args.seed) for v in known_ids()]}
     print(json.dumps(out, indent=1))
     for d in out["duels"]:

@@ -667,6 +667,14 @@ def base_model(path: str | Path) -> Parts:
     return Parts.bilinear(A)
 
 
+def playable_words(path: str | Path) -> np.ndarray:
+    """The work buffer's model words for the model at ``path``, of this format or the first (widened,
+    ``base_model``): what ``engine.core.Work`` takes to seat it at a table."""
+    m = base_model(path)
+    coef = np.ascontiguousarray(m.A.transpose(0, 2, 1), dtype=np.float64).reshape(-1)
+    return model_words(header(m.flags), coef, m.heads)
+
+
 def coefficients(model) -> np.ndarray:
     """A loaded model's ``A[kind, j, k]`` (``engine.policies.model.Model``; the file holds ``A[kind, k, j]``)."""
     return (
