@@ -62,10 +62,12 @@ demo: $(STAMP)
 
 # two pytest-xdist workers; each compiles one of the engine's two loop sets (tests/conftest.py). The suite
 # includes the import contracts (pyproject.toml's [tool.importlinter], run by tests/test_layers.py)
+# Each worker's BLAS runs one thread: two workers already fill two cores, and a second BLAS thread
+# would only take cycles from the other worker's compile.
 TEST_JOBS ?= 2
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files), once the claims files
 # agree with their registry (notebooks/claims/README.md); the sweeps run with 2 worker processes and go to

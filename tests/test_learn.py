@@ -3,9 +3,12 @@ and the policy playing legal hands wherever a built-in policy plays (docs/learne
 
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import re
 import shutil
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -35,25 +38,56 @@ TINY = "search-k2-c4"  # a cheap search for the tests' collections
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
+def shared(tmp_path_factory, worker_id):
+    """A folder that the workers of one ``pytest -n`` run share (the parent of each worker's base
+    temporary folder), so that the tiny collection and its model are made once, by whichever worker
+    needs them first: each costs seconds of a core that the other worker's compile wants."""
+    if worker_id == "master":
+        return tmp_path_factory.mktemp("shared")
+    return tmp_path_factory.getbasetemp().parent
+
+
+@contextmanager
+def _made_once(folder: Path):
+    """Hold ``folder``'s lock; yield True when it is still to be made (a worker that waited finds it
+    made). It is made when its ``made`` file exists, written once the body ends without error."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{folder}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when the worker dies
+        made = folder / "made"
+        yield not made.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        made.touch()
+
+
+@pytest.fixture(scope="module")
+def tiny(shared):
     """A collection of 24 hands of a cheap search, in chunks of 6: its folder."""
-    out = tmp_path_factory.mktemp("learn") / "tiny"
-    C.collect(out, hands=24, seed=5, policy=TINY, jobs=1, chunk=6, quiet=True)
+    out = shared / "tiny"
+    with _made_once(out) as todo:
+        if todo:
+            C.collect(out, hands=24, seed=5, policy=TINY, jobs=1, chunk=6, quiet=True)
     return out
 
 
 @pytest.fixture(scope="module")
-def tiny_trained(tiny):
-    """``tiny`` trained once (a fit of every group costs seconds; the tests share it)."""
-    return T.train(T.load(tiny))
+def tiny_model(tiny, shared):
+    """``tiny`` trained by ``simsuite learn train`` (every group, its defaults): the model's path. What
+    the command printed is ``train.txt`` beside it."""
+    folder = shared / "tiny-model"
+    with _made_once(folder) as todo:
+        if todo:
+            out = io.StringIO()
+            with redirect_stdout(out):
+                assert main(["learn", "train", str(tiny), "--out", str(folder / "model.npz")]) == 0
+            (folder / "train.txt").write_text(out.getvalue())
+    return folder / "model.npz"
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tiny, tiny_trained, tmp_path_factory):
-    """A model trained on ``tiny``: its path (the fit of ``tiny_trained``, written as ``learn train`` writes it)."""
-    path = tmp_path_factory.mktemp("model") / "m.npz"
-    T.write_model(path, tiny_trained.parts, {"training": {"data": {"seed": 5}}})
-    return path
+def tiny_trained(tiny_model):
+    """The model of ``tiny_model`` as ``Parts`` (its coefficients ``A`` and heads)."""
+    return T.model_parts(load_model(tiny_model))
 
 
 # --- the feature table ---------------------------------------------------------------------------------
@@ -177,15 +211,18 @@ def test_collect_command_line(tmp_path, capsys):
 # --- training ------------------------------------------------------------------------------------------------
 
 
-def test_training_is_reproducible_and_fits(tiny, tiny_trained, tmp_path):
+def test_training_is_reproducible_and_fits(tiny, tiny_model):
+    """A second fit, in this process, gives the coefficients ``learn train`` wrote (in another run of
+    the same collection): every group, every penalty chosen alike."""
     d = T.load(tiny)
-    a = tiny_trained
-    b = T.train(T.load(tiny))
-    assert np.array_equal(a.A, b.A) and a.lam == b.lam
+    b = T.train(d)
+    assert np.array_equal(T.coefficients(load_model(tiny_model)), b.A)
+    card = json.loads(tiny_model.with_suffix(".json").read_text())
+    assert json.loads(json.dumps(b.lam)) == card["training"]["ridge"]
     # the ridge loss on the training rows falls from the zero model's (every candidate alike)
     tr = d.subset(T.splits(d)["train"])
     _, y = T._centred(tr)
-    s = T.scores(a.A, tr)
+    s = T.scores(b.A, tr)
     means = np.add.reduceat(s, tr.start[:-1]) / tr.counts()
     resid = y - (s - np.repeat(means, tr.counts()))
     assert (resid**2).sum() < 0.9 * (y**2).sum()
@@ -221,10 +258,9 @@ def test_a_trained_model_plays_legal_hands_everywhere(tiny_model, monkeypatch):
         assert rows.shape[0] == 6
 
 
-def test_train_command_writes_a_card(tiny, tmp_path, capsys):
-    out = tmp_path / "m" / "model.npz"
-    assert main(["learn", "train", str(tiny), "--out", str(out)]) == 0
-    text = capsys.readouterr().out
+def test_train_command_writes_a_card(tiny, tiny_model, tmp_path, capsys):
+    out = tiny_model  # written by `simsuite learn train` (the fixture)
+    text = (out.parent / "train.txt").read_text()
     assert "held-out deals" in text and "held-out rule values" in text and "agrees with search" in text
     card = json.loads(out.with_suffix(".json").read_text())
     assert card["training"]["data"]["seed"] == 5 and len(card["training"]["data"]["sha256"]) == 64
