@@ -95,7 +95,7 @@ def test_classify_a_noisy_search_pairing_is_undecided_not_policy_dependent():
         "expert": E(0.098, 0.083, 0.113, 1000),
         "search": E(0.078, -0.028, 0.174, 24),
     }
-    v = classify(eff, +1, margin=0.05)
+    v = classify(eff, +1, margin=0.05, pairings=("basic", "expert", "search"))  # the run's three pairings
     assert v["mark"] == UNDECIDED == "undecided (n too small)" and v["mark"] != DEPENDENT
     assert v["tests"]["search"]["d"] == pytest.approx(0.078 - 0.099, abs=2e-3)
     assert v["tests"]["search"]["se"] == pytest.approx(0.052, abs=1e-3)
@@ -114,6 +114,7 @@ def test_classify_robust_needs_every_interaction_within_the_margin_and_the_claim
     spread = {
         "basic": E(0.02, 0.01, 0.03, 5000),
         "expert": E(0.10, 0.09, 0.11, 5000),
+        "learned": E(0.11, 0.10, 0.12, 5000),
         "search": E(0.20, 0.19, 0.21, 5000),
     }
     w = classify(spread, +1, margin=0.02)
@@ -129,6 +130,7 @@ def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se()
         {
             "basic": E(0.10, 0.09, 0.11, 5000),
             "expert": E(0.101, 0.091, 0.111, 5000),
+            "learned": E(0.099, 0.089, 0.109, 5000),
             "search": E(-0.10, -0.12, -0.08, 5000),
         },
         +1,
@@ -136,13 +138,13 @@ def test_classify_names_the_pairing_that_interacts_with_its_interaction_and_se()
     )
     assert v["mark"] == DEPENDENT
     d = v["disagree"][0]
-    assert d["pairing"] == "search" and d["d"] == pytest.approx(-0.10 - 0.1005, abs=1e-3)
+    assert d["pairing"] == "search" and d["d"] == pytest.approx(-0.10 - 0.1, abs=1e-3)
     assert "search: -0.100 [-0.120, -0.080] n=5,000, interaction -0.20" in v["text"]
 
 
 def test_classify_without_a_pairing_is_undecided_and_says_which():
     v = classify({"basic": E(0.10, 0.09, 0.11, 500), "expert": E(0.10, 0.09, 0.11, 500)}, +1, margin=0.05)
-    assert v["mark"] == UNDECIDED and "no data or no interval: search" in v["text"]
+    assert v["mark"] == UNDECIDED and "no data or no interval: learned, search" in v["text"]
 
 
 def test_one_holm_correction_over_all_the_marks_of_a_notebook():
@@ -326,9 +328,9 @@ def test_pairings_effects_are_paired_over_the_same_deals():
     same = Conclusion("a equals itself", "a", "a", "hands", +1, margin=1.0)
     assert P.effect("basic", same).value == 0 and P.effect("basic", same).n == 8
     t = P.verdicts([same, Conclusion("a takes over in some hands", "a", None, "takeover", +1, ref=0.0, margin=0.1)])
-    assert list(t.verdict) == [UNDECIDED, UNDECIDED]  # search has no data
+    assert list(t.verdict) == [UNDECIDED, UNDECIDED]  # learned and search have no data
     assert t.iloc[1][pairing_label("search")] == "n/a"
-    assert t.iloc[1]["detail"].startswith("no data or no interval: search;")
+    assert t.iloc[1]["detail"].startswith("no data or no interval: learned, search;")
     tab = P.table(
         {"a": "cell a", "b": "cell b"}, {"hands": ("hands/match", 1, False), "takeover_rate": ("take-over", 3, True)}
     )
@@ -425,8 +427,8 @@ def test_quick_mode_is_an_argument(tmp_path):
     assert search_policy(True) == QUICK_SEARCH_POLICY == "search-k1-c2" and search_policy() == SEARCH_POLICY
     assert pairing_policies("search", search_policy(True)) == "search-k1-c2,search-k1-c2"
     assert pairing_label("expert", "search-k1-c2") == "expert/expert"
-    assert pairing_matches(100, 10, quick_mode=True) == {"basic": 6, "expert": 6, "search": 2}
-    assert pairing_matches(100, 10) == {"basic": 100, "expert": 100, "search": 10}
+    assert pairing_matches(100, 10, quick_mode=True) == {"basic": 6, "expert": 6, "learned": 6, "search": 2}
+    assert pairing_matches(100, 10) == {"basic": 100, "expert": 100, "learned": 100, "search": 10}
     import pandas as pd
 
     v = pd.DataFrame([{"conclusion": "c", "verdict": ROBUST, "detail": "why"}])

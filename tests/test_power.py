@@ -6,6 +6,7 @@ through ``classify_all`` with another seed). docs/metrics.md ("Robust, policy-de
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,16 +17,12 @@ import pytest
 from simsuite.analysis.metrics import paired_test
 from simsuite.analysis.notebooks.claims import Conclusion
 from simsuite.analysis.notebooks.pairings import verdict_table
+from simsuite.analysis.notebooks import robustness as R
 from simsuite.analysis.notebooks.robustness import (
     DEPENDENT,
-    PAIRINGS,
     ROBUST,
     UNDECIDED,
-    classify,
-    classify_all,
-    interaction_tests,
     nan_estimate,
-    power_n,
     simulate_marks,
 )
 from simsuite.analysis.stats import Z95, Estimate, holm, normal_p, tost_p
@@ -33,6 +30,14 @@ from simsuite.report.notebook import not_tested
 
 E = Estimate
 NAN = float("nan")
+# The examples below are figures of runs with three pairings (basic, expert, search: the ladder before learned
+# joined it), so the classifier is called with those three; test_the_ladders_four_pairings_make_the_family checks
+# the ladder as the notebooks run it.
+PAIRINGS = ("basic", "expert", "search")
+classify_all = functools.partial(R.classify_all, pairings=PAIRINGS)
+classify = functools.partial(R.classify, pairings=PAIRINGS)
+power_n = functools.partial(R.power_n, pairings=PAIRINGS)
+interaction_tests = functools.partial(R.interaction_tests, pairings=PAIRINGS)
 CHECK_SEED = 20_246  # the independent check's seed: not the power search's (robustness.POWER_SEED = 46)
 CHECK_REPS = 2000  # Monte Carlo SE of a power near 80%: 0.9 points
 TOLERANCE = 0.03  # "80% within a few points": 3.3 Monte Carlo SEs
@@ -223,3 +228,16 @@ def test_power_n_says_why_it_cannot_size():
     assert missing["robust"] is None and missing["dependent_why"] == "no data or no interval: search"
     v = classify({"basic": NOISY["basic"], "expert": NOISY["expert"]}, +1, margin=0.05)
     assert "until every pairing has an interval" in v["text"]
+
+
+def test_the_ladders_four_pairings_make_the_family():
+    """The notebooks classify over the ladder basic -> expert -> learned -> search: per conclusion one robust
+    p-value and one interaction p-value per pairing, so a family of five; a pairing the effects lack is missing
+    (undecided, named), never silently dropped."""
+    assert R.PAIRINGS == ("basic", "expert", "learned", "search")
+    four = NOISY | {"learned": E(0.099, 0.089, 0.109, 1000)}
+    v = R.classify_all([(four, +1, 0.05)] * 2)[0]
+    assert v["power"]["family"] == 10 and set(v["tests"]) == set(R.PAIRINGS)
+    assert "Holm over 10 p-values" in v["text"]
+    lacking = R.classify(NOISY, +1, margin=0.05)
+    assert lacking["mark"] == UNDECIDED and "no data or no interval: learned" in lacking["text"]

@@ -79,7 +79,7 @@ def show_verdicts(P: Pairings, conclusions: Iterable[Conclusion], quick: bool = 
             f"**Robust, policy-dependent or undecided** (deals per cell: {n}). Each conclusion's effect under a "
             "pairing is a paired difference over the deals the cells share (95% bootstrap interval over deals), or "
             "one cell against a reference value. Its **rule x policy interaction** under a pairing is that effect "
-            "minus the pooled (inverse-variance) effect of the other two, with the SE of the difference. A "
+            "minus the pooled (inverse-variance) effect of the others, with the SE of the difference. A "
             "conclusion is **robust** when the pooled effect lies on the claimed side and every interaction lies "
             "within ±margin (TOST; the margin, the smallest interaction that matters, is stated in the notebook's "
             "claims file before the run); **policy-dependent** when an interaction differs from 0; otherwise "

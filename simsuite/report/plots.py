@@ -13,7 +13,7 @@ from simsuite.analysis.notebooks.claims import Conclusion
 from simsuite.analysis.notebooks.pairings import Pairings, pairing_label
 from simsuite.analysis.notebooks.summaries import band_range, differences
 
-PAIRING_COLORS = {"basic": "C0", "expert": "C3", "search": "C2"}
+PAIRING_COLORS = {"basic": "C0", "expert": "C3", "learned": "C1", "search": "C2"}
 
 
 def errorbar(ax, x, df: pd.DataFrame, key: str, scale: float = 1.0, cap: float | None = None, **kw):
@@ -91,9 +91,9 @@ def pairings_figure(
     title: str = "",
 ):
     """One figure that puts the pairings ``P`` next to each other: a panel per headline figure (``keys``:
-    (key, axis label, scale)), the cells along x and the three pairings side by side with 95%
+    (key, axis label, scale)), the cells along x and the pairings side by side with 95%
     intervals; and, with ``conclusions``, a last panel with each conclusion's effect under each
-    pairing in the claimed direction, scaled by the largest |effect| of the three (0 = no effect;
+    pairing in the claimed direction, scaled by the largest |effect| of them (0 = no effect;
     an interval wholly right of 0 is significant in the claimed direction)."""
     import matplotlib.pyplot as plt
 
@@ -102,14 +102,15 @@ def pairings_figure(
     fig, axes = plt.subplots(1, npan, figsize=(4.2 * npan, 4.4), squeeze=False)
     axes = axes[0]
     x = np.arange(len(cells))
-    w = 0.22
+    w = 0.66 / max(len(P.pairings), 1)  # the pairings side by side, centred on each cell
+    mid = (len(P.pairings) - 1) / 2
     for ax, (key, ylabel, scale) in zip(axes, keys):
         d = P.frame(cells, key)
         for j, p in enumerate(P.pairings):
             part = d[d.pairing == p]
             errorbar(
                 ax,
-                x + (j - 1) * w,
+                x + (j - mid) * w,
                 part,
                 key,
                 scale=scale,
@@ -136,7 +137,7 @@ def pairings_figure(
                 lo, hi = min(lo, hi), max(lo, hi)
                 ax.errorbar(
                     [v],
-                    [y[i] + (1 - j) * 0.22],
+                    [y[i] + (mid - j) * w],
                     xerr=[[max(v - lo, 0)], [max(hi - v, 0)]],
                     fmt="o",
                     color=PAIRING_COLORS[p],
@@ -146,7 +147,7 @@ def pairings_figure(
         ax.set_yticks(y, [textwrap_short(c.text) for c in conclusions], fontsize=7)
         ax.yaxis.tick_right()
         ax.set(
-            xlabel="effect in the claimed direction\n(scaled by the largest of the three)",
+            xlabel="effect in the claimed direction\n(scaled by the largest)",
             title="Conclusions under each pairing",
         )
         ax.set_xlim(-2.5, 2.5)

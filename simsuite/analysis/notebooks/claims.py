@@ -39,7 +39,7 @@ CLAIM_TESTS = {  # test -> the fields it needs (besides id, family, text, seed)
     "beyond": ("a", "metric", "ref", "sign"),
     "near": ("a", "metric", "ref", "margin"),
     "independent": ("a", "b", "metric", "sign"),
-    "conclusion": ("a", "metric", "sign", "margin"),  # family "robustness": under the three pairings
+    "conclusion": ("a", "metric", "sign", "margin"),  # family "robustness": under the ladder's pairings
 }
 CLAIM_FAMILIES = ("conclusion", "robustness")
 # the fields a claim's hash covers: everything that says what is claimed, not when it was first tested

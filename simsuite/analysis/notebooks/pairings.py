@@ -1,4 +1,5 @@
-"""The three self-play pairings of a notebook's sweep: figures side by side, each conclusion's effect and verdict."""
+"""The self-play pairings of a notebook's sweep, the policy ladder ``basic`` -> ``expert`` -> ``learned`` -> ``search``:
+figures side by side, each conclusion's effect and verdict."""
 
 from __future__ import annotations
 
@@ -43,11 +44,11 @@ def pairing_label(pairing: str, search: str = SEARCH_POLICY) -> str:
 def pairing_matches(
     full: int, search: int, quick: int = 6, search_quick: int = 2, quick_mode: bool = False
 ) -> dict[str, int]:
-    """Matches per cell for each pairing: ``basic`` and ``expert`` play ``full`` (``quick`` in
-    quick mode), the slow ``search`` its own smaller ``search`` (``search_quick``)."""
+    """Matches per cell for each pairing: ``basic``, ``expert`` and ``learned`` play ``full`` (``quick``
+    in quick mode), the slow ``search`` its own smaller ``search`` (``search_quick``)."""
     if quick_mode:
-        return {"basic": quick, "expert": quick, "search": search_quick}
-    return {"basic": full, "expert": full, "search": search}
+        return {"basic": quick, "expert": quick, "learned": quick, "search": search_quick}
+    return {"basic": full, "expert": full, "learned": full, "search": search}
 
 
 def merge_pairings(parts: Mapping[str, Pairings], kind: type[Pairings] | None = None) -> Pairings:
@@ -70,7 +71,7 @@ def merge_pairings(parts: Mapping[str, Pairings], kind: type[Pairings] | None = 
 
 
 class Pairings:
-    """The three self-play pairings' runs of one notebook (``run_pairings``): their summaries side by
+    """The self-play pairings' runs of one notebook (``run_pairings``): their summaries side by
     side, each conclusion's effect under each pairing and the classifier's verdicts (the figure:
     ``simsuite.report.plots.pairings_figure``). ``search``: the search pairing's policy."""
 
@@ -239,7 +240,7 @@ def verdict_table(
                 "claimed": "> 0" if c.sign > 0 else "< 0",
                 "margin": f"±{c.margin:g}",
                 "first tested on seed": c.seed,
-                **{pairing_label(p, search): format_effect(eff[p]) for p in PAIRINGS},
+                **{pairing_label(p, search): format_effect(eff.get(p, nan_estimate())) for p in PAIRINGS},
                 "largest interaction (SE)": (
                     f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})" if worst else "n/a"
                 ),

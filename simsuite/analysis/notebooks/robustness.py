@@ -10,7 +10,8 @@ import numpy as np
 from simsuite.analysis.stats import Z95, Estimate, holm, normal_p, tost_p
 from simsuite.errors import SimsuiteError
 
-PAIRINGS = ("basic", "expert", "search")
+# the policy ladder, weakest first: two heuristics, the learned policy the findings are played with, and a search
+PAIRINGS = ("basic", "expert", "learned", "search")
 ROBUST, DEPENDENT = "robust", "policy-dependent"
 UNDECIDED = "undecided (n too small)"
 POWER = 0.8  # the power the printed sample sizes aim at
@@ -79,7 +80,8 @@ def interaction_tests(
     of them could not be tested). ``missing`` lists pairings without a usable interval; ``zero_width`` those
     whose interval has no width: they are tested against the others' pooled effect but enter no pooled
     effect (``_pool``). A p-value that cannot be computed (the others' pooled effect has no SE) is NaN:
-    not tested, left out of the Holm family. Deals per cell for 80% power: ``power_n``."""
+    not tested, left out of the Holm family. Deals per cell for 80% power: ``power_n``. A pairing of
+    ``pairings`` that ``effects`` lacks is missing."""
     pairings = list(pairings)
     ok = {p: effects[p] for p in pairings if _usable(effects.get(p))}
     missing = [p for p in pairings if p not in ok]

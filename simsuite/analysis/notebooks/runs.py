@@ -1,4 +1,4 @@
-"""The notebooks' runs: a sweep, a design or the three pairings run (or resumed) into results/notebooks/."""
+"""The notebooks' runs: a sweep, a design or the ladder's pairings run (or resumed) into results/notebooks/."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def run_pairings(
 ) -> Pairings:
     """The sweep ``spec`` (with ``changes``, as in ``run_sweep``) once per self-play pairing, into
     ``results/notebooks/<name>[-quick]/pairing-<pairing>``: the same cells and the same root seed
-    under every pairing, so match i of a cell is the same deal under all three (paired). One
+    under every pairing, so match i of a cell is the same deal under each (paired). One
     table per deal (``duplicate = false``: in self-play a second table is the same match again).
     A ``policies`` key of the grid is dropped (the pairing sets the policies). Resumed or reused
     like every sweep. Returns them as a ``kind``."""
