@@ -472,3 +472,29 @@ def test_a_claims_file_read_as_a_subclass_gives_its_claims_class(tmp_path):
     )
     assert type(f) is File and type(f.tests(M, {"cell": "c"})) is Shown
     assert type(read_claims(f.path).tests(M, {"cell": "c"})) is Claims
+
+
+def test_the_marks_say_how_far_each_effect_moved_from_the_expert_based_finding():
+    """The findings quote, per conclusion, learned's effect minus expert's with its interval (two independent
+    estimates' SEs combined); a pairing without data gives no such figure and the line says nothing of it."""
+    from simsuite.analysis.notebooks.pairings import MOVED, verdict_table
+    from simsuite.analysis.notebooks.robustness import moved
+    from simsuite.report.findings import marks_markdown
+
+    eff = {
+        "basic": E(0.10, 0.09, 0.11, 800),
+        "expert": E(0.30, 0.26, 0.34, 900),
+        "learned": E(0.10, 0.07, 0.13, 700),
+        "search": E(0.12, 0.02, 0.22, 40),
+    }
+    m = moved(eff)
+    half = 1.959963984540054 * np.hypot(0.03 / 1.959963984540054, 0.04 / 1.959963984540054)
+    assert m.value == pytest.approx(-0.20) and m.high - m.value == pytest.approx(half) and m.n == 700
+    assert moved({k: v for k, v in eff.items() if k != "learned"}).n == 0
+    c = Conclusion("fewer hands", "a", "b", "hands", +1, margin=0.05)
+    t = verdict_table([c], [eff], classify_all([(eff, +1, 0.05)]))
+    assert t.iloc[0][MOVED] == "-0.200 [-0.250, -0.150] n=700"
+    assert "moved from the `expert`-based finding by -0.200 [-0.250, -0.150] n=700" in marks_markdown(t)
+    no_learned = {k: v for k, v in eff.items() if k != "learned"}
+    t2 = verdict_table([c], [no_learned], classify_all([(no_learned, +1, 0.05)]))
+    assert t2.iloc[0][MOVED] == "n/a" and "moved from" not in marks_markdown(t2)

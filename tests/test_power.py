@@ -15,9 +15,9 @@ import polars as pl
 import pytest
 
 from simsuite.analysis.metrics import paired_test
+from simsuite.analysis.notebooks import robustness as R
 from simsuite.analysis.notebooks.claims import Conclusion
 from simsuite.analysis.notebooks.pairings import verdict_table
-from simsuite.analysis.notebooks import robustness as R
 from simsuite.analysis.notebooks.robustness import (
     DEPENDENT,
     ROBUST,

@@ -9,19 +9,23 @@ from pathlib import Path
 
 import pandas as pd
 
+from simsuite.analysis.notebooks.pairings import MOVED
+
 MARKS_HEAD = "For `docs/findings.md`:"  # the line the notebooks print before their marks
 
 
 def marks_markdown(verdicts: pd.DataFrame, quick: bool = False) -> str:
     """The verdicts as the bullet list docs/findings.md carries: each conclusion, its mark and why (the
-    pooled effect, the interactions, or the deals per cell needed; n = deals per cell); ``quick``: each
-    marked as a quick run."""
+    pooled effect, the interactions, or the deals per cell needed; n = deals per cell), and how far its effect
+    moved from the ``expert``-based finding; ``quick``: each marked as a quick run."""
     out = []
     for r in verdicts.itertuples(index=False):
         d = dict(zip(verdicts.columns, r))
         line = f"- {d['conclusion']}: **{d['verdict']}**"
         if d.get("detail"):
             line += f" ({d['detail']})"
+        if d.get(MOVED) not in (None, "n/a"):
+            line += f"; moved from the `expert`-based finding by {d[MOVED]} (learned's effect minus expert's)"
         out.append(line + ("" if not quick else " *(quick run)*"))
     return "\n".join(out)
 

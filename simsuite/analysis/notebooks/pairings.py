@@ -12,7 +12,7 @@ import polars as pl
 
 from simsuite.analysis.metrics import METRIC_KEYS, deal_ids, paired_test
 from simsuite.analysis.notebooks.claims import Conclusion
-from simsuite.analysis.notebooks.robustness import PAIRINGS, classify_all, format_effect, nan_estimate
+from simsuite.analysis.notebooks.robustness import PAIRINGS, classify_all, format_effect, moved, nan_estimate
 from simsuite.analysis.notebooks.summaries import est, frames, per_match, summary, with_cell_keys
 from simsuite.analysis.stats import Estimate, cluster_mean_ci
 from simsuite.sim.results import Results
@@ -213,6 +213,10 @@ class Pairings:
         return verdict_table(conclusions, effs, marks, self.search)
 
 
+# the verdicts table's column of the change from the expert-based finding (``robustness.moved``)
+MOVED = "learned minus expert"
+
+
 def _n_cell(v: dict, key: str) -> str:
     """A power-simulated n as the verdicts table shows it: the number, or n/a with its reason."""
     n = v[f"n_{key}"]
@@ -227,7 +231,8 @@ def verdict_table(
 ) -> pd.DataFrame:
     """The verdicts table (``Pairings.verdicts``): one row per conclusion with its effect under each pairing, the
     largest interaction, the robust Holm p ("not tested" where it could not be computed), the deals per cell the
-    simulated classifier needs for 80% power to mark it robust and to mark it policy-dependent, and the verdict."""
+    simulated classifier needs for 80% power to mark it robust and to mark it policy-dependent, the verdict, and
+    how far the effect moved from the ``expert``-based finding (``MOVED``: learned's effect minus expert's)."""
     rows = []
     for c, eff, v in zip(conclusions, effs, marks):
         tested = {p: t for p, t in v["tests"].items() if math.isfinite(t["d"])}
@@ -241,6 +246,7 @@ def verdict_table(
                 "margin": f"±{c.margin:g}",
                 "first tested on seed": c.seed,
                 **{pairing_label(p, search): format_effect(eff.get(p, nan_estimate())) for p in PAIRINGS},
+                MOVED: format_effect(moved(eff)),
                 "largest interaction (SE)": (
                     f"{worst[0]}: {worst[1]['d']:+.3f} ({worst[1]['se']:.3f})" if worst else "n/a"
                 ),

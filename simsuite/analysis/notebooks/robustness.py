@@ -40,6 +40,19 @@ def _se95(e: Estimate) -> float:
     return (e.high - e.low) / (2 * Z95)
 
 
+def moved(effects: Mapping[str, Estimate], new: str = "learned", old: str = "expert") -> Estimate:
+    """How far a conclusion's effect moved between two pairings of the ladder: ``new``'s effect minus
+    ``old``'s, with the 95% interval of two independent estimates (conservative: the pairings play the same
+    deals, so their errors are positively correlated). n is the smaller of the two; no data, ``nan_estimate``.
+    The findings quote it as the change from the ``expert``-based finding."""
+    a, b = effects.get(new), effects.get(old)
+    if not (_usable(a) and _usable(b)):
+        return nan_estimate()
+    d = a.value - b.value
+    half = Z95 * math.hypot(_se95(a), _se95(b))
+    return Estimate(d, d - half, d + half, min(a.n, b.n))
+
+
 def _usable(e: Estimate | None) -> bool:
     return e is not None and bool(e.n) and all(math.isfinite(x) for x in (e.value, e.low, e.high))
 
