@@ -48,6 +48,7 @@ from simsuite.analysis.notebooks.claims import (
     read_claims,
     registry_problems,
 )
+from simsuite.analysis.notebooks.fingerprint import show_fingerprint, stale_command
 from simsuite.analysis.notebooks.pairings import PAIRINGS, search_policy
 from simsuite.analysis.notebooks.replication import (
     DIFFERS,
@@ -253,6 +254,12 @@ def marks_markdown(verdicts) -> str:
     return _findings.marks_markdown(verdicts, QUICK)
 
 
+def fingerprint_cell(number: str) -> None:
+    """Show notebook ``number``'s fingerprint (the code, model, claims file and root seed its outputs are made
+    from), saved with its outputs; ``python notebooks/_common.py stale`` compares it with the checkout."""
+    show_fingerprint(number, ROOT, QUICK)
+
+
 # Each notebook's own root seed, from its claims file (agreement between notebooks is then a replication,
 # not a copy); its second seed, for the replication, is the root seed + REPLICATION.
 SEEDS = {f.number: f.root_seed for f in claims_files()}
@@ -297,6 +304,7 @@ __all__ = [
     "marks_markdown",
     "notebook_marks",
     "write_marks",
+    "show_fingerprint",
     "differences",
     "difference_plot",
     "SEEDS",
@@ -360,10 +368,16 @@ def main(argv: list[str]) -> int | str:
             "root seeds " + ", ".join(f"{n} {s}" for n, s in SEEDS.items())
         )
         return 0
+    if argv[:1] == ["stale"]:
+        try:
+            return stale_command(argv[1:], ROOT)
+        except SimsuiteError as e:
+            return f"stale: {e}"
     if len(argv) < 3 or argv[0] != "marks":
         return (
             "usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
-            "       python notebooks/_common.py check-claims"
+            "       python notebooks/_common.py check-claims\n"
+            "       python notebooks/_common.py stale NOTEBOOK.ipynb..."
         )
     args = argv[1:]
     note = ""
