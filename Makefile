@@ -71,14 +71,13 @@ test: $(STAMP)
 
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files), once the claims files
 # agree with their registry (notebooks/claims/README.md); the sweeps run with 2 worker processes and go to
-# results/notebooks/ (a run already there is resumed or reused); then each notebook's robust /
-# policy-dependent / undecided marks replace its <!-- marks NN --> block in docs/findings.md
+# results/notebooks/ (a run already there is resumed or reused); then docs/findings.md is generated from the
+# notebooks' saved outputs (their answers, marks and fingerprints; notebooks/findings/ holds its fixed parts)
 notebooks: $(STAMP)
 	$(BIN)/python notebooks/_common.py check-claims
 	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
 		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
-	$(BIN)/python notebooks/_common.py marks docs/findings.md notebooks/[0-9][0-9]-*.ipynb \
-		--note "*Marks from the full run (\`make notebooks\`), written by \`notebooks/_common.py marks\`.*"
+	$(BIN)/python notebooks/_common.py findings docs/findings.md notebooks/[0-9][0-9]-*.ipynb
 
 # docs/report-run.png, docs/report-sweep.png, docs/report-design.png: Chromium's screenshots of the top of the
 # pages of a current run (the docs/report.md example), a step x take-over sweep and the tiny test design, each

@@ -121,6 +121,20 @@ ROOT = _find_root()
 RESULTS = Path(os.environ.get("SIMSUITE_RESULTS") or ROOT / "results") / "notebooks"
 CLAIMS_DIR = ROOT / "notebooks" / "claims"
 
+# The findings' play (docs/findings.md). Equal teams: learned self-play, the headline figures. The stronger pair at
+# two skill gaps: learned against expert (small) and learned against basic (large). Each is a sweep's ``policies``
+# value; the summaries name a pairing "learned/expert" (``label``), the first-named pair being policy A.
+EQUAL = "learned,learned"
+SMALL_GAP = "learned,expert"
+LARGE_GAP = "learned,basic"
+PLAYS = {EQUAL: "equal teams (learned)", SMALL_GAP: "learned against expert", LARGE_GAP: "learned against basic"}
+
+
+def label(policies: str) -> str:
+    """A sweep's ``policies`` value as the summaries' ``policies`` column shows it: ``"learned/expert"``."""
+    return policies.replace(",", "/")
+
+
 # search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick
 # mode only checks that the notebooks run, with the cheapest search (1 deal x 2 candidates)
 SEARCH_POLICY = search_policy(QUICK)
@@ -265,6 +279,11 @@ def fingerprint_cell(number: str) -> None:
 SEEDS = {f.number: f.root_seed for f in claims_files()}
 
 __all__ = [
+    "EQUAL",
+    "SMALL_GAP",
+    "LARGE_GAP",
+    "PLAYS",
+    "label",
     "SEARCH_POLICY",
     "PAIRINGS",
     "PAIRING_COLORS",
@@ -347,8 +366,10 @@ __all__ = [
 def main(argv: list[str]) -> int | str:
     """``check-claims``: every claim and replication table registered, none changed on an old seed nor added
     on a seed the notebook ran on, the registry append only against its git history, no claim changed since
-    the last full run recorded in RESULTS (before a full run; ``check_claims``); ``marks``:
-    the marks the executed notebooks printed, into docs/findings.md."""
+    the last full run recorded in RESULTS (before a full run; ``check_claims``); ``stale``: which notebooks'
+    saved outputs the checkout no longer makes; ``findings``: docs/findings.md generated from the notebooks'
+    saved outputs (``--check``: only say whether it is); ``marks``: the marks the executed notebooks printed,
+    into the marks blocks of a page that has them."""
     if argv[:1] == ["check-claims"]:
         try:
             bad, notes = _claims.check_claims(CLAIMS_DIR, ROOT, RESULTS)
@@ -373,11 +394,21 @@ def main(argv: list[str]) -> int | str:
             return stale_command(argv[1:], ROOT)
         except SimsuiteError as e:
             return f"stale: {e}"
+    if argv[:1] == ["findings"]:
+        args = [a for a in argv[1:] if a != "--check"]
+        if len(args) < 2:
+            return "usage: python notebooks/_common.py findings docs/findings.md NOTEBOOK.ipynb... [--check]"
+        try:
+            print(_findings.write_findings(args[0], args[1:], ROOT / "notebooks" / "findings", "--check" in argv))
+        except SimsuiteError as e:
+            return f"findings: {e}"
+        return 0
     if len(argv) < 3 or argv[0] != "marks":
         return (
             "usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
             "       python notebooks/_common.py check-claims\n"
-            "       python notebooks/_common.py stale NOTEBOOK.ipynb..."
+            "       python notebooks/_common.py stale NOTEBOOK.ipynb...\n"
+            "       python notebooks/_common.py findings docs/findings.md NOTEBOOK.ipynb... [--check]"
         )
     args = argv[1:]
     note = ""

@@ -369,28 +369,6 @@ def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
     )
 
 
-def test_the_findings_quote_the_marks_the_rule_gives_for_the_saved_runs_of_03_and_04():
-    """docs/findings.md's marks for notebooks 03 and 04 (seeds unchanged) are what classify_all gives for the
-    effects their saved runs hold (notebooks/claims/saved_verdicts.py), conclusion by conclusion."""
-    import importlib.util
-    import re
-
-    import nbformat
-
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("saved_verdicts", root / "notebooks" / "claims" / "saved_verdicts.py")
-    sv = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sv)
-    findings = (root / "docs" / "findings.md").read_text(encoding="utf-8")
-    for nb in ("03", "04"):
-        block = re.search(rf"<!-- marks {nb} -->\n(.*?)<!-- /marks {nb} -->", findings, re.S).group(1)
-        path = next((root / "notebooks").glob(f"{nb}-*.ipynb"))
-        got = sv.marks(nbformat.read(path, as_version=4), read_claims(root / "notebooks" / "claims" / f"{nb}.toml"))
-        assert len(got) == block.count("\n- ")
-        for text, v in got:
-            assert f"- {text}: **{v['mark']}**" in block, (nb, text)
-
-
 # --- the helpers are library code: no environment, no display in analysis --------------------------------
 
 

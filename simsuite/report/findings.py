@@ -1,4 +1,5 @@
-"""The robustness marks for docs/findings.md: as markdown, read back from a notebook, written into the findings."""
+"""docs/findings.md from the notebooks' saved outputs (``findings_page``): each question's answer, its marks (robust,
+policy-dependent or undecided, and how far each moved from the ``expert``-based finding) and what made them."""
 
 from __future__ import annotations
 
@@ -58,3 +59,132 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
         done.append(num)
     f.write_text(text, encoding="utf-8")
     return done
+
+
+# --- docs/findings.md, generated from the notebooks' saved outputs ------------------------------------------------
+
+CONCLUSION_HEAD = "### Conclusion"  # the heading of the conclusion the notebooks' last cell displays (``conclude``)
+PAGE_HEAD = "head.md"  # in the parts folder (notebooks/findings/): the page's opening
+PAGE_TAIL = "assumptions.md"  # ... and its closing section, what the simulator assumes
+NO_MARKS = "*No marks saved: the notebook has not been run at full scale with its policy ladder.*"
+NO_CONCLUSION = "*No conclusion saved: the notebook has not been run at full scale.*"
+OLD_MARKS = (
+    "*Marks not shown: these outputs were made before the notebooks recorded what made them, and the rule that "
+    "marks a conclusion has changed since; the marks come with the notebook's next full run (`make notebooks`).*"
+)
+NOT_REMADE = (
+    "**Not yet re-made with the play described above:** {names}. Their sections below show the answers of "
+    "their last full runs, played by the heuristics `basic` and `expert`, without marks; `make notebooks` "
+    "re-makes them."
+)
+NO_FINGERPRINT = (
+    "no fingerprint saved: these outputs were made before the notebooks recorded what made them, with the "
+    "play of that time; re-run with `make notebooks`"
+)
+
+
+def _read_notebook(path: Path) -> dict:
+    from simsuite.errors import SimsuiteError
+
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SimsuiteError(f"{path}: not a readable notebook ({type(e).__name__}: {e})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise SimsuiteError(f"{path}: not a notebook (no list of cells)")
+    return nb
+
+
+def _markdown_outputs(nb: dict) -> list[str]:
+    return [
+        "".join(o.get("data", {}).get("text/markdown", ""))
+        for cell in nb["cells"]
+        for o in cell.get("outputs", [])
+        if "text/markdown" in o.get("data", {})
+    ]
+
+
+def notebook_question(nb: dict) -> tuple[str, str]:
+    """The notebook's title (its first heading, without the ``#``) and its question (the paragraph of its first
+    cell that starts with ``**Question.**``; empty when there is none)."""
+    first = next((c for c in nb["cells"] if c.get("cell_type") == "markdown"), None)
+    text = "".join(first["source"]) if first else ""
+    lines = text.splitlines()
+    title = next((ln.lstrip("#").strip() for ln in lines if ln.startswith("#")), "")
+    paras = [p.strip() for p in re.split(r"\n\s*\n", text)]
+    question = next((p for p in paras if p.startswith("**Question.**")), "")
+    return title, question
+
+
+def notebook_conclusion(nb: dict) -> str | None:
+    """The conclusion the notebook displayed (after its heading), or None."""
+    for text in _markdown_outputs(nb):
+        if text.startswith(CONCLUSION_HEAD):
+            return text[len(CONCLUSION_HEAD) :].strip()
+    return None
+
+
+def notebook_section(path: str | Path) -> str:
+    """One question's section of the page: its title and question, the answer the notebook concluded, its
+    marks, and what made its outputs (the saved fingerprint) with a link to the notebook."""
+    from simsuite.analysis.notebooks.fingerprint import fingerprint_markdown, saved_fingerprint
+
+    path = Path(path)
+    nb = _read_notebook(path)
+    title, question = notebook_question(nb)
+    answer = notebook_conclusion(nb)
+    marks = None
+    for text in _markdown_outputs(nb):
+        if text.startswith(MARKS_HEAD):
+            marks = text[len(MARKS_HEAD) :].strip()
+    fp = saved_fingerprint(path)
+    made = fingerprint_markdown(fp) if fp is not None else NO_FINGERPRINT
+    if fp is None:
+        marks = OLD_MARKS if marks else None
+    parts = [f"## {title or path.stem}", question, answer or NO_CONCLUSION, "**Marks.**\n\n" + (marks or NO_MARKS)]
+    parts.append(f"*Made from:* {made}. The notebook: [{path.name}](../notebooks/{path.name}).")
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def findings_page(notebooks: Iterable[str | Path], parts: str | Path) -> str:
+    """docs/findings.md: the opening (``parts``/head.md), one section per notebook in the order given, and what
+    the simulator assumes (``parts``/assumptions.md)."""
+    from simsuite.errors import SimsuiteError
+
+    parts = Path(parts)
+    texts = []
+    for name in (PAGE_HEAD, PAGE_TAIL):
+        try:
+            texts.append((parts / name).read_text(encoding="utf-8").strip() + "\n")
+        except OSError as e:
+            raise SimsuiteError(f"{parts / name}: cannot read this part of the findings page ({e.strerror})") from None
+    notebooks = sorted(Path(p) for p in notebooks)
+    if not notebooks:
+        raise SimsuiteError("no notebooks given: the findings page is made from the notebooks' saved outputs")
+    from simsuite.analysis.notebooks.fingerprint import saved_fingerprint
+
+    old = [p.stem for p in notebooks if (saved_fingerprint(p) or {}).get("quick", True)]
+    status = [NOT_REMADE.format(names=", ".join(f"`{n}`" for n in old)) + "\n"] if old else []
+    return "\n".join([texts[0], *status, *(notebook_section(p) for p in notebooks), texts[1]])
+
+
+def write_findings(out: str | Path, notebooks: Iterable[str | Path], parts: str | Path, check: bool = False) -> str:
+    """Write ``findings_page`` to ``out`` (``check``: write nothing, say whether ``out`` is what it would be).
+    Returns one line for the terminal; raises SimsuiteError when ``check`` finds it differs."""
+    from simsuite.errors import SimsuiteError
+
+    notebooks = list(notebooks)
+    page = findings_page(notebooks, parts)
+    out = Path(out)
+    if check:
+        now = out.read_text(encoding="utf-8") if out.is_file() else None
+        if now != page:
+            raise SimsuiteError(
+                f"{out} is not what the notebooks' saved outputs give: regenerate it with "
+                f"python notebooks/_common.py findings {out} notebooks/0*.ipynb"
+            )
+        return f"{out} is what the notebooks' saved outputs give"
+    if not out.parent.is_dir():
+        raise SimsuiteError(f"{out}: its folder {out.parent} does not exist")
+    out.write_text(page, encoding="utf-8")
+    return f"{out}: written from the saved outputs of {len(notebooks)} notebooks"
