@@ -5,8 +5,9 @@
 headline in words (each group's length, swing and the stronger side's share, or for many groups the
 extremes), with every figure's 95% interval and n; then the Length, Swing and Fairness sections, a table
 and a plot each (heatmaps where a sweep varies two fields); then a sweep's comparison table against its
-baseline when one is given (``comparison_section``); last, what was run. The plots are PNGs drawn by
-matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS, no fonts, no
+baseline when one is given (``comparison_section``); then how a match unfolds, the level difference hand by
+hand as fan charts (``analysis.lead_history``, ``plots.lead_history_figure``); last, what was run. The plots
+are PNGs drawn by matplotlib's Agg canvas and embedded as base64. The file needs no network: inline CSS, no fonts, no
 external scripts (one inline script only marks images the browser decoded, for the headless-browser
 test). Every string taken from the run is escaped. The figures come from ``simsuite.analysis``
 (``metrics``, ``distributions``); this module only words and lays them out, with the page machinery of
@@ -26,9 +27,10 @@ import numpy as np
 import polars as pl
 
 from ..analysis.distributions import CHANGE_MAX, level_change_shares
+from ..analysis.lead_history import lead_history
 from ..analysis.metrics import METRICS, policy_pairs, summarise
 from ..errors import SimsuiteError
-from .headline import _cell_settings, _has, _n_caption, _ns, _side, _varying, group_words, headline
+from .headline import _cell_settings, _has, _n_caption, _ns, _side, _stronger, _varying, group_words, headline
 from .page import (
     CSS,
     SCRIPT,
@@ -38,6 +40,7 @@ from .page import (
     figure_png,
     new_figure,
     num,
+    setting_words,
     write_page,
 )
 from .summary_text import checksum_note, incomplete_notice
@@ -648,6 +651,92 @@ def _fairness(rows, by, labels, grid, pairs) -> str:
     )
 
 
+def _unfolds(
+    manifest: dict,
+    by: str,
+    rows: list[dict],
+    pairs: list[tuple[str, str] | None],
+    labels: dict[str, str],
+    hands: pl.DataFrame,
+    matches: pl.DataFrame,
+) -> str:
+    """The "How a match unfolds" section: the lead history (``analysis.lead_history``) of every cell as a
+    fan chart (``plots.lead_history_figure``), a panel per cell's rules. A pair of different policies is
+    read from the stronger policy's team (the one the headline names), an equal pair from team N-S."""
+    from .plots import LEAD_MANY, lead_history_figure
+
+    lead = (
+        "How the level difference between the two teams moves over the hands of a match: the typical match and "
+        "how far matches spread around it."
+    )
+    if hands.height == 0:
+        return _section("unfolds", "How a match unfolds", lead, "", '<p class="notes">No hands played yet.</p>')
+    # the stronger policy of each group (as the headline words it), for the cells of that group
+    stronger = {}
+    for row, pair in zip(rows, pairs):
+        if pair and _has(row.get("policy_a_win")):
+            strong, _, _ = _stronger(row, pair)
+            stronger[str(row[by])] = pair[0] if strong is row["policy_a_win"] else pair[1]
+    group_of = dict(hands.select("cell", by).unique().rows()) if by != "cell" else {}
+    # the cells in the page's order: by their group's place, then as the manifest lists them
+    place = {str(row[by]): i for i, row in enumerate(rows)}
+    listed = {str(c.get("id")): i for i, c in enumerate(manifest.get("cells") or [])}
+    cells = sorted(
+        hands["cell"].unique().to_list(),
+        key=lambda c: (place.get(group_of.get(c, c), len(place)), listed.get(c, len(listed)), c),
+    )
+    first = {c: stronger[group_of.get(c, c)] for c in cells if group_of.get(c, c) in stronger}
+    try:
+        history = lead_history(hands, matches=matches, first=first)
+    except SimsuiteError as exc:
+        return _section("unfolds", "How a match unfolds", lead, "", f'<p class="notes">Not drawn: {esc(exc)}</p>')
+    # a panel per rule set: cells that differ only in their policies share one
+    spec = {str(c.get("id")): c for c in manifest.get("cells") or []}
+
+    def rules(cell: str):
+        c = spec.get(cell)
+        return (c.get("variant"), repr(sorted((c.get("overrides") or {}).items()))) if c else (cell, "")
+
+    panel = {c: rules(c) for c in cells}
+    if len(set(panel.values())) == len(cells):
+        words = group_words(manifest, cells, "cell")
+        titles = {c: labels.get(c) or words.get(c, c) for c in cells}
+    else:
+        reps = list({panel[c]: c for c in reversed(cells)}.values())[::-1]
+        settings = _cell_settings(manifest, reps, "cell")
+        named = {panel[c]: setting_words(settings[c]) if settings[c] else panel[c][0] for c in reps}
+        titles = {c: named[panel[c]] for c in cells}
+    pairings = history.select("cell", "policy_a", "policy_b", "n").unique()
+    mixed = pairings.filter(pl.col("policy_a") != pl.col("policy_b"))
+    if mixed.height:
+        ylabel = "level difference, stronger pair minus the other"
+        if mixed.height < pairings.height:
+            ylabel += "\n(equal pair: N-S minus E-W)"
+        how = "the stronger policy's team minus the other's, followed through swapped tables"
+        if mixed.height < pairings.height:
+            how += "; an equal pair: team N-S minus team E-W"
+    else:
+        ylabel, how = "level difference, N-S minus E-W", "team N-S minus team E-W"
+    fig = lead_history_figure(history, titles, ylabel=ylabel, width=WIDTH_IN)
+    per = "cell and pairing" if pairings.height > len(cells) else "cell"
+    strip = (
+        ", and the strip under each panel is the share still playing" if len(set(titles.values())) <= LEAD_MANY else ""
+    )
+    caption = (
+        f"The level difference after each hand ({how}): the line is the median match, the dark band the middle "
+        "half of the matches and the light band nine in ten; the bands show how matches spread, they are not 95% "
+        f"intervals; a match that has ended keeps its final difference{strip}; "
+        f"{_n_caption(pairings['n'].to_list(), 'matches', per)}."
+    )
+    return _section(
+        "unfolds",
+        "How a match unfolds",
+        lead,
+        "",
+        figure_html("Level difference over a match", figure_png(fig), caption),
+    )
+
+
 def _page(
     r,
     run_path: Path,
@@ -698,6 +787,7 @@ def _page(
             _fairness(rows, by, labels, grid, pairs),
         )
         + comparison_section(comparison_html)
+        + _unfolds(r.manifest, by, rows, pairs, dict(zip(groups, labels)), hands, matches)
     )
     total_h, total_m = hands.height, matches.height
     notice = incomplete_notice(r.manifest, run_path)
