@@ -149,7 +149,7 @@ def test_the_file_is_self_contained(report):
 def test_plots_are_embedded_pngs_that_render(report):
     _, text = report
     images = pngs(text)
-    assert len(images) == text.count("<img") == 3  # length, swing, fairness
+    assert len(images) == text.count("<img") == 4  # length, swing, fairness, how a match unfolds
     for data in images:
         im = Image.open(io.BytesIO(data))
         assert im.format == "PNG"
@@ -308,7 +308,7 @@ def test_chromium_loads_the_report_and_decodes_every_image(report, tmp_path):
     dom = got.stdout
     assert "simsuite report" in dom and "</html>" in dom
     imgs = re.findall(r"<img\b[^>]*>", dom)
-    assert len(imgs) == n_img == 3
+    assert len(imgs) == n_img == 4
     for tag in imgs:
         assert re.search(r'src="data:image/png;base64,[A-Za-z0-9+/=]{100,}"', tag), tag[:80]
         assert 'data-decoded="yes"' in tag, tag[:80]
@@ -486,11 +486,11 @@ def test_many_cells_with_long_settings_are_numbered_with_a_key(many_cells_report
     key = re.search(r'<ol class="points" id="key">(.*?)</ol>', text, re.S).group(1)
     items = re.findall(r"<li>(.*?)</li>", key)
     assert len(items) == 27 and "bottom 2" in key and "=None" not in key
-    assert "<th>#27</th>" in text and text.count("<img") == 3
-    assert sections(text) == ["answer", "length", "swing", "fairness", "comparison", "provenance"]
+    assert "<th>#27</th>" in text and text.count("<img") == 4
+    assert sections(text) == ["answer", "length", "swing", "fairness", "comparison", "unfolds", "provenance"]
 
 
-SECTIONS = ("answer", "length", "swing", "fairness", "provenance")
+SECTIONS = ("answer", "length", "swing", "fairness", "unfolds", "provenance")
 
 
 def sections(text: str) -> list[str]:
@@ -499,7 +499,7 @@ def sections(text: str) -> list[str]:
 
 def test_the_page_opens_with_the_answer_and_closes_with_what_was_run(report, sweep_report):
     assert sections(report[1]) == list(SECTIONS)
-    assert sections(sweep_report[1]) == ["answer", "length", "swing", "fairness", "comparison", "provenance"]
+    assert sections(sweep_report[1]) == ["answer", "length", "swing", "fairness", "comparison", "unfolds", "provenance"]
     for text in (report[1], sweep_report[1]):
         body = text[text.index("<main>") :]
         assert body.index("<h1>") < body.index('<section id="answer">') < body.index('id="headline"')
@@ -538,16 +538,16 @@ def test_a_two_field_sweep_is_drawn_as_heatmaps(sweep_report):
     assert len(set(grid.where.values())) == 4
     assert _grid(m, groups, "variant") is None
     for caption in re.findall(r"<figcaption>(.*?)</figcaption>", text, re.S):
-        assert "n = 12 deals per cell" in caption or re.search(r"n = \d+–12 deals per cell", caption), caption
+        assert re.search(r"n = (\d+–)?12 (deals|matches) per cell", caption), caption  # matches: the lead history
 
 
 def test_captions_give_the_n_of_the_plot_and_na_once(report):
     _, text = report
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", text, re.S)
-    assert len(captions) == 3
+    assert len(captions) == 4  # length, swing, fairness, how a match unfolds
     for caption in captions:
         assert "n = 0" not in caption
-        assert re.search(r"n = \d+(–\d+)? deals per cell", caption), caption
+        assert re.search(r"n = \d+(–\d+)? (deals|matches) per cell", caption), caption
     fairness = captions[2]
     # expert against basic, not duplicate: the seat figures do not apply; said once, in the caption
     assert fairness.count("n/a") == 1 and "team n-s wins the match" in fairness
@@ -567,7 +567,7 @@ def test_the_comparison_hook_places_the_table_as_section_3(run, tmp_path):
     assert comparison_section(None) == ""
     table = '<table id="cmp"><tr><th>cell</th><th>difference</th></tr></table>'
     text = build_report(run, tmp_path / "c.html", comparison_html=table).read_text()
-    assert sections(text) == ["answer", "length", "swing", "fairness", "comparison", "provenance"]
+    assert sections(text) == ["answer", "length", "swing", "fairness", "comparison", "unfolds", "provenance"]
     assert table in text and "<h2>Against the baseline</h2>" in text
 
 
