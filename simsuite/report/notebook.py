@@ -107,7 +107,7 @@ def show_verdicts(P: Pairings, conclusions: Iterable[Conclusion], quick: bool = 
 def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = (), tests: Claims | None = None):
     """The closing cell. Quick mode: only the warning that the numbers are too small. Full
     mode: the conclusion, after checking each claim it rests on against the numbers computed
-    above; a claim the run does not support is shown as such instead of silently kept. With
+    above; a claim the run does not support is listed after it as failed, never silently dropped. With
     ``tests`` (a ``Claims``), every formal test that does not survive Holm's correction is
     listed as not supported too."""
     from IPython.display import Markdown, display
@@ -127,7 +127,7 @@ def conclude(quick: bool, text: str, claims: Iterable[tuple[bool, str]] = (), te
     note = ""
     if failed:
         note = (
-            "\n\n**Warning: this run does not support the following claim(s); the text above needs "
-            "revising:**\n" + "\n".join(f"- {c}" for c in failed)
+            "\n\n**Claims this run does not support** (written before the run, they stay here as failed):\n"
+            + "\n".join(f"- {c}" for c in failed)
         )
     display(Markdown("### Conclusion\n\n" + text.strip() + note))
