@@ -118,7 +118,9 @@ def test_the_claims_files_and_the_registry_agree():
 
 def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
     """Notebooks 01, 02 and 05 replaced failed claims by others after their runs and tested them again on the same
-    seed: those claims now carry the notebooks' new root seeds, and the registry keeps the void tests."""
+    seed: the notebooks moved to new root seeds, the registry keeps the void tests, and a void claim still in
+    its file carries the new seed. A claim whose text differs from the one registered on the old seed is one of
+    the void ones (the files have since replaced some of them by claims with new ids, one per skill gap)."""
     files = {f.number: f for f in claims_files(CLAIMS_DIR)}
     reg = [e for e in read_registry(CLAIMS_DIR / "registry.toml") if "ran" not in e]
     for nb, old, new in (("01", 101, 20101), ("02", 202, 20202), ("05", 505, 20505)):
@@ -134,7 +136,7 @@ def test_claims_revised_on_an_unchanged_seed_now_await_a_new_root_seed():
             and not e.get("void")
             and any(e["hash"] != claim_hash(c) for c in f.claims if c["id"] == e["id"])
         }
-        assert revised == voids
+        assert revised <= voids, revised - voids
 
 
 def test_a_claim_changed_on_the_seed_its_old_text_was_tested_on_fails_the_registry(tmp_path):
