@@ -72,11 +72,13 @@ test: $(STAMP)
 # execute every notebook at full scale, in place (outputs kept in the .ipynb files), once the claims files
 # agree with their registry (notebooks/claims/README.md); the sweeps run with 2 worker processes and go to
 # results/notebooks/ (a run already there is resumed or reused); then docs/findings.md is generated from the
-# notebooks' saved outputs (their answers, marks and fingerprints; notebooks/findings/ holds its fixed parts)
+# notebooks' saved outputs (their answers, marks and fingerprints; notebooks/findings/ holds its fixed parts).
+# The kernel's connection is encrypted (CurveZMQ, where the kernel supports it): over plain TCP ipykernel warns.
 notebooks: $(STAMP)
 	$(BIN)/python notebooks/_common.py check-claims
 	cd notebooks && SIMSUITE_QUICK=0 SIMSUITE_JOBS=2 $(abspath $(BIN))/jupyter nbconvert --to notebook --execute \
-		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 [0-9][0-9]-*.ipynb
+		--inplace --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
+		--KernelManager.transport_encryption=auto [0-9][0-9]-*.ipynb
 	$(BIN)/python notebooks/_common.py findings docs/findings.md notebooks/[0-9][0-9]-*.ipynb
 
 # docs/report-run.png, docs/report-sweep.png, docs/report-design.png: Chromium's screenshots of the top of the

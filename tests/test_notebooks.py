@@ -104,6 +104,7 @@ def kernel(workdir):
         resources={"metadata": {"path": str(workdir)}},
     )
     km = starter.create_kernel_manager()
+    km.transport_encryption = "auto"  # as `make notebooks` (Makefile): over plain TCP ipykernel warns
     starter.start_new_kernel(env=env)
     starter.start_new_kernel_client()
     yield km, starter.kc
