@@ -77,7 +77,7 @@ def test_a_section_opens_with_its_answer_then_its_marks_then_what_made_it(tmp_pa
     )
     s = notebook_section(nb)
     assert s.startswith("## 07 · A question\n\n**Question.** Does it?\n\n**Yes.** It does in 61.0%")
-    assert s.index("**Yes.**") < s.index("**Marks.**") < s.index("- it does: **robust**") < s.index("*Made from:*")
+    assert s.index("**Yes.**") < s.index("**Marks.**") < s.index("- it does: **robust**") < s.index("*Made by:")
     assert "40707" in s and "aaaaaaa" in s and "[07-a-question.ipynb](../notebooks/07-a-question.ipynb)" in s
     assert "**Design.**" not in s  # the method stays in the notebook
 

@@ -284,6 +284,14 @@ def test_a_new_claim_on_a_seed_the_notebook_ran_on_is_refused(tmp_path):
         "notebook 99, claim x: tested in the run on seed 7 (registry entry 2) and gone from the claims file "
         "since (it changes the Holm family); it needs a new root seed"
     ]
+    # a claim withdrawn before the run (a void entry of it on that seed above the run entry) was not in its family
+    withdrawn = [_entry("y", claim_hash(y), 7), reg[0], _entry("x", claim_hash(ROBUST), 7, void=True), reg[1]]
+    assert registry_problems([_file(tmp_path / "e", [y])], withdrawn) == []
+    # ... but a void entry written after the run withdraws nothing
+    late = [_entry("y", claim_hash(y), 7), *reg, _entry("x", claim_hash(ROBUST), 7, void=True)]
+    assert any(
+        "claim x: tested in the run on seed 7" in p for p in registry_problems([_file(tmp_path / "f", [y])], late)
+    )
 
 
 def test_the_record_of_the_last_full_run_refuses_a_claim_new_or_changed_since(tmp_path):

@@ -66,7 +66,7 @@ def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str
 CONCLUSION_HEAD = "### Conclusion"  # the heading of the conclusion the notebooks' last cell displays (``conclude``)
 PAGE_HEAD = "head.md"  # in the parts folder (notebooks/findings/): the page's opening
 PAGE_TAIL = "assumptions.md"  # ... and its closing section, what the simulator assumes
-NO_MARKS = "*No marks saved: the notebook has not been run at full scale with its policy ladder.*"
+NO_MARKS = "*No marks: this notebook does not re-run its answer under the policy ladder.*"
 NO_CONCLUSION = "*No conclusion saved: the notebook has not been run at full scale.*"
 OLD_MARKS = (
     "*Marks not shown: these outputs were made before the notebooks recorded what made them, and the rule that "
@@ -78,7 +78,7 @@ NOT_REMADE = (
     "re-makes them."
 )
 NO_FINGERPRINT = (
-    "no fingerprint saved: these outputs were made before the notebooks recorded what made them, with the "
+    "Made by: no fingerprint saved; these outputs were made before the notebooks recorded what made them, with the "
     "play of that time; re-run with `make notebooks`"
 )
 
@@ -142,7 +142,7 @@ def notebook_section(path: str | Path) -> str:
     if fp is None:
         marks = OLD_MARKS if marks else None
     parts = [f"## {title or path.stem}", question, answer or NO_CONCLUSION, "**Marks.**\n\n" + (marks or NO_MARKS)]
-    parts.append(f"*Made from:* {made}. The notebook: [{path.name}](../notebooks/{path.name}).")
+    parts.append(f"*{made}.* The notebook: [{path.name}](../notebooks/{path.name}).")
     return "\n\n".join(p for p in parts if p) + "\n"
 
 

@@ -438,7 +438,8 @@ def registry_problems(
 
     And: a claim id registered with two texts on the same seed; a past root seed with no ``ran`` entry (a
     notebook leaves a seed after running on it); a claim tested in the run on the file's root seed and gone
-    from the file since (dropping it changes the Holm family); a root seed that is also a past root seed."""
+    from the file since (dropping it changes the Holm family), unless a void entry of it on that seed, above the
+    run's entry, withdrew it before the run; a root seed that is also a past root seed."""
     reg = [dict(e) for e in registry]
     prev = previous or {}
     runs: dict[tuple[str, int], int] = {}  # (notebook, seed) -> its first run entry (1-based, the file's order)
@@ -515,6 +516,12 @@ def registry_problems(
                 )
         run = runs.get((f.number, f.root_seed))
         ids = {cid for cid, _, _ in mine}
+        # a claim withdrawn before the run: a void entry of its id on the root seed, above the run's entry
+        withdrawn = {
+            e["id"]
+            for i, e in texts
+            if e.get("void") and e["notebook"] == f.number and int(e["seed"]) == f.root_seed and run and i < run
+        }
         for i, e in valid:
             if (
                 e["notebook"] == f.number
@@ -522,6 +529,7 @@ def registry_problems(
                 and run is not None
                 and i < run
                 and e["id"] not in ids
+                and e["id"] not in withdrawn
             ):
                 out.append(
                     f"{_what(f.number, e['id'])}: tested in the run on seed {f.root_seed} (registry entry {i}) and "
