@@ -138,14 +138,12 @@ def label(policies: str) -> str:
 # search with 4 sampled deals x 4 candidates per decision: a third of the default's cost (docs/performance.md); quick
 # mode only checks that the notebooks run, with the cheapest search (1 deal x 2 candidates)
 SEARCH_POLICY = search_policy(QUICK)
-# Matches per cell for the search pairing at full scale, per notebook (basic and expert play the notebook's own
-# count). Sized so that the five notebooks' search runs together take about a quarter of an hour on two idle cores
-# (README, "Notebooks"); each notebook prints the size it used.
-# Measured (search-k4-c4 self-play on school-2016, huizhou and notebook 03's cells): 5.8 to 7.3 hands per CPU-second,
-# so these sizes (about 6,800 search hands in all: per match of every cell 01 ~45 hands, 02 ~21, 03 ~38, 04 ~28,
-# 05 ~38) take about 19 CPU-minutes, 10 minutes of wall time on two idle cores; twice that if the rebuilt expert
-# (search's roll-out policy) is 2x slower. Notebook 03 gets the most: the capture multiplier's effect on what search
-# buries is about 1 point in 11 at bottom 10 (a 20-match preview), which needs about 80 matches to show.
+# Matches per cell for the search pairing at full scale, per notebook (the other rungs of the ladder play the
+# notebook's own count); each notebook prints the size it used. In `make notebooks` from a fresh clone the search
+# pairings played 7,257 hands in 183 s of wall time on two cores (about 20 hands per CPU-second, 01's figure
+# including the search's compile): the search rung is the ladder's smallest sample, and its n is what the
+# "undecided" marks most often ask more of. Notebook 03 gets the most: the capture multiplier's effect on what
+# search buries is about 1 point in 11 at bottom 10 (a 20-match preview), which needs about 80 matches to show.
 SEARCH_MATCHES = {"01": 24, "02": 40, "03": 80, "04": 32, "05": 24}
 
 RUNS = _runs.RunSettings(ROOT, RESULTS, quick=QUICK, jobs=JOBS, search=SEARCH_POLICY)
