@@ -3,6 +3,7 @@ policy-dependent or undecided, and how far each moved from the ``expert``-based 
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterable
@@ -124,9 +125,38 @@ def notebook_conclusion(nb: dict) -> str | None:
     return None
 
 
-def notebook_section(path: str | Path) -> str:
-    """One question's section of the page: its title and question, the answer the notebook concluded, its
-    marks, and what made its outputs (the saved fingerprint) with a link to the notebook."""
+ANSWER_TAG = "answer"  # the tag of the figure cell that answers a notebook's question (with "figure")
+FIGURES = "findings"  # the answer figures' folder, beside the page: docs/findings/NN-answer.png
+
+
+def notebook_answer_figure(nb: dict, path: Path) -> tuple[bytes, str] | None:
+    """The figure that answers the notebook's question: the first PNG its cell tagged ``answer`` saved, with
+    the caption in that cell's metadata (``simsuite.caption``); None when no cell is tagged or it saved no PNG."""
+    from simsuite.errors import SimsuiteError
+
+    for cell in nb["cells"]:
+        meta = cell.get("metadata", {})
+        if ANSWER_TAG not in (meta.get("tags") or []):
+            continue
+        caption = str(meta.get("simsuite", {}).get("caption", "")).strip()
+        if not caption:
+            raise SimsuiteError(f"{path}: its answer figure has no caption (the cell's metadata simsuite.caption)")
+        for o in cell.get("outputs", []):
+            png = o.get("data", {}).get("image/png")
+            if png:
+                try:
+                    return base64.b64decode("".join(png), validate=True), caption
+                except ValueError:
+                    raise SimsuiteError(f"{path}: its answer figure is not a base64 PNG") from None
+        return None
+    return None
+
+
+def notebook_section(path: str | Path, figure: str | None = None) -> str:
+    """One question's section of the page: its title and question, the short answer (the first paragraph of
+    the conclusion the notebook displayed), the figure that answers it (``figure``: its path relative to the
+    page, when it has one), the rest of the conclusion, its marks, and what made its outputs (the saved
+    fingerprint) with a link to the notebook."""
     from simsuite.analysis.notebooks.fingerprint import fingerprint_markdown, saved_fingerprint
 
     path = Path(path)
@@ -141,14 +171,26 @@ def notebook_section(path: str | Path) -> str:
     made = fingerprint_markdown(fp) if fp is not None else NO_FINGERPRINT
     if fp is None:
         marks = OLD_MARKS if marks else None
-    parts = [f"## {title or path.stem}", question, answer or NO_CONCLUSION, "**Marks.**\n\n" + (marks or NO_MARKS)]
-    parts.append(f"*{made}.* The notebook: [{path.name}](../notebooks/{path.name}).")
+    shown = None
+    if figure is not None:
+        got = notebook_answer_figure(nb, path)
+        shown = f"![{got[1]}]({figure})\n\n*{got[1]}*" if got else None
+    # the short answer (the conclusion's first paragraph), the figure, then the rest of the conclusion
+    first, _, rest = (answer or NO_CONCLUSION).partition("\n\n")
+    parts = [f"## {title or path.stem}", question, first, shown, rest.strip()]
+    parts += [
+        "**Marks.**\n\n" + (marks or NO_MARKS),
+        f"*{made}.* The notebook: [{path.name}](../notebooks/{path.name}).",
+    ]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
-def findings_page(notebooks: Iterable[str | Path], parts: str | Path) -> str:
-    """docs/findings.md: the opening (``parts``/head.md), one section per notebook in the order given, and what
-    the simulator assumes (``parts``/assumptions.md)."""
+def findings_files(notebooks: Iterable[str | Path], parts: str | Path) -> dict[str, str | bytes]:
+    """docs/findings.md and its answer figures, by path relative to the page's folder: the page
+    (``findings.md``: the opening, ``parts``/head.md; one section per notebook in the order of their names;
+    what the simulator assumes, ``parts``/assumptions.md) and ``findings/NN-answer.png`` for each notebook with
+    an answer figure."""
+    from simsuite.analysis.notebooks.fingerprint import saved_fingerprint
     from simsuite.errors import SimsuiteError
 
     parts = Path(parts)
@@ -161,30 +203,60 @@ def findings_page(notebooks: Iterable[str | Path], parts: str | Path) -> str:
     notebooks = sorted(Path(p) for p in notebooks)
     if not notebooks:
         raise SimsuiteError("no notebooks given: the findings page is made from the notebooks' saved outputs")
-    from simsuite.analysis.notebooks.fingerprint import saved_fingerprint
-
+    files: dict[str, str | bytes] = {}
+    sections = []
+    for p in notebooks:
+        got = notebook_answer_figure(_read_notebook(p), p)
+        figure = f"{FIGURES}/{p.name[:2]}-answer.png" if got else None
+        if got:
+            files[figure] = got[0]
+        sections.append(notebook_section(p, figure))
     old = [p.stem for p in notebooks if (saved_fingerprint(p) or {}).get("quick", True)]
     status = [NOT_REMADE.format(names=", ".join(f"`{n}`" for n in old)) + "\n"] if old else []
-    return "\n".join([texts[0], *status, *(notebook_section(p) for p in notebooks), texts[1]])
+    files = {"findings.md": "\n".join([texts[0], *status, *sections, texts[1]]), **files}
+    return files
+
+
+def findings_page(notebooks: Iterable[str | Path], parts: str | Path) -> str:
+    """docs/findings.md's text (``findings_files``' page)."""
+    return findings_files(notebooks, parts)["findings.md"]
 
 
 def write_findings(out: str | Path, notebooks: Iterable[str | Path], parts: str | Path, check: bool = False) -> str:
-    """Write ``findings_page`` to ``out`` (``check``: write nothing, say whether ``out`` is what it would be).
-    Returns one line for the terminal; raises SimsuiteError when ``check`` finds it differs."""
+    """Write the page ``out`` and its answer figures (``findings_files``: the figures in ``findings/`` beside
+    it); ``check``: write nothing, say whether they are what they would be. Returns one line for the terminal;
+    raises SimsuiteError when ``check`` finds one that differs."""
     from simsuite.errors import SimsuiteError
 
     notebooks = list(notebooks)
-    page = findings_page(notebooks, parts)
     out = Path(out)
+    files = findings_files(notebooks, parts)
+    page = files.pop("findings.md")
+    files = {out.name: page, **files}
     if check:
-        now = out.read_text(encoding="utf-8") if out.is_file() else None
-        if now != page:
+        differ = []
+        for rel, content in files.items():
+            f = out.parent / rel
+            now = (
+                (f.read_bytes() if isinstance(content, bytes) else f.read_text(encoding="utf-8"))
+                if f.is_file()
+                else None
+            )
+            if now != content:
+                differ.append(rel)
+        if differ:
             raise SimsuiteError(
-                f"{out} is not what the notebooks' saved outputs give: regenerate it with "
+                f"{', '.join(differ)} in {out.parent} not what the notebooks' saved outputs give: regenerate with "
                 f"python notebooks/_common.py findings {out} notebooks/0*.ipynb"
             )
-        return f"{out} is what the notebooks' saved outputs give"
+        return f"{out} and its {len(files) - 1} figures are what the notebooks' saved outputs give"
     if not out.parent.is_dir():
         raise SimsuiteError(f"{out}: its folder {out.parent} does not exist")
-    out.write_text(page, encoding="utf-8")
-    return f"{out}: written from the saved outputs of {len(notebooks)} notebooks"
+    for rel, content in files.items():
+        f = out.parent / rel
+        f.parent.mkdir(exist_ok=True)
+        if isinstance(content, bytes):
+            f.write_bytes(content)
+        else:
+            f.write_text(content, encoding="utf-8")
+    return f"{out}: written from the saved outputs of {len(notebooks)} notebooks, with {len(files) - 1} answer figures"
