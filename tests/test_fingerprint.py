@@ -448,3 +448,31 @@ def test_every_part_hashes_files_of_the_real_checkout_and_the_model_is_the_shipp
     assert "simsuite/engine/core.py" in every and "simsuite/analysis/notebooks/fingerprint.py" in every
     assert not [f for f in every if "__pycache__" in f or f.endswith((".pyc", ".nbi", ".nbc"))]
     assert len(every) == len(set(every))
+
+
+# --- the play behind a results folder ---------------------------------------------------------------------------
+
+
+def test_a_results_folder_played_by_other_code_is_refused_not_reused(root, tmp_path):
+    """A notebook's sweep reuses a results folder it finds; the stamp written beside it when it was played says
+    what played it, and a folder played by other code (or with no stamp) is refused with what changed."""
+    from simsuite.analysis.notebooks import runs
+
+    settings = runs.RunSettings(root, tmp_path / "results" / "notebooks")
+    out = settings.results / "01-fake"
+    stamp_file = settings.results / "played-by" / "01-fake.json"
+    now = runs._played_by(settings, out, stamp_file)  # nothing there yet: played afresh
+    assert now == F.play_stamp(root) and set(now) == {*F.PLAY_PARTS, "model"}
+    out.mkdir(parents=True)
+    with pytest.raises(
+        SimsuiteError, match=r"01-fake: played by other code .*\(no record of the code that played it\)"
+    ):
+        runs._played_by(settings, out, stamp_file)
+    runs._stamp(stamp_file, now)
+    assert runs._played_by(settings, out, stamp_file) == now  # the same play: reused
+    (root / "simsuite/analysis/metrics.py").write_text("def summarise(): return 1\n")
+    assert runs._played_by(settings, out, stamp_file) == now  # the statistics are not the play
+    _edit_engine(root)
+    _model(root)
+    with pytest.raises(SimsuiteError, match=r"\(the engine code, the model\): remove that folder to play it again"):
+        runs._played_by(settings, out, stamp_file)

@@ -286,3 +286,30 @@ def stale_command(paths: Iterable[str | Path], root: str | Path, out: Callable[[
         out("  " + stale_message(p, r, root))
     out(f"current: {', '.join(current) if current else 'none'}")
     return 1
+
+
+# --- the play behind a notebook's results folder -----------------------------------------------------------------
+
+# the parts of CODE_PARTS that decide the cards played (not the statistics or the plots drawn from them): a
+# results folder played by other code than these must be played again, not reused
+PLAY_PARTS = ("engine", "rules", "sim", "compete", "variants", "sweeps")
+
+
+def play_stamp(root: str | Path) -> dict[str, str]:
+    """What plays the notebooks' matches in the checkout at ``root``: the SHA-256 of each of ``PLAY_PARTS`` and
+    of the model. ``simsuite.analysis.notebooks.runs`` writes it beside each results folder it plays, and
+    refuses to reuse a folder played by other code (``play_changes``)."""
+    root = Path(root)
+    files = code_files(root)
+    stamp = {key: _digest(root, files[key]) for key in PLAY_PARTS}
+    stamp["model"] = hashlib.sha256(_read_bytes(root / MODEL_FILE, "model file")).hexdigest()
+    return stamp
+
+
+def play_changes(saved: dict[str, str] | None, now: dict[str, str]) -> list[str]:
+    """The parts of the play that differ between a saved stamp and ``now``, in words ("the engine code"); for
+    no saved stamp, one reason saying so."""
+    if saved is None:
+        return ["no record of the code that played it"]
+    names = {part.key: part.words for part in CODE_PARTS} | WORDS
+    return [names.get(k, k) for k in now if saved.get(k) != now[k]]

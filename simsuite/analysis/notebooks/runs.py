@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 import tomllib
 from collections.abc import Mapping
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from simsuite.analysis.notebooks.pairings import PAIRINGS, SEARCH_POLICY, Pairings, pairing_policies
-from simsuite.errors import toml_value
+from simsuite.errors import SimsuiteError, toml_value
 from simsuite.sim.results import Results, load
 from simsuite.sim.run import sweep
 
@@ -53,6 +54,32 @@ def read_spec(path: str | Path, root: str | Path) -> dict:
     return tomllib.loads(p.read_text(encoding="utf-8"))
 
 
+def _played_by(settings: RunSettings, out: Path, stamp_file: Path) -> dict[str, str]:
+    """The play stamp of the checkout (``fingerprint.play_stamp``), after checking that a results folder
+    ``out`` already there was played by the same code (``stamp_file``, written when it was played): a sweep
+    resumes or reuses whatever it finds, so a folder played by other code would pass old play off as new."""
+    from simsuite.analysis.notebooks.fingerprint import play_changes, play_stamp
+
+    now = play_stamp(settings.root)
+    if out.exists():
+        try:
+            saved = json.loads(stamp_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = None
+        changed = play_changes(saved if isinstance(saved, dict) else None, now)
+        if changed:
+            raise SimsuiteError(
+                f"{out}: played by other code than this checkout's ({', '.join(changed)}): remove that folder to "
+                "play it again"
+            )
+    return now
+
+
+def _stamp(stamp_file: Path, stamp: dict[str, str]) -> None:
+    stamp_file.parent.mkdir(parents=True, exist_ok=True)
+    stamp_file.write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def run_sweep(
     settings: RunSettings,
     spec: str | Path | Mapping[str, Any],
@@ -69,7 +96,8 @@ def run_sweep(
     ``changes`` replace its top-level keys (``matches=``, ``policies=``, ``duplicate=``,
     ``grid=``, ``cells=``; ``None`` removes a key). The spec actually run is written next to
     the results as ``<name>[-quick][-part].toml``, so the run can be repeated from the shell:
-    ``simsuite sweep results/notebooks/<that file> --out <the folder>``.
+    ``simsuite sweep results/notebooks/<that file> --out <the folder>``. What played it (``fingerprint.play_stamp``)
+    is written to ``results/notebooks/played-by/``; a folder played by other code is refused, never reused.
     """
     raw = dict(read_spec(spec, settings.root) if isinstance(spec, (str, Path)) else spec)
     for k, v in changes.items():
@@ -84,6 +112,8 @@ def run_sweep(
     text = to_toml(raw)
     if not spec_file.exists() or spec_file.read_text(encoding="utf-8") != text:
         spec_file.write_text(text, encoding="utf-8")
+    stamp_file = settings.results / "played-by" / (stem + (f"-{part}" if part else "") + ".json")
+    stamp = _played_by(settings, out, stamp_file)
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     jobs = settings.jobs if jobs is None else jobs
@@ -94,6 +124,7 @@ def run_sweep(
         quiet=True,
         command=["simsuite", "sweep", str(spec_file), "--out", str(out), "--jobs", str(jobs)],
     )
+    _stamp(stamp_file, stamp)
     r = load(out)
     n_matches = sum(c["matches"] for c in r.manifest["cells"]) * (2 if r.manifest["duplicate"] else 1)
     base = settings.results.parent.parent  # the repository, with the default results folder
@@ -128,6 +159,8 @@ def run_design(settings: RunSettings, spec: str | Path, name: str, *, wording=No
     text = to_toml(raw)
     if not spec_file.exists() or spec_file.read_text(encoding="utf-8") != text:
         spec_file.write_text(text, encoding="utf-8")
+    stamp_file = settings.results / "played-by" / f"{stem}.json"
+    stamp = _played_by(settings, out, stamp_file)
     t0 = time.perf_counter()
     res = design(
         spec_file,
@@ -137,6 +170,7 @@ def run_design(settings: RunSettings, spec: str | Path, name: str, *, wording=No
         wording=wording,
         command=["simsuite", "design", str(spec_file), "--out", str(out), "--jobs", str(settings.jobs)],
     )
+    _stamp(stamp_file, stamp)
     print(
         f"{out}: {len(res['sets'])} parameter sets, {res['cost']['design_hands']:,} hands "
         f"[{'quick' if settings.quick else 'full'} mode; ready in {time.perf_counter() - t0:.1f} s]"
