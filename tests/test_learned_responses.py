@@ -1,7 +1,7 @@
 """``simsuite learn responses`` (``analysis.responses``), and the direction of learned's responses to the rules
 the notebooks study: fewer points buried as the capture multiplier rises, more multi-card last
-leads where the capture is by the size of the last lead. Where today's model is wrong in size, a strict
-xfail holds the target with the figures measured today: it fails loudly once the model meets it."""
+leads where the capture is by the size of the last lead. Where the shipped model is wrong in size, a strict
+xfail holds the target with the figures measured for the shipped model: it fails loudly once the model meets it."""
 
 from __future__ import annotations
 
@@ -240,7 +240,7 @@ def test_multi_card_last_lead_is_the_last_tricks_lead_size():
         assert bool(multi[i]) == (lead_cards >= 2), (i, lead_cards, r.record["capture_multiplier"])
 
 
-# --- the direction of learned's responses, and the size targets it misses today -----------------
+# --- the direction of learned's responses, and the size targets it misses ------------------------
 
 SEED = 1
 DIRECTION_DEALS = 1000  # the bury loop of learned deals tens of thousands a second
@@ -300,7 +300,7 @@ def _near(a: np.ndarray, b: np.ndarray, stat: str) -> bool:
     return e.low <= a.mean() <= e.high or abs(a.mean() - e.value) <= 0.25 * e.value
 
 
-# today's figures where learned misses the bury target (400 deals, seed 1), each variant's strict xfail
+# the shipped model's figures where learned misses the bury target (400 deals, seed 1), each variant's strict xfail
 BURY_MISSES = {
     "school-2016": "x3 learned 2.12 [1.60, 2.65] against the reference's 3.34 [2.59, 4.09] (0.64 of it); "
     "x6 learned 0.66 [0.34, 0.99] against 1.69 [1.11, 2.27] (0.39 of it)",
