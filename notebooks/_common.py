@@ -24,7 +24,8 @@ Environment:
 From the shell (``make notebooks``)::
 
     python notebooks/_common.py check-claims
-    python notebooks/_common.py marks docs/findings.md notebooks/0*.ipynb [--note TEXT]
+    python notebooks/_common.py stale notebooks/0*.ipynb
+    python notebooks/_common.py findings docs/findings.md notebooks/0*.ipynb [--check]
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ from simsuite.analysis.notebooks.summaries import (
 from simsuite.compete import champions as _champions
 from simsuite.errors import SimsuiteError
 from simsuite.report import findings as _findings
-from simsuite.report.findings import MARKS_HEAD, notebook_marks, write_marks
+from simsuite.report.findings import MARKS_HEAD
 from simsuite.report.notebook import claims_banner, conclude, show_claims, show_verdicts
 from simsuite.report.plots import (
     PAIRING_COLORS,
@@ -319,8 +320,6 @@ __all__ = [
     "classify",
     "Pairings",
     "marks_markdown",
-    "notebook_marks",
-    "write_marks",
     "show_fingerprint",
     "differences",
     "difference_plot",
@@ -366,8 +365,7 @@ def main(argv: list[str]) -> int | str:
     on a seed the notebook ran on, the registry append only against its git history, no claim changed since
     the last full run recorded in RESULTS (before a full run; ``check_claims``); ``stale``: which notebooks'
     saved outputs the checkout no longer makes; ``findings``: docs/findings.md generated from the notebooks'
-    saved outputs (``--check``: only say whether it is); ``marks``: the marks the executed notebooks printed,
-    into the marks blocks of a page that has them."""
+    saved outputs (``--check``: only say whether it is)."""
     if argv[:1] == ["check-claims"]:
         try:
             bad, notes = _claims.check_claims(CLAIMS_DIR, ROOT, RESULTS)
@@ -401,20 +399,11 @@ def main(argv: list[str]) -> int | str:
         except SimsuiteError as e:
             return f"findings: {e}"
         return 0
-    if len(argv) < 3 or argv[0] != "marks":
-        return (
-            "usage: python notebooks/_common.py marks docs/findings.md NOTEBOOK.ipynb... [--note TEXT]\n"
-            "       python notebooks/_common.py check-claims\n"
-            "       python notebooks/_common.py stale NOTEBOOK.ipynb...\n"
-            "       python notebooks/_common.py findings docs/findings.md NOTEBOOK.ipynb... [--check]"
-        )
-    args = argv[1:]
-    note = ""
-    if "--note" in args:
-        i = args.index("--note")
-        note, args = args[i + 1], args[:i] + args[i + 2 :]
-    print("marks written for notebooks", ", ".join(write_marks(args[0], args[1:], note)) or "none")
-    return 0
+    return (
+        "usage: python notebooks/_common.py check-claims\n"
+        "       python notebooks/_common.py stale NOTEBOOK.ipynb...\n"
+        "       python notebooks/_common.py findings docs/findings.md NOTEBOOK.ipynb... [--check]"
+    )
 
 
 if __name__ == "__main__":

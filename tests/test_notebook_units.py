@@ -28,7 +28,7 @@ from simsuite.analysis.notebooks.replication import (
 from simsuite.analysis.notebooks.robustness import DEPENDENT, PAIRINGS, ROBUST, UNDECIDED, classify, classify_all
 from simsuite.analysis.notebooks.summaries import hand_shares, match_share, per_match
 from simsuite.errors import SimsuiteError
-from simsuite.report.findings import MARKS_HEAD, write_marks
+from simsuite.report.findings import MARKS_HEAD, notebook_marks
 from simsuite.rules.variant import load_variant
 from simsuite.sim.match import play_match_batch
 from simsuite.sim.schema import hand_frame, match_frame
@@ -337,9 +337,7 @@ def test_pairings_effects_are_paired_over_the_same_deals():
     assert list(tab.columns) == ["basic/basic", "expert/expert"] and tab.shape == (4, 2) and "n=8" in tab.iloc[0, 0]
 
 
-def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
-    import json
-
+def test_the_marks_an_executed_notebook_printed_are_read_back():
     nb = {
         "cells": [
             {
@@ -356,17 +354,8 @@ def test_marks_go_from_an_executed_notebook_into_the_findings(tmp_path):
             }
         ]
     }
-    (tmp_path / "02-x.ipynb").write_text(json.dumps(nb))
-    (tmp_path / "03-y.ipynb").write_text(json.dumps({"cells": []}))
-    f = tmp_path / "findings.md"
-    f.write_text(
-        "## 2\n<!-- marks 02 -->\nold\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n"
-    )
-    assert write_marks(f, [tmp_path / "02-x.ipynb", tmp_path / "03-y.ipynb"], note="*full run*") == ["02"]
-    assert f.read_text() == (
-        "## 2\n<!-- marks 02 -->\n*full run*\n\n- a claim: **robust**\n- another: **policy-dependent** "
-        "(search: ...)\n<!-- /marks 02 -->\n## 3\n<!-- marks 03 -->\nkept\n<!-- /marks 03 -->\n"
-    )
+    assert notebook_marks(nb) == "- a claim: **robust**\n- another: **policy-dependent** (search: ...)"
+    assert notebook_marks({"cells": []}) is None
 
 
 # --- the helpers are library code: no environment, no display in analysis --------------------------------

@@ -32,34 +32,12 @@ def marks_markdown(verdicts: pd.DataFrame, quick: bool = False) -> str:
     return "\n".join(out)
 
 
-def notebook_marks(path: str | Path) -> str | None:
-    """The marks list an executed notebook printed (``show_verdicts``), or None if it has none."""
-    nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        for o in cell.get("outputs", []):
-            text = "".join(o.get("data", {}).get("text/markdown", ""))
-            if text.startswith(MARKS_HEAD):
-                return text[len(MARKS_HEAD) :].strip()
+def notebook_marks(nb: dict) -> str | None:
+    """The marks list a loaded, executed notebook printed (``show_verdicts``), or None if it has none."""
+    for text in _markdown_outputs(nb):
+        if text.startswith(MARKS_HEAD):
+            return text[len(MARKS_HEAD) :].strip()
     return None
-
-
-def write_marks(findings: str | Path, notebooks: Iterable[str | Path], note: str = "") -> list[str]:
-    """Replace each ``<!-- marks NN -->`` ... ``<!-- /marks NN -->`` block of ``findings`` with the
-    marks notebook NN printed (after ``note``, one line); returns the notebooks written."""
-    f = Path(findings)
-    text = f.read_text(encoding="utf-8")
-    done = []
-    for nbp in notebooks:
-        num = Path(nbp).name[:2]
-        marks = notebook_marks(nbp)
-        pat = re.compile(rf"(<!-- marks {num} -->\n).*?(<!-- /marks {num} -->)", re.S)
-        if marks is None or not pat.search(text):
-            continue
-        body = (note + "\n\n" if note else "") + marks + "\n"
-        text = pat.sub(lambda m: m.group(1) + body + m.group(2), text)
-        done.append(num)
-    f.write_text(text, encoding="utf-8")
-    return done
 
 
 # --- docs/findings.md, generated from the notebooks' saved outputs ------------------------------------------------
@@ -163,10 +141,7 @@ def notebook_section(path: str | Path, figure: str | None = None) -> str:
     nb = _read_notebook(path)
     title, question = notebook_question(nb)
     answer = notebook_conclusion(nb)
-    marks = None
-    for text in _markdown_outputs(nb):
-        if text.startswith(MARKS_HEAD):
-            marks = text[len(MARKS_HEAD) :].strip()
+    marks = notebook_marks(nb)
     fp = saved_fingerprint(path)
     made = fingerprint_markdown(fp) if fp is not None else NO_FINGERPRINT
     if fp is None:
