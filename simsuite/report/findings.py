@@ -4,13 +4,13 @@ policy-dependent or undecided, and how far each moved from the ``expert``-based 
 from __future__ import annotations
 
 import base64
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
+from simsuite.analysis.notebooks.fingerprint import fingerprint_markdown, read_notebook, saved_fingerprint
 from simsuite.analysis.notebooks.pairings import MOVED
 
 MARKS_HEAD = "For `docs/findings.md`:"  # the line the notebooks print before their marks
@@ -60,18 +60,6 @@ NO_FINGERPRINT = (
     "Made by: no fingerprint saved; these outputs were made before the notebooks recorded what made them, with the "
     "play of that time; re-run with `make notebooks`"
 )
-
-
-def _read_notebook(path: Path) -> dict:
-    from simsuite.errors import SimsuiteError
-
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise SimsuiteError(f"{path}: not a readable notebook ({type(e).__name__}: {e})") from None
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        raise SimsuiteError(f"{path}: not a notebook (no list of cells)")
-    return nb
 
 
 def _markdown_outputs(nb: dict) -> list[str]:
@@ -135,10 +123,8 @@ def notebook_section(path: str | Path, figure: str | None = None) -> str:
     the conclusion the notebook displayed), the figure that answers it (``figure``: its path relative to the
     page, when it has one), the rest of the conclusion, its marks, and what made its outputs (the saved
     fingerprint) with a link to the notebook."""
-    from simsuite.analysis.notebooks.fingerprint import fingerprint_markdown, saved_fingerprint
-
     path = Path(path)
-    nb = _read_notebook(path)
+    nb = read_notebook(path)
     title, question = notebook_question(nb)
     answer = notebook_conclusion(nb)
     marks = notebook_marks(nb)
@@ -165,7 +151,6 @@ def findings_files(notebooks: Iterable[str | Path], parts: str | Path) -> dict[s
     (``findings.md``: the opening, ``parts``/head.md; one section per notebook in the order of their names;
     what the simulator assumes, ``parts``/assumptions.md) and ``findings/NN-answer.png`` for each notebook with
     an answer figure."""
-    from simsuite.analysis.notebooks.fingerprint import saved_fingerprint
     from simsuite.errors import SimsuiteError
 
     parts = Path(parts)
@@ -181,7 +166,7 @@ def findings_files(notebooks: Iterable[str | Path], parts: str | Path) -> dict[s
     files: dict[str, str | bytes] = {}
     sections = []
     for p in notebooks:
-        got = notebook_answer_figure(_read_notebook(p), p)
+        got = notebook_answer_figure(read_notebook(p), p)
         figure = f"{FIGURES}/{p.name[:2]}-answer.png" if got else None
         if got:
             files[figure] = got[0]

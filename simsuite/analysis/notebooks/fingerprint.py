@@ -166,7 +166,9 @@ def show_fingerprint(number: str, root: str | Path, quick: bool) -> None:
     display({MIME: fp, "text/markdown": line, "text/plain": line}, raw=True)
 
 
-def _read_notebook(path: Path) -> dict:
+def read_notebook(path: str | Path) -> dict:
+    """A saved notebook's JSON (format 4), or a one-line SimsuiteError naming the file and what is wrong."""
+    path = Path(path)
     if path.is_dir():
         raise SimsuiteError(f"{path}: is a folder, not a notebook")
     if path.exists() and not path.is_file():
@@ -193,7 +195,7 @@ def saved_fingerprint(ipynb_path: str | Path) -> dict[str, Any] | None:
     none. A file that is not a format-4 notebook is refused with a one-line SimsuiteError naming it."""
     path = Path(ipynb_path)
     found = None
-    for cell in _read_notebook(path)["cells"]:
+    for cell in read_notebook(path)["cells"]:
         for output in cell.get("outputs", []) if isinstance(cell, dict) else []:
             data = output.get("data", {}) if isinstance(output, dict) else {}
             if isinstance(data, dict) and MIME in data:
